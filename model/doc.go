@@ -1,0 +1,34 @@
+// Package model holds the plain Go types rolloutplan plans over: Deployments,
+// ReplicaSets, Pods, their templates, selectors and statuses, together with the
+// annotation, label and condition constants of the upstream controller, apps/v1
+// defaulting ([Default]) and validation ([Validate]).
+//
+// Field names follow apps/v1 so that a reader who knows the Kubernetes API can
+// map them without a table. Pointers are used only where upstream distinguishes
+// "unset" from zero: replica counts, revisionHistoryLimit,
+// progressDeadlineSeconds, collisionCount, terminatingReplicas and
+// deletionTimestamp.
+//
+// # Templates
+//
+// A [PodTemplate] carries its labels and annotations as maps, because the
+// planners read and write them, and everything else as [PodTemplate.Spec], an
+// opaque string that rolloutplan compares byte for byte and hashes as is. An
+// embedder with a full Kubernetes PodSpec encodes it canonically (for example
+// with [CanonicalJSON]) so that nothing is lost: two templates are equal exactly
+// when their labels (ignoring pod-template-hash), annotations and Spec strings
+// are equal.
+//
+// # Time
+//
+// Times are [time.Time] values compared at full precision. The API server
+// stores timestamps with one-second precision, so objects read from a cluster
+// carry whole seconds; the planners never truncate. Sub-second input is
+// honoured as given, which matters only for progress-deadline requeues and
+// minReadySeconds, exactly as it does upstream for an in-memory clock.
+//
+// # Copies
+//
+// Every type has a DeepCopy method. The planners never mutate their inputs and
+// never return values that share maps or slices with them.
+package model

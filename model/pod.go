@@ -1,0 +1,124 @@
+package model
+
+import (
+	"slices"
+	"time"
+)
+
+// PodPhase is the lifecycle phase of a pod.
+type PodPhase string
+
+// Pod phases. An empty phase is treated like Pending by the ranking and as
+// active by every predicate.
+const (
+	PodPending   PodPhase = "Pending"
+	PodRunning   PodPhase = "Running"
+	PodSucceeded PodPhase = "Succeeded"
+	PodFailed    PodPhase = "Failed"
+	PodUnknown   PodPhase = "Unknown"
+)
+
+// PodConditionType names a pod condition; only Ready matters here.
+type PodConditionType string
+
+// PodReady is the condition type the controllers read.
+const PodReady PodConditionType = "Ready"
+
+// Pod is a v1 Pod, reduced to what the ReplicaSet planner and the Recreate
+// strategy use.
+type Pod struct {
+	ObjectMeta `json:"metadata"`
+	Spec       PodSpec   `json:"spec"`
+	Status     PodStatus `json:"status"`
+}
+
+// PodSpec holds the node a pod is bound to and, as an opaque document, the
+// rest of its spec (for pods the ReplicaSet planner creates, the template's
+// [PodTemplate.Spec]).
+type PodSpec struct {
+	NodeName string `json:"nodeName,omitempty"`
+	Body     string `json:"body,omitempty"`
+}
+
+// PodStatus holds the phase, conditions and container restart counts.
+type PodStatus struct {
+	Phase             PodPhase          `json:"phase,omitempty"`
+	Conditions        []PodCondition    `json:"conditions,omitempty"`
+	ContainerStatuses []ContainerStatus `json:"containerStatuses,omitempty"`
+}
+
+// PodCondition mirrors v1 PodCondition.
+type PodCondition struct {
+	Type               PodConditionType `json:"type"`
+	Status             ConditionStatus  `json:"status"`
+	LastTransitionTime time.Time        `json:"lastTransitionTime"`
+}
+
+// ContainerStatus carries what the deletion ranking reads of a container.
+type ContainerStatus struct {
+	Name         string `json:"name"`
+	RestartCount int32  `json:"restartCount"`
+}
+
+// DeepCopy returns a copy sharing nothing with p.
+func (p *Pod) DeepCopy() *Pod {
+	if p == nil {
+		return nil
+	}
+	out := &Pod{ObjectMeta: p.ObjectMeta.DeepCopy(), Spec: p.Spec, Status: p.Status}
+	out.Status.Conditions = slices.Clone(p.Status.Conditions)
+	out.Status.ContainerStatuses = slices.Clone(p.Status.ContainerStatuses)
+	return out
+}
+
+// IsTerminal reports whether the pod has finished: Succeeded or Failed.
+func (p *Pod) IsTerminal() bool {
+	return p.Status.Phase == PodSucceeded || p.Status.Phase == PodFailed
+}
+
+// IsPodActive reports whether p counts towards a ReplicaSet's replicas: not
+// terminal and not being deleted (upstream controller.IsPodActive).
+func IsPodActive(p *Pod) bool {
+	return !p.IsTerminal() && p.DeletionTimestamp == nil
+}
+
+// IsPodTerminating reports whether p is being deleted but has not finished:
+// it has a deletion timestamp and is not terminal.
+func IsPodTerminating(p *Pod) bool {
+	return !p.IsTerminal() && p.DeletionTimestamp != nil
+}
+
+// ReadyCondition returns the pod's Ready condition, or nil.
+func (p *Pod) ReadyCondition() *PodCondition {
+	for i := range p.Status.Conditions {
+		if p.Status.Conditions[i].Type == PodReady {
+			return &p.Status.Conditions[i]
+		}
+	}
+	return nil
+}
+
+// IsPodReady reports whether p has a Ready condition with status True.
+func IsPodReady(p *Pod) bool {
+	c := p.ReadyCondition()
+	return c != nil && c.Status == ConditionTrue
+}
+
+// IsPodAvailable reports whether p is ready and has been ready for more than
+// minReadySeconds at now. With minReadySeconds 0 ready means available; a
+// ready pod without a transition time is never available otherwise. For
+// example a pod ready since 10:00:00 with minReadySeconds 5 is available at
+// 10:00:05.000000001 but not at 10:00:05.
+func IsPodAvailable(p *Pod, minReadySeconds int32, now time.Time) bool {
+	c := p.ReadyCondition()
+	if c == nil || c.Status != ConditionTrue {
+		return false
+	}
+	if minReadySeconds == 0 {
+		return true
+	}
+	if c.LastTransitionTime.IsZero() {
+		return false
+	}
+	return c.LastTransitionTime.Add(time.Duration(minReadySeconds) * time.Second).Before(now)
+}

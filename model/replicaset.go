@@ -1,0 +1,67 @@
+package model
+
+import (
+	"slices"
+	"time"
+)
+
+// ReplicaSet is an apps/v1 ReplicaSet, reduced to what the planners use.
+type ReplicaSet struct {
+	ObjectMeta `json:"metadata"`
+	Spec       ReplicaSetSpec   `json:"spec"`
+	Status     ReplicaSetStatus `json:"status"`
+}
+
+// ReplicaSetSpec mirrors apps/v1 ReplicaSetSpec.
+type ReplicaSetSpec struct {
+	// Replicas is the desired pod count; nil means 1 after [Default].
+	Replicas        *int32         `json:"replicas,omitempty"`
+	MinReadySeconds int32          `json:"minReadySeconds,omitempty"`
+	Selector        *LabelSelector `json:"selector,omitempty"`
+	Template        PodTemplate    `json:"template"`
+}
+
+// ReplicaSetStatus mirrors apps/v1 ReplicaSetStatus.
+type ReplicaSetStatus struct {
+	// Replicas counts active pods: neither terminating nor terminal.
+	Replicas             int32 `json:"replicas"`
+	FullyLabeledReplicas int32 `json:"fullyLabeledReplicas,omitempty"`
+	ReadyReplicas        int32 `json:"readyReplicas,omitempty"`
+	AvailableReplicas    int32 `json:"availableReplicas,omitempty"`
+	// TerminatingReplicas is nil when the ReplicaSet controller does not
+	// report it (gate off, or never synced).
+	TerminatingReplicas *int32                `json:"terminatingReplicas,omitempty"`
+	ObservedGeneration  int64                 `json:"observedGeneration,omitempty"`
+	Conditions          []ReplicaSetCondition `json:"conditions,omitempty"`
+}
+
+// ReplicaSetCondition mirrors apps/v1 ReplicaSetCondition.
+type ReplicaSetCondition struct {
+	Type               ReplicaSetConditionType `json:"type"`
+	Status             ConditionStatus         `json:"status"`
+	LastTransitionTime time.Time               `json:"lastTransitionTime"`
+	Reason             string                  `json:"reason,omitempty"`
+	Message            string                  `json:"message,omitempty"`
+}
+
+// SpecReplicas returns *spec.replicas, or 1 (the apps/v1 default) when nil.
+func (rs *ReplicaSet) SpecReplicas() int32 {
+	if rs.Spec.Replicas == nil {
+		return 1
+	}
+	return *rs.Spec.Replicas
+}
+
+// DeepCopy returns a copy sharing nothing with rs.
+func (rs *ReplicaSet) DeepCopy() *ReplicaSet {
+	if rs == nil {
+		return nil
+	}
+	out := &ReplicaSet{ObjectMeta: rs.ObjectMeta.DeepCopy(), Spec: rs.Spec, Status: rs.Status}
+	out.Spec.Replicas = cloneInt32(rs.Spec.Replicas)
+	out.Spec.Selector = rs.Spec.Selector.DeepCopy()
+	out.Spec.Template = rs.Spec.Template.DeepCopy()
+	out.Status.TerminatingReplicas = cloneInt32(rs.Status.TerminatingReplicas)
+	out.Status.Conditions = slices.Clone(rs.Status.Conditions)
+	return out
+}

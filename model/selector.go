@@ -1,0 +1,180 @@
+package model
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+)
+
+// SelectorOperator is the operator of a [LabelSelectorRequirement].
+type SelectorOperator string
+
+// The four set-based selector operators of metav1.LabelSelector.
+const (
+	SelectorOpIn           SelectorOperator = "In"
+	SelectorOpNotIn        SelectorOperator = "NotIn"
+	SelectorOpExists       SelectorOperator = "Exists"
+	SelectorOpDoesNotExist SelectorOperator = "DoesNotExist"
+)
+
+// LabelSelector selects objects by their labels: every MatchLabels pair and
+// every MatchExpressions requirement must hold.
+//
+// A nil *LabelSelector matches nothing and an empty one matches everything,
+// as upstream's LabelSelectorAsSelector has it.
+type LabelSelector struct {
+	MatchLabels      map[string]string          `json:"matchLabels,omitempty"`
+	MatchExpressions []LabelSelectorRequirement `json:"matchExpressions,omitempty"`
+}
+
+// LabelSelectorRequirement is one set-based requirement. In and NotIn need at
+// least one value; Exists and DoesNotExist take none.
+type LabelSelectorRequirement struct {
+	Key      string           `json:"key"`
+	Operator SelectorOperator `json:"operator"`
+	Values   []string         `json:"values,omitempty"`
+}
+
+// IsEmpty reports whether the selector is non-nil with neither MatchLabels nor
+// MatchExpressions set (both nil): upstream's "selecting all pods" guard. An
+// empty but non-nil map is not caught, as upstream compares with plain
+// equality.
+func (s *LabelSelector) IsEmpty() bool {
+	return s != nil && s.MatchLabels == nil && s.MatchExpressions == nil
+}
+
+// Check returns an error if the selector cannot be evaluated, as upstream's
+// LabelSelectorAsSelector would: an unknown operator, In/NotIn without
+// values, Exists/DoesNotExist with values, or a key or value that is not valid
+// label syntax. A nil selector is valid (it matches nothing).
+func (s *LabelSelector) Check() error {
+	if s == nil {
+		return nil
+	}
+	for i, r := range s.MatchExpressions {
+		if err := r.check(); err != nil {
+			return fmt.Errorf("matchExpressions[%d]: %w", i, err)
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(s.MatchLabels)) {
+		if msg := checkLabelKey(k); msg != "" {
+			return fmt.Errorf("matchLabels: key %q: %s", k, msg)
+		}
+		if msg := checkLabelValue(s.MatchLabels[k]); msg != "" {
+			return fmt.Errorf("matchLabels: value %q of key %q: %s", s.MatchLabels[k], k, msg)
+		}
+	}
+	return nil
+}
+
+func (r LabelSelectorRequirement) check() error {
+	if msg := checkLabelKey(r.Key); msg != "" {
+		return fmt.Errorf("key %q: %s", r.Key, msg)
+	}
+	for _, v := range r.Values {
+		if msg := checkLabelValue(v); msg != "" {
+			return fmt.Errorf("value %q of key %q: %s", v, r.Key, msg)
+		}
+	}
+	switch r.Operator {
+	case SelectorOpIn, SelectorOpNotIn:
+		if len(r.Values) == 0 {
+			return fmt.Errorf("operator %s for key %q needs at least one value", r.Operator, r.Key)
+		}
+	case SelectorOpExists, SelectorOpDoesNotExist:
+		if len(r.Values) != 0 {
+			return fmt.Errorf("operator %s for key %q takes no values", r.Operator, r.Key)
+		}
+	default:
+		return fmt.Errorf("%q is not a valid label selector operator", r.Operator)
+	}
+	return nil
+}
+
+// Matches reports whether labels satisfy the selector. A nil selector matches
+// nothing, an empty one everything. It returns an error, and false, for a
+// selector that fails [LabelSelector.Check].
+func (s *LabelSelector) Matches(labels map[string]string) (bool, error) {
+	if s == nil {
+		return false, nil
+	}
+	if err := s.Check(); err != nil {
+		return false, err
+	}
+	return s.matches(labels), nil
+}
+
+// matches evaluates a selector already known to be valid.
+func (s *LabelSelector) matches(labels map[string]string) bool {
+	for k, v := range s.MatchLabels {
+		if got, ok := labels[k]; !ok || got != v {
+			return false
+		}
+	}
+	for _, r := range s.MatchExpressions {
+		got, ok := labels[r.Key]
+		switch r.Operator {
+		case SelectorOpIn:
+			if !ok || !slices.Contains(r.Values, got) {
+				return false
+			}
+		case SelectorOpNotIn:
+			if ok && slices.Contains(r.Values, got) {
+				return false
+			}
+		case SelectorOpExists:
+			if !ok {
+				return false
+			}
+		case SelectorOpDoesNotExist:
+			if ok {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// Matcher is a selector checked once and then evaluated many times, for
+// matching a selector against thousands of pods without re-validating it.
+// The zero Matcher matches nothing.
+type Matcher struct {
+	sel *LabelSelector
+}
+
+// NewMatcher checks s and returns a Matcher for it. The Matcher keeps a deep
+// copy, so later changes to s do not affect it.
+func NewMatcher(s *LabelSelector) (Matcher, error) {
+	if err := s.Check(); err != nil {
+		return Matcher{}, err
+	}
+	return Matcher{sel: s.DeepCopy()}, nil
+}
+
+// Matches reports whether labels satisfy the selector.
+func (m Matcher) Matches(labels map[string]string) bool {
+	return m.sel != nil && m.sel.matches(labels)
+}
+
+// DeepCopy returns a copy sharing nothing with s; nil stays nil.
+func (s *LabelSelector) DeepCopy() *LabelSelector {
+	if s == nil {
+		return nil
+	}
+	out := &LabelSelector{MatchLabels: maps.Clone(s.MatchLabels)}
+	if s.MatchExpressions != nil {
+		out.MatchExpressions = make([]LabelSelectorRequirement, len(s.MatchExpressions))
+		for i, r := range s.MatchExpressions {
+			r.Values = slices.Clone(r.Values)
+			out.MatchExpressions[i] = r
+		}
+	}
+	return out
+}
+
+// SelectorFromLabels returns a selector requiring every label in labels, as
+// the ReplicaSet controller builds from template labels to count
+// fullyLabeledReplicas.
+func SelectorFromLabels(labels map[string]string) *LabelSelector {
+	return &LabelSelector{MatchLabels: maps.Clone(labels)}
+}
