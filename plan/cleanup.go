@@ -1,0 +1,20 @@
+package plan
+
+import (
+	"github.com/rolloutplan/rolloutplan/model"
+	"github.com/rolloutplan/rolloutplan/revision"
+)
+
+// cleanupDeployment deletes old ReplicaSets beyond revisionHistoryLimit
+// (spec §9), oldest revision first.
+func (s *syncer) cleanupDeployment(oldRSs []*model.ReplicaSet) {
+	limit := s.d.Spec.RevisionHistoryLimit
+	for _, rs := range revision.ToDelete(oldRSs, limit) {
+		s.touchReplicaSet(Action{
+			Kind: DeleteReplicaSet, Name: rs.Name, UID: rs.UID,
+			Reason: reason(ReasonHistoryLimit, []Value{v("revisionHistoryLimit", int64(*limit))},
+				"%s (revision %s) is beyond revisionHistoryLimit %d and has no pods",
+				rs.Name, rs.Annotations[model.RevisionAnnotation], *limit),
+		})
+	}
+}

@@ -1,0 +1,69 @@
+package plan
+
+import (
+	"time"
+
+	"github.com/rolloutplan/rolloutplan/model"
+)
+
+func newCondition(t model.DeploymentConditionType, status model.ConditionStatus, reason, message string, now time.Time) model.DeploymentCondition {
+	return model.DeploymentCondition{Type: t, Status: status, LastUpdateTime: now, LastTransitionTime: now, Reason: reason, Message: message}
+}
+
+// SetDeploymentCondition sets c in st the way upstream does (spec §12.2):
+// nothing changes when a condition of that type already has the same status
+// and reason (not even its message or times); otherwise the old condition is
+// removed and c appended at the end, keeping the old lastTransitionTime when
+// the status is unchanged.
+func SetDeploymentCondition(st *model.DeploymentStatus, c model.DeploymentCondition) {
+	cur := st.Condition(c.Type)
+	if cur != nil && cur.Status == c.Status && cur.Reason == c.Reason {
+		return
+	}
+	if cur != nil && cur.Status == c.Status {
+		c.LastTransitionTime = cur.LastTransitionTime
+	}
+	st.Conditions = append(withoutCondition(st.Conditions, c.Type), c)
+}
+
+// RemoveDeploymentCondition removes the condition of type t from st.
+func RemoveDeploymentCondition(st *model.DeploymentStatus, t model.DeploymentConditionType) {
+	st.Conditions = withoutCondition(st.Conditions, t)
+}
+
+// withoutCondition returns a new slice without conditions of type t (nil when
+// none remain), never sharing the backing array of conds.
+func withoutCondition(conds []model.DeploymentCondition, t model.DeploymentConditionType) []model.DeploymentCondition {
+	var out []model.DeploymentCondition
+	for _, c := range conds {
+		if c.Type != t {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// checkPausedConditions records a pause or a resume in the Progressing
+// condition (spec §11), unless the Deployment has no deadline or has
+// already timed out.
+func (s *syncer) checkPausedConditions() {
+	d := s.d
+	if !HasProgressDeadline(d) {
+		return
+	}
+	cur := d.Status.Condition(model.DeploymentProgressing)
+	if cur != nil && cur.Reason == model.ReasonProgressDeadlineExceeded {
+		return
+	}
+	pausedCond := cur != nil && cur.Reason == model.ReasonDeploymentPaused
+	switch {
+	case d.Spec.Paused && !pausedCond:
+		SetDeploymentCondition(&d.Status, newCondition(model.DeploymentProgressing, model.ConditionUnknown,
+			model.ReasonDeploymentPaused, "Deployment is paused", s.now))
+		s.updateStatus(reason(ReasonPausedCondition, nil, "the Deployment was paused"))
+	case !d.Spec.Paused && pausedCond:
+		SetDeploymentCondition(&d.Status, newCondition(model.DeploymentProgressing, model.ConditionUnknown,
+			model.ReasonDeploymentResumed, "Deployment is resumed", s.now))
+		s.updateStatus(reason(ReasonPausedCondition, nil, "the Deployment was resumed: the progress deadline restarts"))
+	}
+}

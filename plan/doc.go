@@ -1,0 +1,36 @@
+// Package plan is the Deployment controller as a pure function: [Sync] takes
+// one Deployment, every ReplicaSet of its namespace, the Pods and an explicit
+// now, and returns the [Plan] the upstream controller (Kubernetes v1.36)
+// would carry out in one sync: the writes it attempts, in its order, the
+// events it records, when it wants to sync again and the error it ends with.
+//
+// # Writes as upstream attempts them
+//
+// Upstream sometimes writes the same object twice in one sync from the same
+// cached version (for example a Deployment status update inside
+// getNewReplicaSet followed by the final status update). A real API server
+// rejects the second write with a conflict and the sync is retried. The plan
+// lists every write upstream attempts, flags each write a real server would
+// reject ([Action.Conflict]) and records the first such write in
+// [Plan.ConflictAt]. [Plan.Accepted] is the prefix a real server applies;
+// [Plan.Coalesced] merges the writes into one per object for adapters that
+// prefer fewer round trips.
+//
+// # Building blocks
+//
+// The steps of a sync are exported under upstream's names so that a reader
+// who knows the controller finds each counterpart in one hop:
+// [FindNewReplicaSet], [FindOldReplicaSets], [NewRSNewReplicas],
+// [ReconcileNewReplicaSet], [CleanupUnhealthyReplicas],
+// [ScaleDownOldReplicaSetsForRollingUpdate], [FindActiveOrLatest],
+// [IsSaturated], [CalculateStatus], [DeploymentComplete],
+// [DeploymentProgressing], [DeploymentTimedOut], [SetDeploymentCondition].
+// Each returns a decision (sizes and the numbers behind them) instead of
+// writing anything.
+//
+// # Purity
+//
+// Nothing here reads a clock, draws a random number, logs, or keeps global
+// state. Inputs are never modified and never aliased by the result; the plan
+// does not depend on the order of the input slices.
+package plan

@@ -1,0 +1,176 @@
+package plan
+
+import (
+	"fmt"
+	"maps"
+	"strconv"
+
+	"github.com/rolloutplan/rolloutplan/hash"
+	"github.com/rolloutplan/rolloutplan/model"
+	"github.com/rolloutplan/rolloutplan/proportion"
+	"github.com/rolloutplan/rolloutplan/revision"
+)
+
+// FindNewReplicaSet returns the ReplicaSet whose template equals the
+// Deployment's (ignoring pod-template-hash), or nil. When several match, the
+// oldest wins (ties by name), as upstream. rss is not reordered.
+func FindNewReplicaSet(d *model.Deployment, rss []*model.ReplicaSet) *model.ReplicaSet {
+	var found *model.ReplicaSet
+	for _, rs := range rss {
+		if rs == nil || !model.EqualIgnoreHash(rs.Spec.Template, d.Spec.Template) {
+			continue
+		}
+		if found == nil || revision.ByCreationTimestamp(rs, found) < 0 {
+			found = rs
+		}
+	}
+	return found
+}
+
+// FindOldReplicaSets returns, oldest first, the ReplicaSets other than the
+// new one: required holds those with spec.replicas ≠ 0, all holds every one.
+func FindOldReplicaSets(d *model.Deployment, rss []*model.ReplicaSet) (required, all []*model.ReplicaSet) {
+	newRS := FindNewReplicaSet(d, rss)
+	for _, rs := range sortedByCreation(rss) {
+		if rs == nil || rs == newRS {
+			continue
+		}
+		all = append(all, rs)
+		if rs.SpecReplicas() != 0 {
+			required = append(required, rs)
+		}
+	}
+	return required, all
+}
+
+// getAllReplicaSetsAndSyncRevision finds the new ReplicaSet (creating it when
+// create is set) and the old ones; ok is false when the sync ends here.
+func (s *syncer) getAllReplicaSetsAndSyncRevision(rsList []*model.ReplicaSet, create bool) (newRS *model.ReplicaSet, oldRSs []*model.ReplicaSet, ok bool) {
+	_, oldRSs = FindOldReplicaSets(s.d, rsList)
+	newRS, ok = s.getNewReplicaSet(rsList, oldRSs, create)
+	return newRS, oldRSs, ok
+}
+
+// getNewReplicaSet returns the new ReplicaSet after syncing its annotations
+// and the Deployment's revision (spec §4.5), or creates it (§4.6).
+func (s *syncer) getNewReplicaSet(rsList, oldRSs []*model.ReplicaSet, create bool) (*model.ReplicaSet, bool) {
+	d := s.d
+	existing := FindNewReplicaSet(d, rsList)
+	newRevision := strconv.FormatInt(revision.MaxRevision(oldRSs)+1, 10)
+	if existing != nil {
+		c := existing.DeepCopy()
+		annChanged := revision.SetNewReplicaSetAnnotations(d, c, newRevision, model.MaxRevisionHistoryLength)
+		if annChanged || c.Spec.MinReadySeconds != d.Spec.MinReadySeconds {
+			c.Spec.MinReadySeconds = d.Spec.MinReadySeconds
+			out := s.writeReplicaSet(UpdateReplicaSet, c, existing, reason(ReasonSyncNewReplicaSet,
+				[]Value{v("minReadySeconds", int64(d.Spec.MinReadySeconds))},
+				"the new ReplicaSet %s gets the Deployment's annotations, revision %s and minReadySeconds %d",
+				c.Name, c.Annotations[model.RevisionAnnotation], d.Spec.MinReadySeconds))
+			return out, true
+		}
+		needs := revision.SetDeploymentRevision(d, c.Annotations[model.RevisionAnnotation])
+		if HasProgressDeadline(d) && d.Status.Condition(model.DeploymentProgressing) == nil {
+			SetDeploymentCondition(&d.Status, newCondition(model.DeploymentProgressing, model.ConditionTrue,
+				model.ReasonFoundNewReplicaSet, fmt.Sprintf("Found new replica set %q", c.Name), s.now))
+			needs = true
+		}
+		if needs {
+			s.updateStatus(reason(ReasonSyncRevision, nil, "the Deployment records revision %s of its new ReplicaSet %s",
+				c.Annotations[model.RevisionAnnotation], c.Name))
+		}
+		return c, true
+	}
+	if !create {
+		return nil, true
+	}
+	return s.createNewReplicaSet(oldRSs, newRevision)
+}
+
+func (s *syncer) createNewReplicaSet(oldRSs []*model.ReplicaSet, newRevision string) (*model.ReplicaSet, bool) {
+	d := s.d
+	podHash := s.cfg.hasher(d.Spec.Template, d.Status.CollisionCount)
+	tmpl := d.Spec.Template.DeepCopy()
+	tmpl.Labels = withLabel(d.Spec.Template.Labels, model.PodTemplateHashLabel, podHash)
+	selector := d.Spec.Selector.DeepCopy()
+	selector.MatchLabels = withLabel(selector.MatchLabels, model.PodTemplateHashLabel, podHash)
+	rs := &model.ReplicaSet{
+		ObjectMeta: model.ObjectMeta{
+			Name:            hash.ReplicaSetName(d.Name, podHash),
+			Namespace:       d.Namespace,
+			Labels:          maps.Clone(tmpl.Labels),
+			OwnerReferences: []model.OwnerReference{model.NewControllerRef(model.AppsV1APIVersion, model.DeploymentKind, d.Name, d.UID)},
+		},
+		Spec: model.ReplicaSetSpec{
+			Replicas: model.Int32Ptr(0), MinReadySeconds: d.Spec.MinReadySeconds, Selector: selector, Template: tmpl,
+		},
+	}
+	count, why, err := NewRSNewReplicas(d, appendRS(oldRSs, rs), rs)
+	if err != nil {
+		s.fail(ErrKindInvalidFencepost, "%v", err)
+		return nil, false
+	}
+	*rs.Spec.Replicas = count
+	revision.SetNewReplicaSetAnnotations(d, rs, newRevision, model.MaxRevisionHistoryLength)
+	SetReplicasAnnotations(rs, s.replicas(), s.replicas()+proportion.MaxSurge(d))
+
+	created, alreadyExists := rs, false
+	if taken := s.replicaSetNamed(rs.Name); taken != nil {
+		if !taken.IsControlledBy(d.UID) || !model.EqualIgnoreHash(d.Spec.Template, taken.Spec.Template) {
+			s.hashCollision(rs.Name, podHash)
+			return nil, false
+		}
+		// Ours after all (released this sync, so not claimed): upstream
+		// carries on with the cached object as if it had created it.
+		created, alreadyExists = taken, true
+	} else {
+		created = s.writeReplicaSet(CreateReplicaSet, rs, nil, why)
+	}
+	if !alreadyExists && count > 0 {
+		s.event(model.EventTypeNormal, model.EventScalingReplicaSet, "Scaled up replica set %s from 0 to %d", rs.Name, count)
+	}
+	needs := revision.SetDeploymentRevision(d, newRevision)
+	if !alreadyExists && HasProgressDeadline(d) {
+		SetDeploymentCondition(&d.Status, newCondition(model.DeploymentProgressing, model.ConditionTrue,
+			model.ReasonNewReplicaSetCreated, fmt.Sprintf("Created new replica set %q", rs.Name), s.now))
+		needs = true
+	}
+	if needs {
+		s.updateStatus(reason(ReasonSyncRevision, nil, "the Deployment records revision %s and its new ReplicaSet %s", newRevision, rs.Name))
+	}
+	return created, true
+}
+
+// hashCollision plans what upstream ends up doing when the create fails with
+// AlreadyExists for a ReplicaSet that is not this template's: bump
+// status.collisionCount, write the status, and end the sync with the error.
+func (s *syncer) hashCollision(name, podHash string) {
+	d := s.d
+	var count int32
+	if d.Status.CollisionCount != nil {
+		count = *d.Status.CollisionCount
+	}
+	count++
+	d.Status.CollisionCount = model.Int32Ptr(count)
+	s.updateStatus(reason(ReasonHashCollision, []Value{v("collisionCount", int64(count))},
+		"ReplicaSet %s (hash %s) already exists with another template: collisionCount becomes %d", name, podHash, count))
+	s.fail(ErrKindAlreadyExists, "replicasets.apps %q already exists", name)
+}
+
+// replicaSetNamed looks a name up among every ReplicaSet of the namespace,
+// the way upstream's create fails on any object of that name.
+func (s *syncer) replicaSetNamed(name string) *model.ReplicaSet {
+	for _, rs := range s.all {
+		if rs.Name == name && (s.d.Namespace == "" || rs.Namespace == "" || rs.Namespace == s.d.Namespace) {
+			return rs
+		}
+	}
+	return nil
+}
+
+// withLabel returns a copy of labels with key set to value.
+func withLabel(labels map[string]string, key, value string) map[string]string {
+	out := make(map[string]string, len(labels)+1)
+	maps.Copy(out, labels)
+	out[key] = value
+	return out
+}

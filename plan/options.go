@@ -1,0 +1,70 @@
+package plan
+
+import (
+	"github.com/rolloutplan/rolloutplan/hash"
+	"github.com/rolloutplan/rolloutplan/model"
+	"github.com/rolloutplan/rolloutplan/proportion"
+)
+
+// Option adjusts a sync. The zero set of options reproduces upstream v1.36
+// with its default feature gates.
+type Option func(*config)
+
+// Hasher computes the pod-template hash of a template with a collision count,
+// the value that names a new ReplicaSet and labels its pods.
+type Hasher func(t model.PodTemplate, collisionCount *int32) string
+
+type config struct {
+	hasher              Hasher
+	terminatingReplicas bool
+	surfaceOldRSErrors  bool
+	proportion          proportion.Options
+}
+
+func newConfig(opts []Option) config {
+	c := config{hasher: hash.ComputeHash, terminatingReplicas: true}
+	for _, o := range opts {
+		if o != nil {
+			o(&c)
+		}
+	}
+	return c
+}
+
+// WithHasher replaces the pod-template hash. The default, hash.ComputeHash,
+// hashes rolloutplan's canonical template encoding, so ReplicaSet names differ
+// from a real cluster's; an adapter that hashes the apps/v1 object the
+// upstream way (spec §5.1) passes its function here to reproduce upstream
+// names exactly. A nil h keeps the default.
+func WithHasher(h Hasher) Option {
+	return func(c *config) {
+		if h != nil {
+			c.hasher = h
+		}
+	}
+}
+
+// WithTerminatingReplicas sets the DeploymentReplicaSetTerminatingReplicas
+// feature gate (default on since v1.35). Off, status.terminatingReplicas is
+// left nil. No decision depends on it.
+func WithTerminatingReplicas(enabled bool) Option {
+	return func(c *config) { c.terminatingReplicas = enabled }
+}
+
+// SurfaceOldReplicaSetErrors reports errors of the old-ReplicaSet scale-down
+// (for example "when cleaning up unhealthy replicas, got invalid request to
+// scale down ...", raised when an old ReplicaSet's status reports more
+// available pods than its spec) as the sync's error, as the newest upstream
+// development tree does. Released controllers, and the default here, swallow
+// them and continue to the status update (spec §6.9, §18.5).
+func SurfaceOldReplicaSetErrors() Option {
+	return func(c *config) { c.surfaceOldRSErrors = true }
+}
+
+// ExactProportions computes proportional scaling's spec·(replicas+maxSurge)
+// product in 64 bits. Upstream computes it in int32, which wraps for products
+// above 2,147,483,647 (spec §18.14) and then scales ReplicaSets absurdly; the
+// default reproduces that.
+func ExactProportions() Option {
+	return func(c *config) { c.proportion.ExactProduct = true }
+}

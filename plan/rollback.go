@@ -1,0 +1,69 @@
+package plan
+
+import (
+	"maps"
+
+	"github.com/rolloutplan/rolloutplan/model"
+	"github.com/rolloutplan/rolloutplan/revision"
+)
+
+// rollback honours the legacy rollback annotation (spec §10.1). Like
+// upstream it first finds or creates the new ReplicaSet of the current
+// template (spec §18.18), then rewrites the Deployment's template and clears
+// the annotation with a full update.
+func (s *syncer) rollback(rsList []*model.ReplicaSet) {
+	d := s.d
+	target, _ := rollbackTo(d)
+	newRS, oldRSs, ok := s.getAllReplicaSetsAndSyncRevision(rsList, true)
+	if !ok {
+		return
+	}
+	all := appendRS(oldRSs, newRS)
+	if target == 0 {
+		target = revision.LastRevision(all)
+		if target == 0 {
+			s.event(model.EventTypeWarning, model.EventDeploymentRollbackRevisionNotFound, "Unable to find last revision.")
+			s.clearRollbackTo(reason(ReasonRollback, nil, "no previous revision to roll back to: the request is dropped"))
+			return
+		}
+	}
+	for _, rs := range all {
+		rev, err := revision.Revision(rs.Annotations)
+		if err != nil || rev != target {
+			continue
+		}
+		if model.EqualIgnoreHash(d.Spec.Template, rs.Spec.Template) {
+			s.event(model.EventTypeWarning, model.EventDeploymentRollbackTemplateUnchanged,
+				"The rollback revision contains the same template as current deployment %q", d.Name)
+			s.clearRollbackTo(reason(ReasonRollback, []Value{v("revision", target)},
+				"revision %d already has the current template: the request is dropped", target))
+			return
+		}
+		setFromReplicaSetTemplate(d, rs.Spec.Template)
+		revision.SetDeploymentAnnotationsTo(d, rs)
+		s.clearRollbackTo(reason(ReasonRollback, []Value{v("revision", target)},
+			"the template of revision %d (%s) becomes the Deployment's", target, rs.Name))
+		s.event(model.EventTypeNormal, model.EventDeploymentRollback, "Rolled back deployment %q to revision %d", d.Name, target)
+		return
+	}
+	s.event(model.EventTypeWarning, model.EventDeploymentRollbackRevisionNotFound, "Unable to find the revision to rollback to.")
+	s.clearRollbackTo(reason(ReasonRollback, []Value{v("revision", target)},
+		"revision %d does not exist: the request is dropped", target))
+}
+
+// setFromReplicaSetTemplate copies a ReplicaSet's template into the
+// Deployment, without the pod-template-hash label.
+func setFromReplicaSetTemplate(d *model.Deployment, t model.PodTemplate) {
+	d.Spec.Template = t.DeepCopy()
+	labels := maps.Clone(t.Labels)
+	if labels == nil {
+		labels = map[string]string{}
+	}
+	delete(labels, model.PodTemplateHashLabel)
+	d.Spec.Template.Labels = labels
+}
+
+func (s *syncer) clearRollbackTo(why Reason) {
+	delete(s.d.Annotations, model.RollbackToAnnotation)
+	s.writeDeployment(UpdateDeployment, why)
+}

@@ -1,0 +1,251 @@
+package plan
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/rolloutplan/rolloutplan/model"
+	"github.com/rolloutplan/rolloutplan/proportion"
+)
+
+// Scale is a planned size change of one ReplicaSet.
+type Scale struct {
+	ReplicaSet *model.ReplicaSet
+	To         int32
+	Reason     Reason
+}
+
+// NewRSNewReplicas returns the size the new ReplicaSet may grow to now
+// (spec §6.3). For RollingUpdate the total of all ReplicaSets (allRSs, which
+// includes newRS) may reach replicas + maxSurge, and the new ReplicaSet may
+// not pass replicas: with replicas 10, maxSurge 3 (25%), an old ReplicaSet of
+// 10 and a new one of 0 the answer is 0 + min(13 − 10, 10 − 0) = 3. Recreate
+// returns replicas. maxSurge is resolved directly, without the fencepost
+// rule, so an unresolvable maxSurge is an error here.
+func NewRSNewReplicas(d *model.Deployment, allRSs []*model.ReplicaSet, newRS *model.ReplicaSet) (int32, Reason, error) {
+	desired := d.DesiredReplicas()
+	switch d.Spec.Strategy.Type {
+	case model.RecreateStrategy:
+		return desired, reason(ReasonRecreateScaleUp, []Value{v("replicas", int64(desired))},
+			"Recreate sizes the new ReplicaSet to replicas %d at once", desired), nil
+	case model.RollingUpdateStrategy:
+	default:
+		return 0, Reason{}, fmt.Errorf("deployment type %s isn't supported", d.Spec.Strategy.Type)
+	}
+	var maxSurge *model.IntOrString
+	if ru := d.Spec.Strategy.RollingUpdate; ru != nil {
+		maxSurge = ru.MaxSurge
+	}
+	surge, err := proportion.ScaledValue(maxSurge, desired, true)
+	if err != nil {
+		return 0, Reason{}, err
+	}
+	current := sumSpec(allRSs)
+	maxTotal := desired + surge
+	have := newRS.SpecReplicas()
+	if current >= maxTotal {
+		return have, reason(NoteSurgeBudgetSpent,
+			[]Value{v("current", int64(current)), v("maxTotal", int64(maxTotal)), v("replicas", int64(desired)), v("maxSurge", int64(surge))},
+			"total %d ≥ replicas %d + maxSurge %d = %d: the new ReplicaSet stays at %d", current, desired, surge, maxTotal, have), nil
+	}
+	up := min(maxTotal-current, desired-have)
+	return have + up, reason(ReasonScaleUpNew,
+		[]Value{v("from", int64(have)), v("to", int64(have+up)), v("current", int64(current)), v("maxTotal", int64(maxTotal)), v("replicas", int64(desired))},
+		"new %d→%d: up = min(replicas %d + maxSurge %d − total %d, replicas %d − new %d) = %d",
+		have, have+up, desired, surge, current, desired, have, up), nil
+}
+
+// ReconcileNewReplicaSet decides the new ReplicaSet's size in a rolling sync
+// (spec §6.4): down to replicas when above it, else [NewRSNewReplicas]. ok
+// is false when the size stays.
+func ReconcileNewReplicaSet(allRSs []*model.ReplicaSet, newRS *model.ReplicaSet, d *model.Deployment) (to int32, ok bool, why Reason, err error) {
+	desired := d.DesiredReplicas()
+	have := newRS.SpecReplicas()
+	if have == desired {
+		return have, false, reason(NoteComplete, []Value{v("replicas", int64(desired))},
+			"the new ReplicaSet %s already has replicas %d", newRS.Name, desired), nil
+	}
+	if have > desired {
+		return desired, true, reason(ReasonScaleDownNew, []Value{v("from", int64(have)), v("to", int64(desired))},
+			"the new ReplicaSet %s has %d > replicas %d", newRS.Name, have, desired), nil
+	}
+	to, why, err = NewRSNewReplicas(d, allRSs, newRS)
+	if err != nil {
+		return have, false, Reason{}, err
+	}
+	return to, to != have, why, nil
+}
+
+// CleanupUnhealthyReplicas plans the removal of old pods that are not
+// available, oldest ReplicaSet first, at most maxCleanup in all (spec §6.6):
+// an old ReplicaSet of 10 with 8 available loses 2 when the budget allows.
+// It returns the scales in order and their total. An old ReplicaSet whose
+// status reports more available pods than its spec makes it stop with an
+// error after the scales already planned, as upstream does.
+func CleanupUnhealthyReplicas(oldActive []*model.ReplicaSet, d *model.Deployment, maxCleanup int32) ([]Scale, int32, error) {
+	var scales []Scale
+	var total int32
+	for _, rs := range sortedByCreation(oldActive) {
+		if total >= maxCleanup {
+			break
+		}
+		spec, avail := rs.SpecReplicas(), rs.Status.AvailableReplicas
+		if spec == 0 || spec == avail {
+			continue
+		}
+		n := min(maxCleanup-total, spec-avail)
+		to := spec - n
+		if to > spec {
+			return scales, total, fmt.Errorf("when cleaning up unhealthy replicas, got invalid request to scale down %s/%s %d -> %d", rs.Namespace, rs.Name, spec, to)
+		}
+		scales = append(scales, Scale{ReplicaSet: rs, To: to, Reason: reason(ReasonCleanupUnhealthy,
+			[]Value{v("from", int64(spec)), v("to", int64(to)), v("available", int64(avail)), v("budget", int64(maxCleanup-total))},
+			"old %s %d→%d: %d of its pods are not available (budget %d)", rs.Name, spec, to, spec-avail, maxCleanup-total)})
+		total += n
+	}
+	return scales, total, nil
+}
+
+// ScaleDownOldReplicaSetsForRollingUpdate plans the healthy scale-down of old
+// ReplicaSets, oldest first, by as much as availability allows (spec §6.7):
+// with replicas 10, maxUnavailable 2 and 10 available pods, 2 old pods go.
+func ScaleDownOldReplicaSetsForRollingUpdate(allRSs, oldActive []*model.ReplicaSet, d *model.Deployment) ([]Scale, int32, Reason) {
+	desired := d.DesiredReplicas()
+	maxUnavailable := proportion.MaxUnavailable(d)
+	minAvailable := desired - maxUnavailable
+	available := sumAvailable(allRSs)
+	budget := []Value{v("available", int64(available)), v("minAvailable", int64(minAvailable)), v("replicas", int64(desired)), v("maxUnavailable", int64(maxUnavailable))}
+	if available <= minAvailable {
+		return nil, 0, reason(NoteAvailabilityBudgetSpent, budget,
+			"available %d ≤ minAvailable %d = replicas %d − maxUnavailable %d: no old pod may go", available, minAvailable, desired, maxUnavailable)
+	}
+	target := available - minAvailable
+	var scales []Scale
+	var total int32
+	for _, rs := range sortedByCreation(oldActive) {
+		if total >= target {
+			break
+		}
+		spec := rs.SpecReplicas()
+		if spec == 0 {
+			continue
+		}
+		n := min(spec, target-total)
+		scales = append(scales, Scale{ReplicaSet: rs, To: spec - n, Reason: reason(ReasonScaleDownOld,
+			append(slices.Clip(budget), v("from", int64(spec)), v("to", int64(spec-n))),
+			"old %s %d→%d: available %d > minAvailable %d = replicas %d − maxUnavailable %d",
+			rs.Name, spec, spec-n, available, minAvailable, desired, maxUnavailable)})
+		total += n
+	}
+	return scales, total, Reason{}
+}
+
+// rolloutRolling is one RollingUpdate sync (spec §6.1): at most one direction
+// per sync, new ReplicaSet first.
+func (s *syncer) rolloutRolling(rsList []*model.ReplicaSet) {
+	d := s.d
+	newRS, oldRSs, ok := s.getAllReplicaSetsAndSyncRevision(rsList, true)
+	if !ok {
+		return
+	}
+	allRSs := appendRS(oldRSs, newRS)
+
+	to, scale, why, err := ReconcileNewReplicaSet(allRSs, newRS, d)
+	if err != nil {
+		s.fail(ErrKindInvalidFencepost, "%v", err)
+		return
+	}
+	if scale {
+		if scaled, _ := s.scaleReplicaSetAndRecordEvent(newRS, to, why); scaled {
+			s.syncRolloutStatus(allRSs, newRS)
+			return
+		}
+	} else if why.Code != "" {
+		s.note(why)
+	}
+
+	if s.reconcileOldReplicaSets(allRSs, proportion.FilterActiveReplicaSets(oldRSs), newRS) {
+		s.syncRolloutStatus(allRSs, newRS)
+		return
+	}
+	if s.plan.Err != nil {
+		// SurfaceOldReplicaSetErrors: the newest tree still reports status.
+		s.syncRolloutStatus(allRSs, newRS)
+		return
+	}
+	if DeploymentComplete(d, &d.Status) {
+		s.cleanupDeployment(oldRSs)
+	}
+	s.syncRolloutStatus(allRSs, newRS)
+}
+
+// reconcileOldReplicaSets scales old ReplicaSets down (spec §6.5) and
+// reports whether any changed.
+func (s *syncer) reconcileOldReplicaSets(allRSs, oldActive []*model.ReplicaSet, newRS *model.ReplicaSet) bool {
+	d := s.d
+	oldPods := sumSpec(oldActive)
+	if oldPods == 0 {
+		return false
+	}
+	allPods := sumSpec(allRSs)
+	desired := d.DesiredReplicas()
+	minAvailable := desired - proportion.MaxUnavailable(d)
+	newUnavailable := newRS.SpecReplicas() - newRS.Status.AvailableReplicas
+	maxScaledDown := allPods - minAvailable - newUnavailable
+	if maxScaledDown <= 0 {
+		s.note(reason(NoteAvailabilityBudgetSpent,
+			[]Value{v("total", int64(allPods)), v("minAvailable", int64(minAvailable)), v("newUnavailable", int64(newUnavailable))},
+			"total %d − minAvailable %d − unavailable new pods %d ≤ 0: old ReplicaSets wait for new pods to become available",
+			allPods, minAvailable, newUnavailable))
+		return false
+	}
+
+	cleanups, cleaned, err := CleanupUnhealthyReplicas(oldActive, d, maxScaledDown)
+	updated := sortedByCreation(oldActive)
+	for _, sc := range cleanups {
+		_, out := s.scaleReplicaSetAndRecordEvent(sc.ReplicaSet, sc.To, sc.Reason)
+		updated[slices.Index(updated, sc.ReplicaSet)] = out
+	}
+	if err != nil {
+		return s.oldReplicaSetError(err)
+	}
+	downs, down, why := ScaleDownOldReplicaSetsForRollingUpdate(appendRS(updated, newRS), updated, d)
+	if why.Code != "" {
+		s.note(why)
+	}
+	for _, sc := range downs {
+		s.scaleReplicaSetAndRecordEvent(sc.ReplicaSet, sc.To, sc.Reason)
+	}
+	return cleaned+down > 0
+}
+
+// oldReplicaSetError handles an error of the old-ReplicaSet scale-down:
+// swallowed by released upstream, surfaced by the newest tree.
+func (s *syncer) oldReplicaSetError(err error) bool {
+	if s.cfg.surfaceOldRSErrors {
+		s.fail(ErrKindInvalidScale, "%v", err)
+		return false
+	}
+	s.note(reason(NoteSwallowedError, nil, "upstream ignores: %v", err))
+	return false
+}
+
+func sumSpec(rss []*model.ReplicaSet) int32 {
+	var n int32
+	for _, rs := range rss {
+		if rs != nil {
+			n += rs.SpecReplicas()
+		}
+	}
+	return n
+}
+
+func sumAvailable(rss []*model.ReplicaSet) int32 {
+	var n int32
+	for _, rs := range rss {
+		if rs != nil {
+			n += rs.Status.AvailableReplicas
+		}
+	}
+	return n
+}

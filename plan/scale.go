@@ -1,0 +1,117 @@
+package plan
+
+import (
+	"slices"
+	"strconv"
+
+	"github.com/rolloutplan/rolloutplan/model"
+	"github.com/rolloutplan/rolloutplan/proportion"
+	"github.com/rolloutplan/rolloutplan/revision"
+)
+
+// isScalingEvent reports whether an active ReplicaSet's desired-replicas
+// annotation disagrees with spec.replicas (spec §8.2). Like upstream it first
+// syncs the new ReplicaSet's annotations and the revision, which may write.
+func (s *syncer) isScalingEvent(rsList []*model.ReplicaSet) bool {
+	newRS, oldRSs, ok := s.getAllReplicaSetsAndSyncRevision(rsList, false)
+	if !ok {
+		return false
+	}
+	desired := s.replicas()
+	for _, rs := range proportion.FilterActiveReplicaSets(appendRS(oldRSs, newRS)) {
+		annotated, ok := proportion.NonNegativeInt32Annotation(rs.Annotations, model.DesiredReplicasAnnotation)
+		if ok && annotated != desired {
+			s.note(reason(NoteScalingEvent, []Value{v("annotated", int64(annotated)), v("replicas", int64(desired))},
+				"%s was sized for %d replicas, the Deployment now wants %d: scale instead of rolling out", rs.Name, annotated, desired))
+			return true
+		}
+	}
+	return false
+}
+
+// sync is the scaling sync, used for scaling events and every sync of a
+// paused Deployment (spec §8.1). It never creates a ReplicaSet.
+func (s *syncer) sync(rsList []*model.ReplicaSet) {
+	newRS, oldRSs, ok := s.getAllReplicaSetsAndSyncRevision(rsList, false)
+	if !ok {
+		return
+	}
+	// Upstream's FindActiveOrLatest sorts the old ReplicaSets newest first in
+	// place; the rest of the sync sees that order.
+	oldRSs = newestFirst(oldRSs)
+	s.scale(newRS, oldRSs)
+	if _, pendingRollback := rollbackTo(s.d); s.d.Spec.Paused && !pendingRollback {
+		s.cleanupDeployment(oldRSs)
+	}
+	s.syncDeploymentStatus(appendRS(oldRSs, newRS), newRS)
+}
+
+func newestFirst(rss []*model.ReplicaSet) []*model.ReplicaSet {
+	out := slices.Clone(rss)
+	slices.SortFunc(out, func(a, b *model.ReplicaSet) int { return revision.ByCreationTimestamp(b, a) })
+	return out
+}
+
+// IsSaturated reports whether rs is a new ReplicaSet that has fully rolled
+// out: spec.replicas, its desired-replicas annotation and its available
+// pods all equal the Deployment's replicas. The annotation is read with a
+// signed parser and truncated to int32, unlike elsewhere (spec §18.15).
+func IsSaturated(d *model.Deployment, rs *model.ReplicaSet) bool {
+	if rs == nil {
+		return false
+	}
+	desired, err := strconv.ParseInt(rs.Annotations[model.DesiredReplicasAnnotation], 10, 64)
+	if err != nil {
+		return false
+	}
+	want := d.DesiredReplicas()
+	return rs.SpecReplicas() == want && int32(desired) == want && rs.Status.AvailableReplicas == want
+}
+
+// FindActiveOrLatest returns the only active ReplicaSet, or, when none is
+// active, the new one or else the newest old one; nil when several are
+// active (spec §8.3). oldRSs is not reordered.
+func FindActiveOrLatest(newRS *model.ReplicaSet, oldRSs []*model.ReplicaSet) *model.ReplicaSet {
+	return proportion.FindActiveOrLatest(newRS, oldRSs)
+}
+
+// scale follows spec.replicas without rolling out (spec §8.4). oldRSs is
+// newest first.
+func (s *syncer) scale(newRS *model.ReplicaSet, oldRSs []*model.ReplicaSet) {
+	d := s.d
+	desired := s.replicas()
+	if rs := FindActiveOrLatest(newRS, oldRSs); rs != nil {
+		from := rs.SpecReplicas()
+		if from == desired {
+			s.note(reason(NoteComplete, []Value{v("replicas", int64(desired))},
+				"the only active ReplicaSet %s already has %d replicas", rs.Name, desired))
+			return
+		}
+		s.scaleReplicaSetAndRecordEvent(rs, desired, reason(ReasonScaleActive,
+			[]Value{v("from", int64(from)), v("to", int64(desired))},
+			"%s is the only active ReplicaSet: %d→%d", rs.Name, from, desired))
+		return
+	}
+	if IsSaturated(d, newRS) {
+		for _, rs := range proportion.FilterActiveReplicaSets(oldRSs) {
+			from := rs.SpecReplicas()
+			s.scaleReplicaSetAndRecordEvent(rs, 0, reason(ReasonScaleSaturated,
+				[]Value{v("from", int64(from)), v("to", 0)},
+				"the new ReplicaSet %s is saturated: old %s %d→0", newRS.Name, rs.Name, from))
+		}
+		return
+	}
+	if d.Spec.Strategy.Type != model.RollingUpdateStrategy {
+		s.note(reason(NoteRecreateMultipleActive, nil,
+			"several ReplicaSets are active and Recreate has no proportional scaling: nothing changes (upstream quirk)"))
+		return
+	}
+	dist := proportion.Distribute(d, proportion.FilterActiveReplicaSets(appendRS(oldRSs, newRS)), s.cfg.proportion)
+	for _, sh := range dist.Shares {
+		s.scaleReplicaSet(sh.ReplicaSet, sh.To, reason(ReasonProportional,
+			[]Value{v("from", int64(sh.From)), v("to", int64(sh.To)), v("proportion", int64(sh.Proportion)), v("leftover", int64(sh.Leftover)),
+				v("allowed", int64(dist.Allowed)), v("current", int64(dist.Current))},
+			"%s %d→%d: proportion %+d, leftover %+d of %+d to reach replicas + maxSurge = %d",
+			sh.ReplicaSet.Name, sh.From, sh.To, sh.Proportion, sh.Leftover, dist.ToAdd, dist.Allowed))
+	}
+}

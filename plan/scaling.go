@@ -1,0 +1,71 @@
+package plan
+
+import (
+	"strconv"
+
+	"github.com/rolloutplan/rolloutplan/model"
+	"github.com/rolloutplan/rolloutplan/proportion"
+)
+
+// ReplicasAnnotationsNeedUpdate reports whether rs's desired-replicas or
+// max-replicas annotation differs from the decimal desired or maxReplicas.
+func ReplicasAnnotationsNeedUpdate(rs *model.ReplicaSet, desired, maxReplicas int32) bool {
+	return rs.Annotations == nil ||
+		rs.Annotations[model.DesiredReplicasAnnotation] != strconv.Itoa(int(desired)) ||
+		rs.Annotations[model.MaxReplicasAnnotation] != strconv.Itoa(int(maxReplicas))
+}
+
+// SetReplicasAnnotations sets rs's desired-replicas and max-replicas
+// annotations (modifying rs, which must be the caller's own copy) and
+// reports whether either changed. For replicas 10 and maxSurge 3 they become
+// "10" and "13".
+func SetReplicasAnnotations(rs *model.ReplicaSet, desired, maxReplicas int32) bool {
+	if rs.Annotations == nil {
+		rs.Annotations = map[string]string{}
+	}
+	desiredChanged := setAnnotation(rs.Annotations, model.DesiredReplicasAnnotation, strconv.Itoa(int(desired)))
+	maxChanged := setAnnotation(rs.Annotations, model.MaxReplicasAnnotation, strconv.Itoa(int(maxReplicas)))
+	return desiredChanged || maxChanged
+}
+
+func setAnnotation(annotations map[string]string, key, value string) bool {
+	if old, ok := annotations[key]; ok && old == value {
+		return false
+	}
+	annotations[key] = value
+	return true
+}
+
+// scaleReplicaSetAndRecordEvent resizes rs to newScale unless it already has
+// that size (in which case its annotations are left alone, as upstream).
+func (s *syncer) scaleReplicaSetAndRecordEvent(rs *model.ReplicaSet, newScale int32, why Reason) (bool, *model.ReplicaSet) {
+	if rs.SpecReplicas() == newScale {
+		return false, rs
+	}
+	return s.scaleReplicaSet(rs, newScale, why)
+}
+
+// scaleReplicaSet writes rs with newScale replicas and current replica
+// annotations when either differs, and records the scaling event when the
+// size changed.
+func (s *syncer) scaleReplicaSet(rs *model.ReplicaSet, newScale int32, why Reason) (bool, *model.ReplicaSet) {
+	desired := s.replicas()
+	maxReplicas := desired + proportion.MaxSurge(s.d)
+	sizeChange := rs.SpecReplicas() != newScale
+	if !sizeChange && !ReplicasAnnotationsNeedUpdate(rs, desired, maxReplicas) {
+		return false, rs
+	}
+	c := rs.DeepCopy()
+	c.Spec.Replicas = model.Int32Ptr(newScale)
+	SetReplicasAnnotations(c, desired, maxReplicas)
+	out := s.writeReplicaSet(UpdateReplicaSet, c, rs, why)
+	if !sizeChange {
+		return false, out
+	}
+	direction := "down"
+	if rs.SpecReplicas() < newScale {
+		direction = "up"
+	}
+	s.event(model.EventTypeNormal, model.EventScalingReplicaSet, "Scaled %s replica set %s from %d to %d", direction, rs.Name, rs.SpecReplicas(), newScale)
+	return true, out
+}

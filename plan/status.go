@@ -1,0 +1,258 @@
+package plan
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/rolloutplan/rolloutplan/model"
+	"github.com/rolloutplan/rolloutplan/proportion"
+)
+
+// HasProgressDeadline reports whether progressDeadlineSeconds is set and not
+// model.NoLimit.
+func HasProgressDeadline(d *model.Deployment) bool {
+	p := d.Spec.ProgressDeadlineSeconds
+	return p != nil && *p != model.NoLimit
+}
+
+// CalculateStatus computes the Deployment status from its ReplicaSets
+// (spec §12.1): counts summed from ReplicaSet status (unavailable from spec
+// sums: replicas 8+5 with 10 available give 3), conditions copied, and the
+// Available condition set at now. terminating enables
+// status.terminatingReplicas (the DeploymentReplicaSetTerminatingReplicas
+// gate).
+func CalculateStatus(allRSs []*model.ReplicaSet, newRS *model.ReplicaSet, d *model.Deployment, now time.Time, terminating bool) model.DeploymentStatus {
+	var st model.DeploymentStatus
+	var totalSpec int32
+	for _, rs := range allRSs {
+		if rs == nil {
+			continue
+		}
+		st.Replicas += rs.Status.Replicas
+		st.ReadyReplicas += rs.Status.ReadyReplicas
+		st.AvailableReplicas += rs.Status.AvailableReplicas
+		totalSpec += rs.SpecReplicas()
+	}
+	st.ObservedGeneration = d.Generation
+	if newRS != nil {
+		st.UpdatedReplicas = newRS.Status.Replicas
+	}
+	st.UnavailableReplicas = max(0, totalSpec-st.AvailableReplicas)
+	st.CollisionCount = d.Status.CollisionCount
+	if st.CollisionCount != nil {
+		st.CollisionCount = model.Int32Ptr(*st.CollisionCount)
+	}
+	if terminating {
+		st.TerminatingReplicas = TerminatingReplicas(allRSs)
+	}
+	if len(d.Status.Conditions) > 0 {
+		st.Conditions = append([]model.DeploymentCondition(nil), d.Status.Conditions...)
+	}
+	if st.AvailableReplicas >= d.DesiredReplicas()-proportion.MaxUnavailable(d) {
+		SetDeploymentCondition(&st, newCondition(model.DeploymentAvailable, model.ConditionTrue,
+			model.ReasonMinimumReplicasAvailable, "Deployment has minimum availability.", now))
+	} else {
+		SetDeploymentCondition(&st, newCondition(model.DeploymentAvailable, model.ConditionFalse,
+			model.ReasonMinimumReplicasUnavailable, "Deployment does not have minimum availability.", now))
+	}
+	return st
+}
+
+// TerminatingReplicas sums status.terminatingReplicas (spec §12.1): a
+// ReplicaSet never synced (observedGeneration 0, no count) is skipped; one
+// synced but not reporting makes the total unknown (nil).
+func TerminatingReplicas(rss []*model.ReplicaSet) *int32 {
+	var sum int32
+	for _, rs := range rss {
+		if rs == nil {
+			continue
+		}
+		t := rs.Status.TerminatingReplicas
+		if rs.Status.ObservedGeneration == 0 && t == nil {
+			continue
+		}
+		if t == nil {
+			return nil
+		}
+		sum += *t
+	}
+	return &sum
+}
+
+// DeploymentComplete reports whether st shows every replica updated and
+// available and the current generation observed. With replicas 5: status
+// (replicas 5, updated 5, available 5) is complete, (5, 5, 4) is not.
+func DeploymentComplete(d *model.Deployment, st *model.DeploymentStatus) bool {
+	want := d.DesiredReplicas()
+	return st.UpdatedReplicas == want && st.Replicas == want && st.AvailableReplicas == want &&
+		st.ObservedGeneration >= d.Generation
+}
+
+// DeploymentProgressing reports whether st shows progress over the stored
+// status: more updated, ready or available replicas, or fewer old ones.
+// (10 replicas, 4 updated) → (10, 6) is progress; (10, 7) → (10, 6) is not.
+func DeploymentProgressing(d *model.Deployment, st *model.DeploymentStatus) bool {
+	old := &d.Status
+	return st.UpdatedReplicas > old.UpdatedReplicas ||
+		st.Replicas-st.UpdatedReplicas < old.Replicas-old.UpdatedReplicas ||
+		st.ReadyReplicas > old.ReadyReplicas ||
+		st.AvailableReplicas > old.AvailableReplicas
+}
+
+// DeploymentTimedOut reports whether st's Progressing condition is older than
+// the progress deadline at now (strictly: a 10 s deadline from 00:01:10 has
+// not passed at 00:01:20 but has at 00:01:20.000000001), or already says so.
+func DeploymentTimedOut(d *model.Deployment, st *model.DeploymentStatus, now time.Time) bool {
+	if !HasProgressDeadline(d) {
+		return false
+	}
+	c := st.Condition(model.DeploymentProgressing)
+	if c == nil || c.Reason == model.ReasonNewReplicaSetAvailable {
+		return false
+	}
+	if c.Reason == model.ReasonProgressDeadlineExceeded {
+		return true
+	}
+	return c.LastUpdateTime.Add(time.Duration(*d.Spec.ProgressDeadlineSeconds) * time.Second).Before(now)
+}
+
+// syncDeploymentStatus writes the plain status (no Progressing estimation)
+// when it changed: the paused, scaling and deleting syncs.
+func (s *syncer) syncDeploymentStatus(allRSs []*model.ReplicaSet, newRS *model.ReplicaSet) {
+	st := CalculateStatus(allRSs, newRS, s.d, s.now, s.cfg.terminatingReplicas)
+	s.writeStatusIfChanged(st)
+}
+
+func (s *syncer) writeStatusIfChanged(st model.DeploymentStatus) bool {
+	s.statusComputed = new(model.DeploymentStatus)
+	*s.statusComputed = st.DeepCopy()
+	if statusEqual(&s.d.Status, &st) {
+		s.note(reason(NoteStatusUnchanged, nil, "the stored status is current"))
+		return false
+	}
+	s.d.Status = st
+	s.updateStatus(statusReason(&st))
+	return true
+}
+
+func statusReason(st *model.DeploymentStatus) Reason {
+	return reason(ReasonStatus, []Value{
+		v("replicas", int64(st.Replicas)), v("updated", int64(st.UpdatedReplicas)), v("ready", int64(st.ReadyReplicas)),
+		v("available", int64(st.AvailableReplicas)), v("unavailable", int64(st.UnavailableReplicas)),
+	}, "status: %d replicas, %d updated, %d ready, %d available, %d unavailable",
+		st.Replicas, st.UpdatedReplicas, st.ReadyReplicas, st.AvailableReplicas, st.UnavailableReplicas)
+}
+
+// syncRolloutStatus is the status update of a rollout sync (spec §12.4):
+// Progressing estimation, ReplicaFailure promotion, and the requeue when
+// nothing is written.
+func (s *syncer) syncRolloutStatus(allRSs []*model.ReplicaSet, newRS *model.ReplicaSet) {
+	d := s.d
+	st := CalculateStatus(allRSs, newRS, d, s.now, s.cfg.terminatingReplicas)
+	if !HasProgressDeadline(d) {
+		RemoveDeploymentCondition(&st, model.DeploymentProgressing)
+	}
+	cur := d.Status.Condition(model.DeploymentProgressing)
+	isComplete := st.Replicas == st.UpdatedReplicas && cur != nil && cur.Reason == model.ReasonNewReplicaSetAvailable
+	if HasProgressDeadline(d) && !isComplete {
+		subject := fmt.Sprintf("Deployment %q", d.Name)
+		if newRS != nil {
+			subject = fmt.Sprintf("ReplicaSet %q", newRS.Name)
+		}
+		switch {
+		case DeploymentComplete(d, &st):
+			SetDeploymentCondition(&st, newCondition(model.DeploymentProgressing, model.ConditionTrue,
+				model.ReasonNewReplicaSetAvailable, subject+" has successfully progressed.", s.now))
+		case DeploymentProgressing(d, &st):
+			c := newCondition(model.DeploymentProgressing, model.ConditionTrue, model.ReasonReplicaSetUpdated, subject+" is progressing.", s.now)
+			if cur != nil {
+				if cur.Status == model.ConditionTrue {
+					c.LastTransitionTime = cur.LastTransitionTime
+				}
+				RemoveDeploymentCondition(&st, model.DeploymentProgressing)
+			}
+			SetDeploymentCondition(&st, c)
+		case DeploymentTimedOut(d, &st, s.now):
+			SetDeploymentCondition(&st, newCondition(model.DeploymentProgressing, model.ConditionFalse,
+				model.ReasonProgressDeadlineExceeded, subject+" has timed out progressing.", s.now))
+			s.note(reason(NoteDeadlineExceeded, []Value{v("progressDeadlineSeconds", int64(*d.Spec.ProgressDeadlineSeconds))},
+				"no progress for more than %d seconds", *d.Spec.ProgressDeadlineSeconds))
+		}
+	}
+	if failures := replicaFailures(allRSs, newRS); len(failures) > 0 {
+		SetDeploymentCondition(&st, failures[0])
+	} else {
+		RemoveDeploymentCondition(&st, model.DeploymentReplicaFailure)
+	}
+	if !s.writeStatusIfChanged(st) {
+		s.requeueStuckDeployment(&st)
+	}
+}
+
+// replicaFailures returns the ReplicaFailure conditions to promote: the new
+// ReplicaSet's if it has any, else every ReplicaSet's in list order.
+func replicaFailures(allRSs []*model.ReplicaSet, newRS *model.ReplicaSet) []model.DeploymentCondition {
+	var out []model.DeploymentCondition
+	collect := func(rs *model.ReplicaSet) {
+		for _, c := range rs.Status.Conditions {
+			if c.Type == model.ReplicaSetReplicaFailure {
+				out = append(out, model.DeploymentCondition{
+					Type: model.DeploymentReplicaFailure, Status: c.Status, LastUpdateTime: c.LastTransitionTime,
+					LastTransitionTime: c.LastTransitionTime, Reason: c.Reason, Message: c.Message,
+				})
+			}
+		}
+	}
+	if newRS != nil {
+		collect(newRS)
+		if len(out) > 0 {
+			return out
+		}
+	}
+	for _, rs := range allRSs {
+		if rs != nil {
+			collect(rs)
+		}
+	}
+	return out
+}
+
+// requeueStuckDeployment schedules the next sync at the progress deadline
+// when a rollout sync wrote nothing (spec §12.7): one second after it, or
+// rate-limited at once when less than a second is left.
+func (s *syncer) requeueStuckDeployment(st *model.DeploymentStatus) {
+	d := s.d
+	cur := d.Status.Condition(model.DeploymentProgressing)
+	if !HasProgressDeadline(d) || cur == nil || DeploymentComplete(d, st) || cur.Reason == model.ReasonProgressDeadlineExceeded {
+		return
+	}
+	after := cur.LastUpdateTime.Add(time.Duration(*d.Spec.ProgressDeadlineSeconds) * time.Second).Sub(s.now)
+	if after < time.Second {
+		s.plan.Requeue = Requeue{Kind: RequeueRateLimited}
+		return
+	}
+	s.plan.Requeue = Requeue{Kind: RequeueAfter, After: after + time.Second}
+}
+
+// statusEqual is upstream's plain deep equality of statuses, with times
+// compared as instants.
+func statusEqual(a, b *model.DeploymentStatus) bool {
+	if a.ObservedGeneration != b.ObservedGeneration || a.Replicas != b.Replicas || a.UpdatedReplicas != b.UpdatedReplicas ||
+		a.ReadyReplicas != b.ReadyReplicas || a.AvailableReplicas != b.AvailableReplicas || a.UnavailableReplicas != b.UnavailableReplicas ||
+		!int32PtrEqual(a.TerminatingReplicas, b.TerminatingReplicas) || !int32PtrEqual(a.CollisionCount, b.CollisionCount) ||
+		len(a.Conditions) != len(b.Conditions) || (a.Conditions == nil) != (b.Conditions == nil) {
+		return false
+	}
+	for i := range a.Conditions {
+		x, y := a.Conditions[i], b.Conditions[i]
+		if x.Type != y.Type || x.Status != y.Status || x.Reason != y.Reason || x.Message != y.Message ||
+			!x.LastUpdateTime.Equal(y.LastUpdateTime) || !x.LastTransitionTime.Equal(y.LastTransitionTime) {
+			return false
+		}
+	}
+	return true
+}
+
+func int32PtrEqual(a, b *int32) bool {
+	return (a == nil) == (b == nil) && (a == nil || *a == *b)
+}

@@ -1,0 +1,125 @@
+package plan
+
+import (
+	"slices"
+	"strconv"
+
+	"github.com/rolloutplan/rolloutplan/model"
+	"github.com/rolloutplan/rolloutplan/revision"
+)
+
+// Sync plans one sync of s.Deployment the way the upstream Deployment
+// controller (v1.36) carries it out: the select-everything guard, ownership
+// claims, the status-only sync of a Deployment being deleted, pause
+// bookkeeping, paused and scaling syncs with proportional scaling, the legacy
+// rollback annotation, and the Recreate and RollingUpdate strategies, with
+// revision-history cleanup, status, conditions and the progress-deadline
+// requeue.
+//
+// It returns an error only for input that fails [State.Validate]; the error
+// names the field. Errors upstream's sync ends with (a hash collision, an
+// unsupported strategy) are part of the plan, in [Plan.Err].
+//
+// For example, a Deployment of 10 replicas with maxSurge 25% (3) and
+// maxUnavailable 25% (2) whose template just changed, with one old ReplicaSet
+// of 10 available pods, plans: create the new ReplicaSet with 3 replicas,
+// record revision 2 on the Deployment, scale the old ReplicaSet 10→8, and
+// write the status (that last write conflicts on a real server; see
+// [Plan.ConflictAt]).
+func Sync(s State, opts ...Option) (Plan, error) {
+	if err := s.Validate(); err != nil {
+		return Plan{}, err
+	}
+	sy := newSyncer(s, newConfig(opts))
+	sy.syncDeployment()
+	return sy.finish(), nil
+}
+
+func (s *syncer) syncDeployment() {
+	d := s.d
+	if d.Spec.Selector.IsEmpty() {
+		s.selectingAll()
+		return
+	}
+	rsList := s.claimReplicaSets()
+	if d.DeletionTimestamp != nil {
+		s.note(reason(NoteDeleting, nil, "the Deployment is being deleted: status only"))
+		s.syncStatusOnly(rsList)
+		return
+	}
+	s.checkPausedConditions()
+	if d.Spec.Paused {
+		s.note(reason(NotePaused, nil, "the Deployment is paused: it scales and cleans up but does not roll out"))
+		s.sync(rsList)
+		return
+	}
+	if _, ok := rollbackTo(d); ok {
+		s.rollback(rsList)
+		return
+	}
+	if s.isScalingEvent(rsList) {
+		s.sync(rsList)
+		return
+	}
+	switch d.Spec.Strategy.Type {
+	case model.RecreateStrategy:
+		s.rolloutRecreate(rsList)
+	case model.RollingUpdateStrategy:
+		s.rolloutRolling(rsList)
+	default:
+		s.fail(ErrKindUnsupportedStrategy, "unexpected deployment strategy type: %s", d.Spec.Strategy.Type)
+	}
+}
+
+func (s *syncer) selectingAll() {
+	s.event(model.EventTypeWarning, model.EventSelectingAll, "This deployment is selecting all pods. A non-empty selector is required.")
+	if s.d.Status.ObservedGeneration < s.d.Generation {
+		s.d.Status.ObservedGeneration = s.d.Generation
+		s.updateStatus(reason(ReasonSelectingAll, []Value{v("generation", s.d.Generation)},
+			"the selector selects everything: only observedGeneration is recorded (generation %d)", s.d.Generation))
+		return
+	}
+	s.note(reason(ReasonSelectingAll, nil, "the selector selects everything: nothing is done"))
+}
+
+// syncStatusOnly is the sync of a Deployment being deleted: it may still sync
+// the new ReplicaSet's annotations and the revision (spec §18.9).
+func (s *syncer) syncStatusOnly(rsList []*model.ReplicaSet) {
+	newRS, oldRSs, ok := s.getAllReplicaSetsAndSyncRevision(rsList, false)
+	if !ok {
+		return
+	}
+	s.syncDeploymentStatus(appendRS(oldRSs, newRS), newRS)
+}
+
+// sortedByCreation returns a copy of rss sorted oldest first, ties by name:
+// the order upstream's in-place sort leaves the claimed list in.
+func sortedByCreation(rss []*model.ReplicaSet) []*model.ReplicaSet {
+	out := slices.Clone(rss)
+	slices.SortFunc(out, revision.ByCreationTimestamp)
+	return out
+}
+
+// appendRS returns a new slice holding rss and then rs (when non-nil).
+func appendRS(rss []*model.ReplicaSet, rs *model.ReplicaSet) []*model.ReplicaSet {
+	out := make([]*model.ReplicaSet, 0, len(rss)+1)
+	out = append(out, rss...)
+	if rs != nil {
+		out = append(out, rs)
+	}
+	return out
+}
+
+// rollbackTo reads the legacy rollback annotation: absent, empty or not an
+// integer means no request (an invalid value is ignored and left in place).
+func rollbackTo(d *model.Deployment) (int64, bool) {
+	s := d.Annotations[model.RollbackToAnnotation]
+	if s == "" {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return 0, false
+	}
+	return n, true
+}

@@ -1,0 +1,106 @@
+package plan
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/rolloutplan/rolloutplan/model"
+)
+
+// syncer carries one sync: the working copy of the Deployment, the plan being
+// recorded, and enough version bookkeeping to tell which writes a real API
+// server would reject.
+type syncer struct {
+	cfg  config
+	now  time.Time
+	d    *model.Deployment // working copy; like upstream's, it never picks up a server response
+	all  []*model.ReplicaSet
+	pods []*model.Pod
+	plan Plan
+
+	deploymentWrites int
+	// serverVersion counts the writes each ReplicaSet (by name) has received
+	// this sync; objVersion records which of those versions an object in
+	// hand was derived from (absent: the cached input, version 0).
+	serverVersion map[string]int
+	objVersion    map[*model.ReplicaSet]int
+	// statusComputed is set by the status writers, for Plan.Status.
+	statusComputed *model.DeploymentStatus
+}
+
+func newSyncer(s State, cfg config) *syncer {
+	return &syncer{
+		cfg:           cfg,
+		now:           s.Now,
+		d:             s.Deployment.DeepCopy(),
+		all:           s.ReplicaSets,
+		pods:          s.Pods,
+		plan:          Plan{ConflictAt: -1},
+		serverVersion: map[string]int{},
+		objVersion:    map[*model.ReplicaSet]int{},
+	}
+}
+
+func (s *syncer) replicas() int32 { return s.d.DesiredReplicas() }
+
+func (s *syncer) record(a Action) {
+	a.Namespace = s.d.Namespace
+	if a.Conflict && s.plan.ConflictAt < 0 {
+		s.plan.ConflictAt = len(s.plan.Actions)
+	}
+	s.plan.Actions = append(s.plan.Actions, a)
+}
+
+func (s *syncer) note(r Reason) { s.plan.Notes = append(s.plan.Notes, r) }
+
+func (s *syncer) event(typ, reason, format string, args ...any) {
+	s.plan.Events = append(s.plan.Events, Event{
+		Type: typ, Reason: reason, Message: fmt.Sprintf(format, args...), Object: model.DeploymentKind + "/" + s.d.Name,
+	})
+}
+
+// writeDeployment records a write of the working copy. Every Deployment
+// write of a sync derives from the same cached version, so any write after
+// the first is a conflict (spec §2.3).
+func (s *syncer) writeDeployment(kind ActionKind, r Reason) {
+	s.record(Action{
+		Kind: kind, Name: s.d.Name, Deployment: s.d.DeepCopy(), Conflict: s.deploymentWrites > 0, Reason: r,
+	})
+	s.deploymentWrites++
+}
+
+func (s *syncer) updateStatus(r Reason) { s.writeDeployment(UpdateDeploymentStatus, r) }
+
+// writeReplicaSet records a create or update of rs (a copy the caller owns,
+// derived from base) and returns the object the server would answer with.
+func (s *syncer) writeReplicaSet(kind ActionKind, rs, base *model.ReplicaSet, r Reason) *model.ReplicaSet {
+	conflict := false
+	if kind == UpdateReplicaSet {
+		conflict = s.objVersion[base] != s.serverVersion[rs.Name]
+	}
+	s.serverVersion[rs.Name]++
+	sent := rs.DeepCopy()
+	s.record(Action{Kind: kind, Name: rs.Name, ReplicaSet: sent, Conflict: conflict, Reason: r})
+	s.objVersion[rs] = s.serverVersion[rs.Name]
+	return rs
+}
+
+// touchReplicaSet records a write (patch or delete) that changes the stored
+// ReplicaSet without giving the caller a new object.
+func (s *syncer) touchReplicaSet(a Action) {
+	s.serverVersion[a.Name]++
+	s.record(a)
+}
+
+func (s *syncer) finish() Plan {
+	p := s.plan
+	p.Status = s.statusComputed
+	if len(p.Actions) == 0 && len(p.Notes) == 0 {
+		p.Notes = append(p.Notes, reason(NoteStatusUnchanged, nil, "nothing to do: the stored status is current"))
+	}
+	return p
+}
+
+func (s *syncer) fail(kind ErrorKind, format string, args ...any) {
+	s.plan.Err = &SyncError{Kind: kind, Message: fmt.Sprintf(format, args...)}
+}
