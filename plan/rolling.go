@@ -46,13 +46,13 @@ func NewRSNewReplicas(d *model.Deployment, allRSs []*model.ReplicaSet, newRS *mo
 	if current >= maxTotal {
 		return have, reason(NoteSurgeBudgetSpent,
 			[]Value{v("current", int64(current)), v("maxTotal", int64(maxTotal)), v("replicas", int64(desired)), v("maxSurge", int64(surge))},
-			"total %d ≥ replicas %d + maxSurge %d = %d: the new ReplicaSet stays at %d", current, desired, surge, maxTotal, have), nil
+			"total %d ≥ replicas %d + maxSurge %d = %d: the new ReplicaSet %s stays at %d", current, desired, surge, maxTotal, newRS.Name, have), nil
 	}
 	up := min(maxTotal-current, desired-have)
 	return have + up, reason(ReasonScaleUpNew,
 		[]Value{v("from", int64(have)), v("to", int64(have+up)), v("current", int64(current)), v("maxTotal", int64(maxTotal)), v("replicas", int64(desired))},
-		"new %d→%d: up = min(replicas %d + maxSurge %d − total %d, replicas %d − new %d) = %d",
-		have, have+up, desired, surge, current, desired, have, up), nil
+		"new %s %d→%d: up = min(replicas %d + maxSurge %d − total %d, replicas %d − new %d) = %d",
+		newRS.Name, have, have+up, desired, surge, current, desired, have, up), nil
 }
 
 // ReconcileNewReplicaSet decides the new ReplicaSet's size in a rolling sync

@@ -1,0 +1,386 @@
+package plantest
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/rolloutplan/rolloutplan/model"
+	"github.com/rolloutplan/rolloutplan/plan"
+	"github.com/rolloutplan/rolloutplan/proportion"
+)
+
+// Violation is one broken invariant, with the numbers that break it.
+type Violation struct {
+	Invariant string `json:"invariant"` // "I1" ... "I9"
+	Message   string `json:"message"`
+}
+
+// String renders "I1: message".
+func (v Violation) String() string { return v.Invariant + ": " + v.Message }
+
+// Check reports every violation of the invariants I1–I3 and I6–I9 (see the
+// package documentation) by the writes of p, planned for before. It
+// considers every write the plan attempts, as applied in order. An empty
+// result means the plan is sound.
+func Check(before plan.State, p plan.Plan) []Violation {
+	d := before.Deployment
+	if d == nil {
+		return nil
+	}
+	c := newCheck(before, p)
+	c.checkTotal()
+	c.checkAvailability()
+	c.checkNewAndOld()
+	c.checkProportional()
+	c.checkCleanup()
+	c.checkCollisionCount()
+	c.checkPausedAndRecreate()
+	return c.out
+}
+
+type sizes struct {
+	spec  int32
+	rs    *model.ReplicaSet // the object before the sync, or the created one
+	gone  bool
+	reset bool // created this sync
+}
+
+type check struct {
+	before  plan.State
+	p       plan.Plan
+	d       *model.Deployment
+	desired int32
+	surge   int32
+	unav    int32
+	names   []string // owned ReplicaSets, in first-seen order
+	byName  map[string]*sizes
+	after   map[string]int32
+	newName string
+	reasons map[string][]plan.ReasonCode // reason codes of the writes to each ReplicaSet
+	out     []Violation
+}
+
+func newCheck(before plan.State, p plan.Plan) *check {
+	d := before.Deployment
+	c := &check{
+		before: before, p: p, d: d, desired: d.DesiredReplicas(),
+		surge: proportion.MaxSurge(d), unav: proportion.MaxUnavailable(d),
+		byName: map[string]*sizes{}, after: map[string]int32{}, reasons: map[string][]plan.ReasonCode{},
+	}
+	adopted := map[string]bool{}
+	for _, a := range p.Actions {
+		if a.Kind == plan.AdoptReplicaSet {
+			adopted[a.Name] = true
+		}
+	}
+	for _, rs := range before.ReplicaSets {
+		if rs == nil || !(rs.IsControlledBy(d.UID) || adopted[rs.Name]) {
+			continue
+		}
+		c.add(rs.Name, &sizes{spec: rs.SpecReplicas(), rs: rs})
+	}
+	for _, a := range p.Actions {
+		switch a.Kind {
+		case plan.CreateReplicaSet:
+			c.add(a.Name, &sizes{rs: a.ReplicaSet, reset: true})
+			c.after[a.Name] = a.ReplicaSet.SpecReplicas()
+		case plan.UpdateReplicaSet:
+			if _, ok := c.byName[a.Name]; ok {
+				c.after[a.Name] = a.ReplicaSet.SpecReplicas()
+			}
+		case plan.DeleteReplicaSet, plan.ReleaseReplicaSet:
+			if s, ok := c.byName[a.Name]; ok {
+				s.gone = true
+				delete(c.after, a.Name)
+			}
+		}
+		if a.ReplicaSet != nil || a.Kind == plan.DeleteReplicaSet {
+			c.reasons[a.Name] = append(c.reasons[a.Name], a.Reason.Code)
+		}
+	}
+	var newest *model.ReplicaSet
+	for _, name := range c.names {
+		rs := c.byName[name].rs
+		if model.EqualIgnoreHash(rs.Spec.Template, d.Spec.Template) && (newest == nil || rs.CreationTimestamp.Before(newest.CreationTimestamp)) {
+			newest = rs
+		}
+	}
+	if newest != nil {
+		c.newName = newest.Name
+	}
+	return c
+}
+
+func (c *check) add(name string, s *sizes) {
+	if _, ok := c.byName[name]; !ok {
+		c.names = append(c.names, name)
+	}
+	c.byName[name] = s
+	c.after[name] = s.spec
+}
+
+func (c *check) fail(inv, format string, args ...any) {
+	c.out = append(c.out, Violation{Invariant: inv, Message: fmt.Sprintf(format, args...)})
+}
+
+func (c *check) totals() (before, after int32) {
+	for _, name := range c.names {
+		s := c.byName[name]
+		if !s.reset {
+			before += s.spec
+		}
+		if !s.gone {
+			after += c.after[name]
+		}
+	}
+	return before, after
+}
+
+// checkTotal is I1.
+func (c *check) checkTotal() {
+	before, after := c.totals()
+	limit := c.desired + c.surge
+	if after > limit && after > before {
+		c.fail("I1", "total spec.replicas grows %d→%d above replicas %d + maxSurge %d = %d", before, after, c.desired, c.surge, limit)
+	}
+}
+
+func (c *check) wroteWith(codes ...plan.ReasonCode) bool {
+	for _, rs := range c.reasons {
+		for _, got := range rs {
+			for _, want := range codes {
+				if got == want {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// checkAvailability is I2: counting, for each ReplicaSet, the available pods
+// that survive its new size (unavailable pods go first).
+func (c *check) checkAvailability() {
+	if !c.wroteWith(plan.ReasonScaleDownOld, plan.ReasonCleanupUnhealthy) {
+		return
+	}
+	var availBefore, availAfter int32
+	for _, name := range c.names {
+		s := c.byName[name]
+		if s.reset {
+			continue
+		}
+		avail := s.rs.Status.AvailableReplicas
+		availBefore += avail
+		if !s.gone {
+			availAfter += min(avail, c.after[name])
+		}
+	}
+	floor := min(availBefore, c.desired-c.unav)
+	if availAfter < floor {
+		c.fail("I2", "a rolling scale-down leaves at most %d available pods, below min(available %d, replicas %d − maxUnavailable %d)",
+			availAfter, availBefore, c.desired, c.unav)
+	}
+}
+
+// checkNewAndOld is I3.
+func (c *check) checkNewAndOld() {
+	for _, name := range c.names {
+		s := c.byName[name]
+		after := c.after[name]
+		if s.gone {
+			continue
+		}
+		if name == c.newName {
+			if after > c.desired && after > s.spec && c.grewFor(name, plan.ReasonScaleUpNew, plan.ReasonCreateNewReplicaSet, plan.ReasonRecreateScaleUp) {
+				c.fail("I3", "the new ReplicaSet %s grows to %d above replicas %d", name, after, c.desired)
+			}
+			continue
+		}
+		if after > s.spec && !c.grewFor(name, plan.ReasonProportional, plan.ReasonScaleActive) {
+			c.fail("I3", "old ReplicaSet %s grows %d→%d outside a scaling event", name, s.spec, after)
+		}
+	}
+}
+
+func (c *check) grewFor(name string, codes ...plan.ReasonCode) bool {
+	for _, got := range c.reasons[name] {
+		for _, want := range codes {
+			if got == want {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// checkProportional is I6.
+func (c *check) checkProportional() {
+	var allowed, current int64
+	found := false
+	for _, a := range c.p.Actions {
+		if a.Reason.Code != plan.ReasonProportional {
+			continue
+		}
+		found = true
+		for _, v := range a.Reason.Values {
+			switch v.Name {
+			case "allowed":
+				allowed = v.Value
+			case "current":
+				current = v.Value
+			}
+		}
+		if a.ReplicaSet.SpecReplicas() < 0 {
+			c.fail("I6", "proportional scaling takes %s below zero (%d)", a.Name, a.ReplicaSet.SpecReplicas())
+		}
+	}
+	if !found {
+		return
+	}
+	var sum int64
+	consistent, clamped := true, false
+	for _, name := range c.names {
+		s := c.byName[name]
+		if s.reset || s.gone || s.spec == 0 {
+			continue
+		}
+		after := c.after[name]
+		sum += int64(after)
+		if after == 0 && current > allowed {
+			clamped = true
+		}
+		if m, ok := proportion.NonNegativeInt32Annotation(s.rs.Annotations, model.MaxReplicasAnnotation); !ok || int64(m) != current {
+			consistent = false
+		}
+	}
+	if sum != allowed && !clamped {
+		c.fail("I6", "proportional scaling reaches %d, not replicas + maxSurge = %d", sum, allowed)
+	}
+	if !consistent {
+		return
+	}
+	for _, name := range c.names {
+		s := c.byName[name]
+		if s.reset || s.gone || s.spec == 0 {
+			continue
+		}
+		move := int64(c.after[name] - s.spec)
+		if move != 0 && (move > 0) != (allowed > current) {
+			c.fail("I6", "proportional scaling moves %s %d→%d against the change %d→%d", name, s.spec, c.after[name], current, allowed)
+		}
+	}
+}
+
+// checkCleanup is I7.
+func (c *check) checkCleanup() {
+	deleted := 0
+	for _, a := range c.p.Actions {
+		if a.Kind != plan.DeleteReplicaSet {
+			continue
+		}
+		deleted++
+		s, ok := c.byName[a.Name]
+		if !ok {
+			c.fail("I7", "deletes %s, which the Deployment does not own", a.Name)
+			continue
+		}
+		rs := s.rs
+		switch {
+		case a.Name == c.newName:
+			c.fail("I7", "deletes the new ReplicaSet %s", a.Name)
+		case rs.SpecReplicas() != 0 || rs.Status.Replicas != 0:
+			c.fail("I7", "deletes %s, which has pods (spec %d, status %d)", a.Name, rs.SpecReplicas(), rs.Status.Replicas)
+		case rs.Generation > rs.Status.ObservedGeneration:
+			c.fail("I7", "deletes %s before its generation %d is observed (%d)", a.Name, rs.Generation, rs.Status.ObservedGeneration)
+		case rs.DeletionTimestamp != nil:
+			c.fail("I7", "deletes %s, which is already being deleted", a.Name)
+		}
+	}
+	limit := c.d.Spec.RevisionHistoryLimit
+	if deleted == 0 || limit == nil || *limit == model.NoLimit {
+		return
+	}
+	var oldBefore int
+	for _, name := range c.names {
+		s := c.byName[name]
+		if !s.reset && name != c.newName && s.rs.DeletionTimestamp == nil {
+			oldBefore++
+		}
+	}
+	if kept := oldBefore - deleted; kept < min(oldBefore, int(*limit)) {
+		c.fail("I7", "keeps %d old ReplicaSets of %d, fewer than revisionHistoryLimit %d", kept, oldBefore, *limit)
+	}
+}
+
+// checkCollisionCount is I8.
+func (c *check) checkCollisionCount() {
+	before := c.d.Status.CollisionCount
+	for _, a := range c.p.Actions {
+		if a.Deployment == nil {
+			continue
+		}
+		after := a.Deployment.Status.CollisionCount
+		if before != nil && (after == nil || *after < *before) {
+			c.fail("I8", "collisionCount decreases from %d to %s", *before, int32String(after))
+		}
+	}
+}
+
+func int32String(p *int32) string {
+	if p == nil {
+		return "nil"
+	}
+	return strconv.Itoa(int(*p))
+}
+
+// checkPausedAndRecreate is I9.
+func (c *check) checkPausedAndRecreate() {
+	if c.d.Spec.Paused {
+		for _, name := range c.names {
+			s := c.byName[name]
+			if s.reset {
+				c.fail("I9", "creates ReplicaSet %s while paused", name)
+				continue
+			}
+			if !s.gone && c.after[name] != s.spec && !c.grewFor(name, plan.ReasonScaleActive, plan.ReasonScaleSaturated, plan.ReasonProportional) {
+				c.fail("I9", "rolls %s %d→%d while paused", name, s.spec, c.after[name])
+			}
+		}
+	}
+	if c.d.Spec.Strategy.Type != model.RecreateStrategy || c.newName == "" || !c.oldPodsRunning() {
+		return
+	}
+	s := c.byName[c.newName]
+	var before int32
+	if !s.reset {
+		before = s.spec
+	}
+	if after := c.after[c.newName]; after > before && !c.grewFor(c.newName, plan.ReasonScaleActive, plan.ReasonProportional) {
+		c.fail("I9", "Recreate sizes the new ReplicaSet %s %d→%d while old pods still run", c.newName, before, after)
+	}
+}
+
+func (c *check) oldPodsRunning() bool {
+	old := map[string]bool{}
+	for _, name := range c.names {
+		s := c.byName[name]
+		if s.reset || name == c.newName {
+			continue
+		}
+		if s.rs.Status.Replicas > 0 {
+			return true
+		}
+		old[s.rs.UID] = true
+	}
+	sel, _ := model.NewMatcher(c.d.Spec.Selector)
+	for _, p := range c.before.Pods {
+		if p == nil || !sel.Matches(p.Labels) {
+			continue
+		}
+		if ref := p.ControllerRef(); ref != nil && old[ref.UID] && !p.IsTerminal() {
+			return true
+		}
+	}
+	return false
+}

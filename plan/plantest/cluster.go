@@ -1,0 +1,243 @@
+package plantest
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/rolloutplan/rolloutplan/model"
+	"github.com/rolloutplan/rolloutplan/plan"
+)
+
+// ApplyMode chooses which writes of a plan reach the cluster.
+type ApplyMode int
+
+const (
+	// ApplyAccepted applies the writes a real API server accepts: those
+	// before the plan's first conflict.
+	ApplyAccepted ApplyMode = iota
+	// ApplyAll applies every write upstream attempts, as a fake client
+	// without version checks does (how the conformance data was recorded).
+	ApplyAll
+	// ApplyCoalesced applies plan.Coalesced: one write per object.
+	ApplyCoalesced
+)
+
+// String names the mode.
+func (m ApplyMode) String() string {
+	switch m {
+	case ApplyAccepted:
+		return "accepted"
+	case ApplyAll:
+		return "all"
+	case ApplyCoalesced:
+		return "coalesced"
+	}
+	return "ApplyMode(" + strconv.Itoa(int(m)) + ")"
+}
+
+// Cluster is one namespace as the API server keeps it: a Deployment, its
+// ReplicaSets and Pods. Apply changes it the way the server answers the
+// planner's writes: it assigns UIDs, creation times, generations and
+// resource versions, keeps status on main-resource updates and spec on
+// status updates. Objects are replaced, never modified in place, so a
+// [plan.State] taken earlier stays a valid snapshot.
+//
+// The zero Cluster is empty and usable.
+type Cluster struct {
+	Deployment  *model.Deployment
+	ReplicaSets []*model.ReplicaSet
+	Pods        []*model.Pod
+
+	version int64 // last resourceVersion handed out
+	uids    int64 // last UID suffix handed out
+}
+
+// State returns the snapshot the planner sees at now. The slices are fresh;
+// the objects are shared and must not be modified.
+func (c *Cluster) State(now time.Time) plan.State {
+	return plan.State{Deployment: c.Deployment, ReplicaSets: slices.Clone(c.ReplicaSets), Pods: slices.Clone(c.Pods), Now: now}
+}
+
+// NextResourceVersion returns a fresh resourceVersion, for objects a test
+// adds to the cluster itself.
+func (c *Cluster) NextResourceVersion() string {
+	c.version++
+	return strconv.FormatInt(c.version, 10)
+}
+
+// NextUID returns a fresh UID with the given prefix, e.g. "rs-7".
+func (c *Cluster) NextUID(prefix string) string {
+	c.uids++
+	return prefix + "-" + strconv.FormatInt(c.uids, 10)
+}
+
+// ApplyPlan applies p's writes chosen by mode at now and returns the errors
+// the server would answer, one per failed write (the others still apply).
+func (c *Cluster) ApplyPlan(p plan.Plan, mode ApplyMode, now time.Time) []error {
+	actions := p.Actions
+	switch mode {
+	case ApplyAccepted:
+		actions = p.Accepted()
+	case ApplyCoalesced:
+		actions = p.Coalesced()
+	}
+	var errs []error
+	for _, a := range actions {
+		if err := c.Apply(a, now); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errs
+}
+
+// Apply carries out one write at now. It fails like the API server: a create
+// of a taken name is AlreadyExists, a write to a missing object NotFound.
+func (c *Cluster) Apply(a plan.Action, now time.Time) error {
+	switch a.Kind {
+	case plan.CreateReplicaSet:
+		if c.replicaSet(a.Name) >= 0 {
+			return fmt.Errorf("replicasets.apps %q already exists", a.Name)
+		}
+		rs := a.ReplicaSet.DeepCopy()
+		rs.UID = c.NextUID("rs")
+		rs.CreationTimestamp = now
+		rs.Generation = 1
+		rs.ResourceVersion = c.NextResourceVersion()
+		rs.Status = model.ReplicaSetStatus{}
+		c.ReplicaSets = append(slices.Clone(c.ReplicaSets), rs)
+	case plan.UpdateReplicaSet:
+		i := c.replicaSet(a.Name)
+		if i < 0 {
+			return notFound("replicasets", a.Name)
+		}
+		old := c.ReplicaSets[i]
+		rs := a.ReplicaSet.DeepCopy()
+		rs.UID, rs.CreationTimestamp, rs.Status, rs.Generation = old.UID, old.CreationTimestamp, old.Status, old.Generation
+		rs.Status.Conditions = slices.Clone(old.Status.Conditions)
+		if !replicaSetSpecEqual(&old.Spec, &rs.Spec) {
+			rs.Generation++
+		}
+		rs.ResourceVersion = c.NextResourceVersion()
+		c.setReplicaSet(i, rs)
+	case plan.DeleteReplicaSet:
+		i := c.replicaSet(a.Name)
+		if i < 0 {
+			return nil // upstream ignores NotFound on cleanup deletes
+		}
+		uid := c.ReplicaSets[i].UID
+		c.ReplicaSets = slices.Delete(slices.Clone(c.ReplicaSets), i, i+1)
+		c.collectOrphans(uid, now)
+	case plan.AdoptReplicaSet, plan.ReleaseReplicaSet:
+		i := c.replicaSet(a.Name)
+		if i < 0 {
+			return notFound("replicasets", a.Name)
+		}
+		rs := c.ReplicaSets[i].DeepCopy()
+		if a.OwnerReference != nil {
+			ref := *a.OwnerReference
+			rs.OwnerReferences = slices.DeleteFunc(rs.OwnerReferences, func(o model.OwnerReference) bool { return o.UID == ref.UID })
+			if a.Kind == plan.AdoptReplicaSet {
+				rs.OwnerReferences = append(rs.OwnerReferences, ref)
+			}
+		}
+		rs.ResourceVersion = c.NextResourceVersion()
+		c.setReplicaSet(i, rs)
+	case plan.UpdateDeploymentStatus:
+		if c.Deployment == nil || c.Deployment.Name != a.Name {
+			return notFound("deployments", a.Name)
+		}
+		d := c.Deployment.DeepCopy()
+		d.Status = a.Deployment.Status.DeepCopy()
+		d.Annotations = a.Deployment.DeepCopy().Annotations
+		d.ResourceVersion = c.NextResourceVersion()
+		c.Deployment = d
+	case plan.UpdateDeployment:
+		if c.Deployment == nil || c.Deployment.Name != a.Name {
+			return notFound("deployments", a.Name)
+		}
+		old := c.Deployment
+		d := a.Deployment.DeepCopy()
+		d.UID, d.CreationTimestamp, d.Generation = old.UID, old.CreationTimestamp, old.Generation
+		d.Status = old.Status.DeepCopy()
+		if !deploymentSpecEqual(&old.Spec, &d.Spec) || !stringMapsEqual(old.Annotations, d.Annotations) {
+			d.Generation++
+		}
+		d.ResourceVersion = c.NextResourceVersion()
+		c.Deployment = d
+	default:
+		return fmt.Errorf("unknown action kind %q", a.Kind)
+	}
+	return nil
+}
+
+// UpdateDeploymentSpec replaces the Deployment's spec (and annotations, when
+// non-nil) as a user's edit would, bumping the generation when either
+// changed.
+func (c *Cluster) UpdateDeploymentSpec(spec model.DeploymentSpec, annotations map[string]string) {
+	d := c.Deployment.DeepCopy()
+	d.Spec = spec.DeepCopy()
+	if annotations != nil {
+		d.Annotations = model.ObjectMeta{Annotations: annotations}.DeepCopy().Annotations
+	}
+	if !deploymentSpecEqual(&c.Deployment.Spec, &d.Spec) || !stringMapsEqual(c.Deployment.Annotations, d.Annotations) {
+		d.Generation++
+	}
+	d.ResourceVersion = c.NextResourceVersion()
+	c.Deployment = d
+}
+
+// SetReplicaSetStatus replaces a ReplicaSet's status, as the ReplicaSet
+// controller's status update does.
+func (c *Cluster) SetReplicaSetStatus(name string, st model.ReplicaSetStatus) error {
+	i := c.replicaSet(name)
+	if i < 0 {
+		return notFound("replicasets", name)
+	}
+	rs := c.ReplicaSets[i].DeepCopy()
+	rs.Status = st
+	rs.Status.Conditions = slices.Clone(st.Conditions)
+	rs.ResourceVersion = c.NextResourceVersion()
+	c.setReplicaSet(i, rs)
+	return nil
+}
+
+func (c *Cluster) replicaSet(name string) int {
+	return slices.IndexFunc(c.ReplicaSets, func(rs *model.ReplicaSet) bool { return rs.Name == name })
+}
+
+func (c *Cluster) setReplicaSet(i int, rs *model.ReplicaSet) {
+	c.ReplicaSets = slices.Clone(c.ReplicaSets)
+	c.ReplicaSets[i] = rs
+}
+
+// collectOrphans plays the garbage collector's background deletion of the
+// pods a deleted ReplicaSet controlled: they start terminating.
+func (c *Cluster) collectOrphans(ownerUID string, now time.Time) {
+	var pods []*model.Pod
+	for _, p := range c.Pods {
+		if p.IsControlledBy(ownerUID) && p.DeletionTimestamp == nil {
+			p = p.DeepCopy()
+			p.DeletionTimestamp = model.TimePtr(now)
+		}
+		pods = append(pods, p)
+	}
+	c.Pods = pods
+}
+
+func notFound(resource, name string) error {
+	return fmt.Errorf("%s.apps %q not found", resource, name)
+}
+
+// ResourceVersion returns the last resourceVersion handed out: it changes
+// with every write, so comparing it tells whether anything was written.
+func (c *Cluster) ResourceVersion() int64 { return c.version }
+
+// ReplicaSet returns the stored ReplicaSet with the given name, or nil.
+func (c *Cluster) ReplicaSet(name string) *model.ReplicaSet {
+	if i := c.replicaSet(name); i >= 0 {
+		return c.ReplicaSets[i]
+	}
+	return nil
+}

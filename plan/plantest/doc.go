@@ -1,0 +1,30 @@
+// Package plantest helps test code that plans or applies rollouts: a
+// [Cluster] that applies plans the way the API server would, [Check], which
+// reports every violation of the rollout invariants I1–I9 in one planned
+// sync, and rapid generators of valid Deployments, ReplicaSet histories and
+// pod states.
+//
+// The invariants, for one planned sync (the numbers of a RollingUpdate
+// unless said otherwise):
+//
+//   - I1: the sum of spec.replicas after the sync is at most replicas +
+//     maxSurge, or, when it was already above, it does not grow.
+//   - I2: a rolling scale-down never takes the available pods below
+//     replicas − maxUnavailable, except by removing pods that are already
+//     unavailable.
+//   - I3: the new ReplicaSet never exceeds replicas; old ones never grow
+//     outside scaling events.
+//   - I4: liveness; a property of a whole simulation, see package sim.
+//   - I5: the same state, in any slice order, gives the same plan
+//     ([CheckDeterminism]).
+//   - I6: proportional scaling reaches replicas + maxSurge exactly, moves
+//     every ReplicaSet in the direction of the change (when their
+//     max-replicas annotations agree with the current total), and never
+//     below zero.
+//   - I7: history cleanup never deletes the new ReplicaSet, one with pods
+//     (spec or status), one whose spec change is not observed, or one being
+//     deleted, and keeps revisionHistoryLimit old ones.
+//   - I8: collisionCount never decreases.
+//   - I9: a paused Deployment gets no new ReplicaSet and no rollout step;
+//     Recreate starts no new pod while old pods run.
+package plantest

@@ -1,0 +1,253 @@
+package plan_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/rolloutplan/rolloutplan/model"
+	"github.com/rolloutplan/rolloutplan/plan"
+)
+
+func TestIsSaturated(t *testing.T) {
+	type tc struct {
+		why
+		nilRS       bool
+		spec, avail int32
+		desired     string // desired-replicas annotation; "-" for absent
+		want        bool
+	}
+	cases := []tc{
+		{why: why{"nil", "§6.8: rs == nil → false"}, nilRS: true},
+		{why: why{"saturated", "§6.8: spec, annotation and available all equal D=5"}, spec: 5, avail: 5, desired: "5", want: true},
+		{why: why{"signed plus", "§6.8/§18.15: IsSaturated parses with a signed parser, \"+5\" is 5"}, spec: 5, avail: 5, desired: "+5", want: true},
+		{why: why{"negative", "§18.15: \"-5\" parses but is not D"}, spec: 5, avail: 5, desired: "-5"},
+		{why: why{"truncated to int32", "§6.8: int32(desired) == D; 4294967301 = 2^32 + 5 truncates to 5"}, spec: 5, avail: 5, desired: "4294967301", want: true},
+		{why: why{"absent annotation", "§6.8: \"\" fails to parse → false"}, spec: 5, avail: 5, desired: "-"},
+		{why: why{"garbage annotation", "§6.8: parse error → false"}, spec: 5, avail: 5, desired: "five"},
+		{why: why{"spaces rejected", "§6.8: Atoi rejects \" 5\""}, spec: 5, avail: 5, desired: " 5"},
+		{why: why{"annotation stale", "§6.8: desired 4 ≠ 5"}, spec: 5, avail: 5, desired: "4"},
+		{why: why{"spec short", "§6.8: spec 4 ≠ 5"}, spec: 4, avail: 5, desired: "5"},
+		{why: why{"not all available", "§6.8 / Ex 16 q: available 4 ≠ 5"}, spec: 5, avail: 4, desired: "5"},
+	}
+	runCases(t, cases, func(t *testing.T, c tc) {
+		d := newDeployment("web", 5, "v2")
+		var rs *model.ReplicaSet
+		if !c.nilRS {
+			rs = rsStatus(newRS(d, "v2", 1, c.spec, t0), c.spec, c.avail, c.avail)
+			if c.desired == "-" {
+				rsAnn(rs, model.DesiredReplicasAnnotation, "")
+			} else {
+				rsAnn(rs, model.DesiredReplicasAnnotation, c.desired)
+			}
+		}
+		if got := plan.IsSaturated(d, rs); got != c.want {
+			t.Errorf("IsSaturated = %v, want %v", got, c.want)
+		}
+	})
+}
+
+func TestFindActiveOrLatest(t *testing.T) {
+	rs := func(name string, spec int32, created time.Time) *model.ReplicaSet {
+		return bareRS(name, spec, spec, created)
+	}
+	type tc struct {
+		why
+		newRS *model.ReplicaSet
+		old   []*model.ReplicaSet
+		want  string // name, "" for nil
+	}
+	cases := []tc{
+		{why: why{"nothing", "Ex 18 row 1: no new, no old → nil"}},
+		{why: why{"only new active", "Ex 18 row 2"}, newRS: rs("n", 3, t0),
+			old: []*model.ReplicaSet{rs("a", 0, at(-2*time.Hour)), rs("b", 0, at(-time.Hour))}, want: "n"},
+		{why: why{"none active, new exists", "Ex 18 row 3: no active → the new RS"}, newRS: rs("n", 0, t0),
+			old: []*model.ReplicaSet{rs("a", 0, at(-2*time.Hour)), rs("b", 0, at(-time.Hour))}, want: "n"},
+		{why: why{"none active, no new", "Ex 18 row 4: the newest old RS"},
+			old: []*model.ReplicaSet{rs("a", 0, at(-2*time.Hour)), rs("b", 0, at(-time.Hour))}, want: "b"},
+		{why: why{"none active, tie", "Ex 18 row 5: same creation → name descending, b before a"},
+			old: []*model.ReplicaSet{rs("b", 0, t0), rs("a", 0, t0)}, want: "b"},
+		{why: why{"only old active", "Ex 18 row 6"}, newRS: rs("n", 0, t0), old: []*model.ReplicaSet{rs("a", 5, at(-time.Hour))}, want: "a"},
+		{why: why{"two active", "Ex 18 row 7: ≥ 2 active → nil (proportional scaling)"}, newRS: rs("n", 2, t0),
+			old: []*model.ReplicaSet{rs("a", 3, at(-time.Hour))}},
+	}
+	runCases(t, cases, func(t *testing.T, c tc) {
+		before := append([]*model.ReplicaSet(nil), c.old...)
+		got := plan.FindActiveOrLatest(c.newRS, c.old)
+		name := ""
+		if got != nil {
+			name = got.Name
+		}
+		if name != c.want {
+			t.Errorf("FindActiveOrLatest = %q, want %q", name, c.want)
+		}
+		if !cmp.Equal(before, c.old) {
+			t.Error("FindActiveOrLatest reordered its input")
+		}
+	})
+}
+
+func TestReplicasAnnotations(t *testing.T) {
+	type tc struct {
+		why
+		ann        map[string]string
+		wantNeed   bool
+		wantResult map[string]string
+	}
+	cases := []tc{
+		{why: why{"nil map", "§8.7: annotations nil → needs update; the map is created"}, ann: nil, wantNeed: true,
+			wantResult: map[string]string{model.DesiredReplicasAnnotation: "10", model.MaxReplicasAnnotation: "13"}},
+		{why: why{"current", "§8.7: both equal the decimals → nothing to do"},
+			ann:      map[string]string{model.DesiredReplicasAnnotation: "10", model.MaxReplicasAnnotation: "13", "x": "y"},
+			wantNeed: false, wantResult: map[string]string{model.DesiredReplicasAnnotation: "10", model.MaxReplicasAnnotation: "13", "x": "y"}},
+		{why: why{"desired stale", "§8.7: desired differs"},
+			ann:      map[string]string{model.DesiredReplicasAnnotation: "5", model.MaxReplicasAnnotation: "13"},
+			wantNeed: true, wantResult: map[string]string{model.DesiredReplicasAnnotation: "10", model.MaxReplicasAnnotation: "13"}},
+		{why: why{"max missing", "§8.7: a missing key reads as \"\""},
+			ann: map[string]string{model.DesiredReplicasAnnotation: "10"}, wantNeed: true,
+			wantResult: map[string]string{model.DesiredReplicasAnnotation: "10", model.MaxReplicasAnnotation: "13"}},
+		{why: why{"string comparison", "§8.7: compared as strings, \"010\" ≠ \"10\""},
+			ann:      map[string]string{model.DesiredReplicasAnnotation: "010", model.MaxReplicasAnnotation: "13"},
+			wantNeed: true, wantResult: map[string]string{model.DesiredReplicasAnnotation: "10", model.MaxReplicasAnnotation: "13"}},
+	}
+	runCases(t, cases, func(t *testing.T, c tc) {
+		rs := bareRS("web-v1", 10, 10, t0)
+		rs.Annotations = c.ann
+		if got := plan.ReplicasAnnotationsNeedUpdate(rs, 10, 13); got != c.wantNeed {
+			t.Errorf("ReplicasAnnotationsNeedUpdate = %v, want %v", got, c.wantNeed)
+		}
+		if got := plan.SetReplicasAnnotations(rs, 10, 13); got != c.wantNeed {
+			t.Errorf("SetReplicasAnnotations changed = %v, want %v", got, c.wantNeed)
+		}
+		if diff := cmp.Diff(c.wantResult, rs.Annotations); diff != "" {
+			t.Errorf("annotations (-want +got):\n%s", diff)
+		}
+		if plan.ReplicasAnnotationsNeedUpdate(rs, 10, 13) {
+			t.Error("still needs an update after SetReplicasAnnotations")
+		}
+	})
+}
+
+// proportionalState is a scaling event of web (template v2, revision 2) with
+// an old v1 and a new v2 ReplicaSet, both annotated for the old size.
+func proportionalState(d *model.Deployment, v1Spec, v2Spec int32, v1Max, v2Max, oldD int32) plan.State {
+	// A stored Progressing condition, so §4.5 records no FoundNewReplicaSet.
+	d.Status = depStatus(1, v1Spec+v2Spec, v2Spec, v1Spec+v2Spec, v1Spec+v2Spec, 0,
+		progressingCond(model.ConditionTrue, model.ReasonReplicaSetUpdated, `ReplicaSet "web-v2" is progressing.`, at(-time.Hour), at(-time.Hour)))
+	v1 := replicasAnn(newRS(d, "v1", 1, v1Spec, at(-2*time.Hour)), oldD, v1Max)
+	v2 := replicasAnn(newRS(d, "v2", 2, v2Spec, at(-time.Hour)), oldD, v2Max)
+	return plan.State{Deployment: d, ReplicaSets: []*model.ReplicaSet{v1, v2}, Now: t0}
+}
+
+func TestProportionalScalingThroughSync(t *testing.T) {
+	type tc struct {
+		why
+		d                         *model.Deployment
+		v1, v2, v1Max, v2Max, old int32
+		wantActions, wantEvents   []string
+		wantDesired, wantMax      string
+	}
+	cases := []tc{
+		{why: why{"ex16 c", "Ex 16 c: D 5→10, surge 0; BySizeNewer v1(3), v2(2); v1 round(3·10/5)−3 = +3, v2 +2"},
+			d:  newDeployment("web", 10, "v2", rolling(intStr(0), intStr(1)), revisionAnn(2), generation(2)),
+			v1: 3, v2: 2, v1Max: 5, v2Max: 5, old: 5,
+			wantActions: []string{"UpdateReplicaSet web-v1 replicas=6", "UpdateReplicaSet web-v2 replicas=4", "UpdateDeploymentStatus web"},
+			wantEvents: []string{"Normal ScalingReplicaSet: Scaled up replica set web-v1 from 3 to 6",
+				"Normal ScalingReplicaSet: Scaled up replica set web-v2 from 2 to 4"},
+			wantDesired: "10", wantMax: "10"},
+		{why: why{"ex16 d", "Ex 16 d: D 5→3; BySizeOlder v1(3), v2(2); round(1.8)=2 → −1, round(1.2)=1 → −1"},
+			d:  newDeployment("web", 3, "v2", rolling(intStr(0), intStr(1)), revisionAnn(2), generation(2)),
+			v1: 3, v2: 2, v1Max: 5, v2Max: 5, old: 5,
+			wantActions: []string{"UpdateReplicaSet web-v1 replicas=2", "UpdateReplicaSet web-v2 replicas=1", "UpdateDeploymentStatus web"},
+			wantEvents: []string{"Normal ScalingReplicaSet: Scaled down replica set web-v1 from 3 to 2",
+				"Normal ScalingReplicaSet: Scaled down replica set web-v2 from 2 to 1"},
+			wantDesired: "3", wantMax: "3"},
+		{why: why{"ex16 o", "Ex 16 o: D 10→50, surge 3→6: allowed 56, toAdd 43; v1 round(34.46)=34 (+26), v2 round(21.54)=22 (+17)"},
+			d:  newDeployment("web", 50, "v2", rolling(intStr(6), intStr(1)), revisionAnn(2), generation(2)),
+			v1: 8, v2: 5, v1Max: 13, v2Max: 13, old: 10,
+			wantActions: []string{"UpdateReplicaSet web-v1 replicas=34", "UpdateReplicaSet web-v2 replicas=22", "UpdateDeploymentStatus web"},
+			wantEvents: []string{"Normal ScalingReplicaSet: Scaled up replica set web-v1 from 8 to 34",
+				"Normal ScalingReplicaSet: Scaled up replica set web-v2 from 5 to 22"},
+			wantDesired: "50", wantMax: "56"},
+		{why: why{"sign flip keeps the overall direction in the event", "§8.4/§8.7/§18.4: toAdd 5 (D 10→15); v1 6·15/10 → +3, leftover +4 → 13; v2 (max 40) round(1.5)=2 → −2; upstream passes op \"up\" to every scaleReplicaSet, so v2's event reads \"Scaled up … from 4 to 2\""},
+			d:  newDeployment("web", 15, "v2", rolling(intStr(0), intStr(1)), revisionAnn(2), generation(2)),
+			v1: 6, v2: 4, v1Max: 10, v2Max: 40, old: 10,
+			wantActions: []string{"UpdateReplicaSet web-v1 replicas=13", "UpdateReplicaSet web-v2 replicas=2", "UpdateDeploymentStatus web"},
+			wantEvents: []string{"Normal ScalingReplicaSet: Scaled up replica set web-v1 from 6 to 13",
+				"Normal ScalingReplicaSet: Scaled up replica set web-v2 from 4 to 2"},
+			wantDesired: "15", wantMax: "15"},
+	}
+	runCases(t, cases, func(t *testing.T, c tc) {
+		p := mustSync(t, proportionalState(c.d, c.v1, c.v2, c.v1Max, c.v2Max, c.old))
+		checkPlan(t, p, c.wantActions, c.wantEvents, -1)
+		if !hasNote(p, plan.NoteScalingEvent) {
+			t.Errorf("no %s note: %v", plan.NoteScalingEvent, p.Notes)
+		}
+		for _, a := range p.Actions {
+			if a.Kind != plan.UpdateReplicaSet {
+				continue
+			}
+			if got := a.ReplicaSet.Annotations; got[model.DesiredReplicasAnnotation] != c.wantDesired || got[model.MaxReplicasAnnotation] != c.wantMax {
+				t.Errorf("%s annotations desired/max = %s/%s, want %s/%s", a.Name,
+					got[model.DesiredReplicasAnnotation], got[model.MaxReplicasAnnotation], c.wantDesired, c.wantMax)
+			}
+		}
+	})
+}
+
+// TestScalingEventWedge: §18.6. The only active ReplicaSet already has D
+// pods but a stale desired-replicas annotation, so every sync is a scaling
+// event, scale() returns early without refreshing the annotation, and the
+// template change never rolls out.
+func TestScalingEventWedge(t *testing.T) {
+	d := newDeployment("web", 5, "v2", revisionAnn(1), generation(2),
+		withStatus(depStatus(1, 5, 5, 5, 5, 0, availableCond(true, at(-time.Hour)))))
+	old := replicasAnn(newRS(d, "v1", 1, 5, at(-time.Hour)), 3, 4)
+	state := plan.State{Deployment: d, ReplicaSets: []*model.ReplicaSet{old}, Now: t0}
+	for sync := 1; sync <= 2; sync++ {
+		p := mustSync(t, state, fixedHash("v2"))
+		if !hasNote(p, plan.NoteScalingEvent) {
+			t.Fatalf("sync %d: not a scaling event; notes %v", sync, p.Notes)
+		}
+		for _, a := range p.Actions {
+			if a.Kind != plan.UpdateDeploymentStatus {
+				t.Errorf("sync %d: unexpected %s (the wedge writes no ReplicaSet and creates nothing)", sync, a)
+			}
+		}
+		if len(p.Actions) > 0 {
+			state.Deployment = lastStatusWrite(t, p)
+		}
+		state.Now = state.Now.Add(time.Minute)
+	}
+}
+
+// TestRecreateSeveralActiveReplicaSets: §18.7. A Recreate Deployment with
+// two active ReplicaSets and a new replica count is a scaling event, and
+// scale() has no Recreate branch: no ReplicaSet is written, every sync.
+func TestRecreateSeveralActiveReplicaSets(t *testing.T) {
+	d := newDeployment("web", 6, "v2", recreate(), revisionAnn(2), generation(3),
+		withStatus(depStatus(2, 4, 2, 4, 4, 0, availableCond(true, at(-time.Hour)))))
+	state := plan.State{Deployment: d, ReplicaSets: []*model.ReplicaSet{
+		replicasAnn(newRS(d, "v1", 1, 2, at(-2*time.Hour)), 4, 4),
+		replicasAnn(newRS(d, "v2", 2, 2, at(-time.Hour)), 4, 4),
+	}, Now: t0}
+	for sync := 1; sync <= 2; sync++ {
+		p := mustSync(t, state)
+		if !hasNote(p, plan.NoteRecreateMultipleActive) {
+			t.Errorf("sync %d: no %s note: %v", sync, plan.NoteRecreateMultipleActive, p.Notes)
+		}
+		for _, a := range p.Actions {
+			if a.Kind != plan.UpdateDeploymentStatus {
+				t.Errorf("sync %d: unexpected %s", sync, a)
+			}
+		}
+		if len(p.Events) != 0 {
+			t.Errorf("sync %d: events %q", sync, events(p))
+		}
+		if len(p.Actions) > 0 {
+			state.Deployment = lastStatusWrite(t, p)
+		}
+		state.Now = state.Now.Add(time.Minute)
+	}
+}

@@ -1,0 +1,113 @@
+package sim
+
+import (
+	"strings"
+	"time"
+
+	"github.com/rolloutplan/rolloutplan/model"
+	"github.com/rolloutplan/rolloutplan/plan"
+	"github.com/rolloutplan/rolloutplan/plan/plantest"
+)
+
+// Fidelity chooses how pods are modelled.
+type Fidelity int
+
+const (
+	// Counts models pods as cohorts per ReplicaSet.
+	Counts Fidelity = iota
+	// Pods models every pod and runs the ReplicaSet planner.
+	Pods
+)
+
+// String names the fidelity.
+func (f Fidelity) String() string {
+	if f == Pods {
+		return "pods"
+	}
+	return "counts"
+}
+
+// Config describes one simulation.
+type Config struct {
+	// Deployment is the starting Deployment; it is defaulted with
+	// model.Default. It needs a name, a UID, a selector and a template.
+	Deployment *model.Deployment
+	// ReplicaSets and Pods are the starting cluster (optional). Pods are used
+	// at Pods fidelity only; at Counts fidelity each ReplicaSet starts with
+	// its status.replicas pods, ready and available since Start.
+	ReplicaSets []*model.ReplicaSet
+	Pods        []*model.Pod
+	// Start is the clock at the first sync; the zero value means
+	// 2026-01-01T00:00:00Z.
+	Start time.Time
+	// SyncInterval is the time between a sync that changed something and the
+	// next one; zero means one second.
+	SyncInterval time.Duration
+	// Script holds the user's actions, each applied just before a sync.
+	Script []Event
+	// World models pods.
+	World World
+	// Fidelity chooses Counts (the default) or Pods.
+	Fidelity Fidelity
+	// MaxSyncs bounds the simulation; zero means 100 000 + 4·replicas.
+	MaxSyncs int
+	// Apply chooses which writes of each plan reach the cluster; the default,
+	// plantest.ApplyAccepted, is a real API server's behaviour.
+	Apply plantest.ApplyMode
+	// Faults injects failures of the control loop.
+	Faults Faults
+	// PlanOptions are passed to every plan.Sync.
+	PlanOptions []plan.Option
+	// Record chooses how much the trace keeps.
+	Record Record
+	// Check runs plantest.Check on every sync and records violations.
+	Check bool
+}
+
+// Record chooses how much a [Trace] keeps: the summary is always there.
+type Record int
+
+const (
+	// RecordSteps keeps one Step per sync with sizes, counts and the plan's
+	// actions and events.
+	RecordSteps Record = iota
+	// RecordSummary keeps only the summary: for very long simulations.
+	RecordSummary
+)
+
+// World models how pods behave.
+type World struct {
+	// ReadyAfter is how long a new pod takes to become ready.
+	ReadyAfter time.Duration
+	// NeverReady marks templates whose pods never become ready (a broken
+	// image); nil means every template works.
+	NeverReady func(model.PodTemplate) bool
+	// FailureRate is the probability, per sync, that a ready pod fails: it
+	// turns unready and becomes ready again ReadyAfter later.
+	FailureRate float64
+	// TerminationGrace is how long a deleted pod keeps terminating.
+	TerminationGrace time.Duration
+	// Nodes is the number of nodes pods are spread over (Pods fidelity);
+	// zero means 3.
+	Nodes int
+	// Seed seeds every random draw of the simulation.
+	Seed uint64
+}
+
+// Faults injects failures of the control loop, each drawn per sync.
+type Faults struct {
+	// PrefixRate is the probability that only a random prefix of a plan's
+	// writes is applied (the controller crashed mid-sync).
+	PrefixRate float64
+	// DropRate is the probability that each write is lost.
+	DropRate float64
+	// StaleStatusRate is the probability that the planner sees the
+	// ReplicaSet statuses of the previous sync (a lagging informer).
+	StaleStatusRate float64
+}
+
+// NeverReadyImage returns a World.NeverReady predicate that is true for
+// templates whose Spec contains marker, e.g. an image name.
+func NeverReadyImage(marker string) func(model.PodTemplate) bool {
+	return func(t model.PodTemplate) bool { return marker != "" && strings.Contains(t.Spec, marker) }
+}

@@ -1,0 +1,265 @@
+package sim
+
+import (
+	"math/rand/v2"
+	"slices"
+	"time"
+
+	"github.com/rolloutplan/rolloutplan/model"
+	"github.com/rolloutplan/rolloutplan/plan/plantest"
+)
+
+// burstReplicas is how many pods the ReplicaSet controller creates or
+// deletes in one sync at most.
+const burstReplicas = 500
+
+// cohort is a group of a ReplicaSet's pods created together that are not yet
+// available; once available they join the ReplicaSet's settled count, which
+// keeps the work per sync independent of the number of pods.
+type cohort struct {
+	n       int32
+	created time.Time
+	readyAt time.Time // zero: never
+}
+
+type leaving struct {
+	n  int32
+	at time.Time
+}
+
+type rsPods struct {
+	settled     int32    // available pods
+	pending     []cohort // not yet available, oldest first
+	terminating []leaving
+}
+
+func (p *rsPods) active() int32 {
+	n := p.settled
+	for _, c := range p.pending {
+		n += c.n
+	}
+	return n
+}
+
+// countWorld is the Counts fidelity: pods as numbers per ReplicaSet.
+type countWorld struct {
+	w    World
+	rng  *rand.Rand
+	pods map[string]*rsPods // by ReplicaSet name
+}
+
+func newCountWorld(w World, rng *rand.Rand, rss []*model.ReplicaSet) *countWorld {
+	cw := &countWorld{w: w, rng: rng, pods: map[string]*rsPods{}}
+	for _, rs := range rss {
+		cw.pods[rs.Name] = &rsPods{settled: rs.Status.Replicas}
+	}
+	return cw
+}
+
+func (cw *countWorld) readyAt(t model.PodTemplate, now time.Time) time.Time {
+	if cw.w.NeverReady != nil && cw.w.NeverReady(t) {
+		return time.Time{}
+	}
+	return now.Add(cw.w.ReadyAfter)
+}
+
+// advance settles what became available, lets terminating pods go and draws
+// failures; it reports whether anything changed.
+func (cw *countWorld) advance(c *plantest.Cluster, now time.Time) bool {
+	changed := false
+	for _, rs := range c.ReplicaSets {
+		p := cw.pods[rs.Name]
+		if p == nil {
+			continue
+		}
+		if cw.w.FailureRate > 0 && p.settled > 0 {
+			k := int32(float64(p.settled)*cw.w.FailureRate + cw.rng.Float64())
+			if k > 0 {
+				k = min(k, p.settled)
+				p.settled -= k
+				p.pending = append(p.pending, cohort{n: k, created: now, readyAt: cw.readyAt(rs.Spec.Template, now)})
+				changed = true
+			}
+		}
+		kept := p.pending[:0]
+		for _, co := range p.pending {
+			if available(co.readyAt, rs.Spec.MinReadySeconds, now) {
+				p.settled += co.n
+				changed = true
+				continue
+			}
+			kept = append(kept, co)
+		}
+		p.pending = kept
+	}
+	for _, p := range cw.pods {
+		before := len(p.terminating)
+		p.terminating = slices.DeleteFunc(p.terminating, func(l leaving) bool { return !l.at.After(now) })
+		changed = changed || len(p.terminating) != before
+	}
+	return changed
+}
+
+func available(readyAt time.Time, minReadySeconds int32, now time.Time) bool {
+	if readyAt.IsZero() || readyAt.After(now) {
+		return false
+	}
+	return minReadySeconds == 0 || readyAt.Add(time.Duration(minReadySeconds)*time.Second).Before(now)
+}
+
+// reconcile plays the ReplicaSet controller for every ReplicaSet: create or
+// delete pods towards spec.replicas (at most 500 a sync) and write status.
+func (cw *countWorld) reconcile(c *plantest.Cluster, now time.Time) bool {
+	changed := false
+	live := make(map[string]bool, len(c.ReplicaSets))
+	for _, rs := range c.ReplicaSets {
+		live[rs.Name] = true
+		p := cw.pods[rs.Name]
+		if p == nil {
+			p = &rsPods{}
+			cw.pods[rs.Name] = p
+		}
+		active, spec := p.active(), rs.SpecReplicas()
+		switch {
+		case active < spec:
+			k := min(spec-active, burstReplicas)
+			p.pending = append(p.pending, cohort{n: k, created: now, readyAt: cw.readyAt(rs.Spec.Template, now)})
+			changed = true
+		case active > spec:
+			cw.remove(p, min(active-spec, burstReplicas), now)
+			changed = true
+		}
+		st := cw.status(rs, p, now)
+		if !replicaSetStatusEqual(&rs.Status, &st) {
+			_ = c.SetReplicaSetStatus(rs.Name, st)
+			changed = true
+		}
+	}
+	// The pods of deleted ReplicaSets are garbage collected: they terminate.
+	for name, p := range cw.pods {
+		if live[name] {
+			continue
+		}
+		if n := p.active(); n > 0 {
+			cw.remove(p, n, now)
+			changed = true
+		}
+		if len(p.terminating) == 0 {
+			delete(cw.pods, name)
+		}
+	}
+	return changed
+}
+
+// remove deletes k pods the way the deletion ranking would at this
+// fidelity: pods that are not ready (newest first), then ready but not yet
+// available ones (most recently ready first), then settled ones.
+func (cw *countWorld) remove(p *rsPods, k int32, now time.Time) {
+	gone := k
+	order := slices.Clone(p.pending)
+	slices.SortStableFunc(order, func(a, b cohort) int {
+		ra, rb := !a.readyAt.IsZero() && !a.readyAt.After(now), !b.readyAt.IsZero() && !b.readyAt.After(now)
+		if ra != rb {
+			if !ra {
+				return -1
+			}
+			return 1
+		}
+		if ra {
+			return b.readyAt.Compare(a.readyAt)
+		}
+		return b.created.Compare(a.created)
+	})
+	var kept []cohort
+	for _, co := range order {
+		take := min(k, co.n)
+		co.n -= take
+		k -= take
+		if co.n > 0 {
+			kept = append(kept, co)
+		}
+	}
+	slices.SortStableFunc(kept, func(a, b cohort) int { return a.created.Compare(b.created) })
+	p.pending = kept
+	take := min(k, p.settled)
+	p.settled -= take
+	if cw.w.TerminationGrace > 0 {
+		p.terminating = append(p.terminating, leaving{n: gone, at: now.Add(cw.w.TerminationGrace)})
+	}
+}
+
+func (cw *countWorld) status(rs *model.ReplicaSet, p *rsPods, now time.Time) model.ReplicaSetStatus {
+	st := model.ReplicaSetStatus{ObservedGeneration: rs.Generation, Conditions: rs.Status.Conditions}
+	st.Replicas = p.active()
+	st.FullyLabeledReplicas = st.Replicas
+	st.ReadyReplicas, st.AvailableReplicas = p.settled, p.settled
+	for _, co := range p.pending {
+		if !co.readyAt.IsZero() && !co.readyAt.After(now) {
+			st.ReadyReplicas += co.n
+		}
+	}
+	var terminating int32
+	for _, l := range p.terminating {
+		if l.at.After(now) {
+			terminating += l.n
+		}
+	}
+	st.TerminatingReplicas = &terminating
+	return st
+}
+
+// next returns the earliest pending pod transition after now, or zero.
+func (cw *countWorld) next(c *plantest.Cluster, now time.Time) time.Time {
+	var next time.Time
+	consider := func(t time.Time) {
+		if t.After(now) && (next.IsZero() || t.Before(next)) {
+			next = t
+		}
+	}
+	for _, rs := range c.ReplicaSets {
+		p := cw.pods[rs.Name]
+		if p == nil {
+			continue
+		}
+		for _, co := range p.pending {
+			if co.readyAt.IsZero() {
+				continue
+			}
+			consider(co.readyAt)
+			consider(availableAt(co.readyAt, rs.Spec.MinReadySeconds))
+		}
+	}
+	for _, p := range cw.pods {
+		for _, l := range p.terminating {
+			consider(l.at)
+		}
+	}
+	return next
+}
+
+// availableAt is the first whole second at which a pod ready since readyAt
+// counts as available (strictly more than minReadySeconds later).
+func availableAt(readyAt time.Time, minReadySeconds int32) time.Time {
+	if minReadySeconds == 0 {
+		return readyAt
+	}
+	return readyAt.Add(time.Duration(minReadySeconds)*time.Second + time.Second)
+}
+
+func (cw *countWorld) terminating() int32 {
+	var n int32
+	for _, p := range cw.pods {
+		for _, l := range p.terminating {
+			n += l.n
+		}
+	}
+	return n
+}
+
+func replicaSetStatusEqual(a, b *model.ReplicaSetStatus) bool {
+	return a.Replicas == b.Replicas && a.FullyLabeledReplicas == b.FullyLabeledReplicas && a.ReadyReplicas == b.ReadyReplicas &&
+		a.AvailableReplicas == b.AvailableReplicas && a.ObservedGeneration == b.ObservedGeneration &&
+		(a.TerminatingReplicas == nil) == (b.TerminatingReplicas == nil) &&
+		(a.TerminatingReplicas == nil || *a.TerminatingReplicas == *b.TerminatingReplicas) &&
+		len(a.Conditions) == len(b.Conditions)
+}

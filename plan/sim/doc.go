@@ -1,0 +1,28 @@
+// Package sim simulates whole rollouts: it runs the Deployment planner
+// (package plan) and the ReplicaSet planner (package plan/replicaset)
+// against a modelled cluster, sync after sync, applying each plan as the API
+// server would, letting pods start, become ready, fail and terminate, and
+// records a [Trace] until the rollout completes or stalls.
+//
+// # Time
+//
+// The simulation is event driven, like the controller: after a sync that
+// changed something, the next sync comes [Config.SyncInterval] later (the
+// watch round trip); when nothing changed, time jumps to the next pod
+// transition or to the planner's requeue (the progress deadline). When
+// nothing is pending at all the cluster has reached a fixed point: the
+// rollout completed, or it stalled and the trace says why.
+//
+// # Fidelity
+//
+// [Counts] models each ReplicaSet's pods as cohorts (how many, created when,
+// ready when): fast enough for rollouts of 100 000 replicas, and all the
+// Deployment planner needs. [Pods] models every pod and runs the ReplicaSet
+// planner, so deletion choices, node co-location and pod-level readiness are
+// visible.
+//
+// # Determinism
+//
+// Everything random (failures, fault injection) is drawn from a generator
+// seeded with [World.Seed]: the same Config gives the same Trace.
+package sim

@@ -1,0 +1,214 @@
+package sim
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"time"
+
+	"github.com/rolloutplan/rolloutplan/model"
+	"github.com/rolloutplan/rolloutplan/plan/plantest"
+	"github.com/rolloutplan/rolloutplan/plan/replicaset"
+)
+
+// podWorld is the Pods fidelity: every pod is an object in the cluster and
+// the ReplicaSet planner decides which ones are created and deleted.
+type podWorld struct {
+	w       World
+	rng     *rand.Rand
+	readyAt map[string]time.Time // by pod UID; zero: never
+	goneAt  map[string]time.Time // by pod UID, for terminating pods
+	nodes   int
+	placed  int
+	opts    []replicaset.Option
+}
+
+func newPodWorld(w World, rng *rand.Rand, c *plantest.Cluster, now time.Time) *podWorld {
+	pw := &podWorld{w: w, rng: rng, readyAt: map[string]time.Time{}, goneAt: map[string]time.Time{}, nodes: max(w.Nodes, 1)}
+	if w.Nodes == 0 {
+		pw.nodes = 3
+	}
+	for _, p := range c.Pods {
+		if model.IsPodReady(p) {
+			pw.readyAt[p.UID] = p.ReadyCondition().LastTransitionTime
+		} else {
+			pw.readyAt[p.UID] = now.Add(w.ReadyAfter)
+		}
+	}
+	return pw
+}
+
+func (pw *podWorld) templateReadyAt(c *plantest.Cluster, p *model.Pod, now time.Time) time.Time {
+	if pw.w.NeverReady != nil {
+		if ref := p.ControllerRef(); ref != nil {
+			for _, rs := range c.ReplicaSets {
+				if rs.UID == ref.UID && pw.w.NeverReady(rs.Spec.Template) {
+					return time.Time{}
+				}
+			}
+		}
+	}
+	return now.Add(pw.w.ReadyAfter)
+}
+
+// advance makes pods ready, fails some, and removes those done terminating.
+func (pw *podWorld) advance(c *plantest.Cluster, now time.Time) bool {
+	changed := false
+	var pods []*model.Pod
+	for _, p := range c.Pods {
+		if p.DeletionTimestamp != nil {
+			gone, ok := pw.goneAt[p.UID]
+			if !ok {
+				gone = p.DeletionTimestamp.Add(pw.w.TerminationGrace)
+				pw.goneAt[p.UID] = gone
+			}
+			if !gone.After(now) {
+				delete(pw.goneAt, p.UID)
+				delete(pw.readyAt, p.UID)
+				changed = true
+				continue
+			}
+			pods = append(pods, p)
+			continue
+		}
+		ready := model.IsPodReady(p)
+		at := pw.readyAt[p.UID]
+		switch {
+		case ready && pw.w.FailureRate > 0 && pw.rng.Float64() < pw.w.FailureRate:
+			p = p.DeepCopy()
+			setReady(p, model.ConditionFalse, now)
+			if len(p.Status.ContainerStatuses) > 0 {
+				p.Status.ContainerStatuses[0].RestartCount++
+			}
+			pw.readyAt[p.UID] = now.Add(pw.w.ReadyAfter)
+			changed = true
+		case !ready && !at.IsZero() && !at.After(now):
+			p = p.DeepCopy()
+			p.Status.Phase = model.PodRunning
+			setReady(p, model.ConditionTrue, at)
+			changed = true
+		}
+		pods = append(pods, p)
+	}
+	c.Pods = pods
+	return changed
+}
+
+func setReady(p *model.Pod, status model.ConditionStatus, at time.Time) {
+	p.Status.Conditions = slices.DeleteFunc(p.Status.Conditions, func(c model.PodCondition) bool { return c.Type == model.PodReady })
+	p.Status.Conditions = append(p.Status.Conditions, model.PodCondition{Type: model.PodReady, Status: status, LastTransitionTime: at})
+}
+
+// reconcile runs the ReplicaSet planner for every ReplicaSet and applies its
+// pod writes and status.
+func (pw *podWorld) reconcile(c *plantest.Cluster, now time.Time) (bool, error) {
+	changed := false
+	for _, name := range replicaSetNames(c) {
+		rs := c.ReplicaSet(name)
+		if rs == nil {
+			continue
+		}
+		p, err := replicaset.Sync(rs, c.Pods, c.ReplicaSets, now, pw.opts...)
+		if err != nil {
+			return changed, fmt.Errorf("replica set %s: %w", rs.Name, err)
+		}
+		for _, a := range p.Accepted() {
+			changed = true
+			pw.apply(c, a, now)
+		}
+	}
+	return changed, nil
+}
+
+func replicaSetNames(c *plantest.Cluster) []string {
+	names := make([]string, len(c.ReplicaSets))
+	for i, rs := range c.ReplicaSets {
+		names[i] = rs.Name
+	}
+	return names
+}
+
+func (pw *podWorld) apply(c *plantest.Cluster, a replicaset.Action, now time.Time) {
+	switch a.Kind {
+	case replicaset.CreatePod:
+		p := a.Pod.DeepCopy()
+		p.UID = c.NextUID("pod")
+		p.CreationTimestamp = now
+		p.ResourceVersion = c.NextResourceVersion()
+		p.Status = model.PodStatus{Phase: model.PodPending, ContainerStatuses: []model.ContainerStatus{{Name: "main"}}}
+		p.Spec.NodeName = fmt.Sprintf("node-%d", pw.placed%pw.nodes+1)
+		pw.placed++
+		pw.readyAt[p.UID] = pw.templateReadyAt(c, p, now)
+		c.Pods = append(slices.Clone(c.Pods), p)
+	case replicaset.DeletePod:
+		pw.update(c, a.Name, func(p *model.Pod) {
+			if p.DeletionTimestamp == nil {
+				p.DeletionTimestamp = model.TimePtr(now)
+				pw.goneAt[p.UID] = now.Add(pw.w.TerminationGrace)
+			}
+		})
+	case replicaset.AdoptPod, replicaset.ReleasePod:
+		pw.update(c, a.Name, func(p *model.Pod) {
+			if ref := a.OwnerReference; ref != nil {
+				uid := ref.UID
+				p.OwnerReferences = slices.DeleteFunc(p.OwnerReferences, func(o model.OwnerReference) bool { return o.UID == uid })
+				if a.Kind == replicaset.AdoptPod {
+					p.OwnerReferences = append(p.OwnerReferences, *ref)
+				}
+			}
+		})
+	case replicaset.UpdateReplicaSetStatus:
+		_ = c.SetReplicaSetStatus(a.Name, *a.Status)
+	}
+}
+
+func (pw *podWorld) update(c *plantest.Cluster, name string, f func(*model.Pod)) {
+	i := slices.IndexFunc(c.Pods, func(p *model.Pod) bool { return p.Name == name })
+	if i < 0 {
+		return
+	}
+	p := c.Pods[i].DeepCopy()
+	f(p)
+	p.ResourceVersion = c.NextResourceVersion()
+	c.Pods = slices.Clone(c.Pods)
+	c.Pods[i] = p
+}
+
+// next returns the earliest pending pod transition after now, or zero.
+func (pw *podWorld) next(c *plantest.Cluster, now time.Time) time.Time {
+	var next time.Time
+	consider := func(t time.Time) {
+		if t.After(now) && (next.IsZero() || t.Before(next)) {
+			next = t
+		}
+	}
+	minReady := map[string]int32{}
+	for _, rs := range c.ReplicaSets {
+		minReady[rs.UID] = rs.Spec.MinReadySeconds
+	}
+	for _, p := range c.Pods {
+		if p.DeletionTimestamp != nil {
+			consider(pw.goneAt[p.UID])
+			continue
+		}
+		at := pw.readyAt[p.UID]
+		if at.IsZero() {
+			continue
+		}
+		consider(at)
+		if ref := p.ControllerRef(); ref != nil {
+			consider(availableAt(at, minReady[ref.UID]))
+		}
+	}
+	return next
+}
+
+func (pw *podWorld) terminating(c *plantest.Cluster) int32 {
+	var n int32
+	for _, p := range c.Pods {
+		if model.IsPodTerminating(p) {
+			n++
+		}
+	}
+	return n
+}

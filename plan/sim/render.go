@@ -1,0 +1,121 @@
+package sim
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/rolloutplan/rolloutplan/plan"
+)
+
+// WriteTimeline writes the trace as text, one line per sync: the sync
+// number, the simulated time, the new and old ReplicaSets' sizes (spec),
+// available pods over replicas, and what changed and why (the user's
+// actions, then each applied write with its reason, or the planner's note on
+// why nothing moved). The summary follows.
+func (t *Trace) WriteTimeline(w io.Writer) error {
+	ew := &errWriter{w: w}
+	ew.printf("%5s %9s %5s %5s %9s  %s\n", "sync", "time", "new", "old", "available", "what happened")
+	var start time.Time
+	var progressing string
+	if len(t.Steps) > 0 {
+		start = t.Steps[0].Time
+	}
+	for _, s := range t.Steps {
+		var newSpec, oldSpec int32
+		for _, rs := range s.Sets {
+			if rs.New {
+				newSpec += rs.Spec
+			} else {
+				oldSpec += rs.Spec
+			}
+		}
+		what := s.describe()
+		if s.Progressing != progressing && progressing != "" {
+			what = join(what, "Progressing → "+s.Progressing)
+		}
+		progressing = s.Progressing
+		if what == "" {
+			continue
+		}
+		ew.printf("%5d %9s %5d %5d %4d/%-4d  %s\n", s.Sync, clock(s.Time.Sub(start)), newSpec, oldSpec, s.Pods.Available, s.Replicas, what)
+	}
+	t.Summary.write(ew)
+	return ew.err
+}
+
+// describe says what happened in the step, or "" when nothing did.
+func (s Step) describe() string {
+	var parts []string
+	for _, u := range s.User {
+		parts = append(parts, "user: "+u)
+	}
+	for _, w := range s.Writes {
+		if !w.Applied {
+			continue
+		}
+		switch w.Kind {
+		case plan.UpdateDeploymentStatus:
+			if w.Reason.Code != plan.ReasonStatus {
+				parts = append(parts, w.Reason.Message)
+			}
+		default:
+			parts = append(parts, w.Reason.Message)
+		}
+	}
+	if s.Err != "" {
+		parts = append(parts, "error: "+s.Err)
+	}
+	for _, v := range s.Violations {
+		parts = append(parts, "VIOLATION "+v.String())
+	}
+	if len(parts) == 0 {
+		for _, n := range s.Notes {
+			if n.Code != plan.NoteStatusUnchanged && n.Code != plan.NoteComplete {
+				return "waiting: " + n.Message
+			}
+		}
+		return ""
+	}
+	return strings.Join(parts, "; ")
+}
+
+func join(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}
+
+func (s Summary) write(ew *errWriter) {
+	ew.printf("\nsummary: %d syncs over %s", s.Syncs, clock(s.Elapsed))
+	if s.Completed {
+		ew.printf("; completed %d syncs (%s) after the last user action", s.CompletedSyncs, clock(s.CompletedAfter))
+	}
+	ew.printf("\n  peak pods %d (%d active), minimum available %d, %d writes (%d conflicts), %d invariant violations\n",
+		s.PeakPods, s.PeakActive, s.MinAvailable, s.Writes, s.Conflicts, s.Violations)
+	if s.Stalled {
+		ew.printf("  STALLED: %s\n", s.StallReason)
+	}
+}
+
+func clock(d time.Duration) string {
+	d = d.Round(time.Second)
+	h, m, sec := int(d/time.Hour), int(d/time.Minute)%60, int(d/time.Second)%60
+	if h > 0 {
+		return fmt.Sprintf("+%d:%02d:%02d", h, m, sec)
+	}
+	return fmt.Sprintf("+%d:%02d", m, sec)
+}
+
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) printf(format string, args ...any) {
+	if e.err == nil {
+		_, e.err = fmt.Fprintf(e.w, format, args...)
+	}
+}

@@ -1,0 +1,137 @@
+package sim
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+
+	"github.com/rolloutplan/rolloutplan/model"
+	"github.com/rolloutplan/rolloutplan/plan/plantest"
+	"github.com/rolloutplan/rolloutplan/revision"
+)
+
+// Event is a user action applied before sync number At (0 is before the
+// first sync). When the cluster settles before that sync, pending events
+// apply at once, in order, so "scale once the rollout is stuck" needs no
+// exact sync number.
+type Event struct {
+	At     int
+	Action Action
+}
+
+// ActionKind names a user action.
+type ActionKind string
+
+// The user actions a script can hold.
+const (
+	// SetTemplateSpec replaces the pod template's Spec (an image change).
+	SetTemplateSpec ActionKind = "SetTemplateSpec"
+	// ScaleTo sets spec.replicas.
+	ScaleTo ActionKind = "ScaleTo"
+	// PauseRollout sets spec.paused.
+	PauseRollout ActionKind = "Pause"
+	// ResumeRollout clears spec.paused.
+	ResumeRollout ActionKind = "Resume"
+	// UndoRollout is kubectl rollout undo --to-revision=Revision (0: the
+	// previous revision).
+	UndoRollout ActionKind = "Undo"
+	// SetStrategy replaces maxSurge and maxUnavailable.
+	SetStrategy ActionKind = "SetStrategy"
+	// AnnotateRollback sets the legacy rollback annotation to Revision.
+	AnnotateRollback ActionKind = "AnnotateRollback"
+)
+
+// Action is one user action. Only the fields of its Kind are read.
+type Action struct {
+	Kind           ActionKind
+	Spec           string             // SetTemplateSpec
+	Replicas       int32              // ScaleTo
+	Revision       int64              // UndoRollout, AnnotateRollback
+	MaxSurge       *model.IntOrString // SetStrategy
+	MaxUnavailable *model.IntOrString // SetStrategy
+	// Description, when set, is how the trace shows the action, e.g.
+	// "image nginx:1.16.1" for a SetTemplateSpec.
+	Description string
+}
+
+// String describes the action as a user would type it.
+func (a Action) String() string {
+	if a.Description != "" {
+		return a.Description
+	}
+	switch a.Kind {
+	case SetTemplateSpec:
+		return "set template " + a.Spec
+	case ScaleTo:
+		return fmt.Sprintf("scale to %d", a.Replicas)
+	case PauseRollout:
+		return "rollout pause"
+	case ResumeRollout:
+		return "rollout resume"
+	case UndoRollout:
+		return fmt.Sprintf("rollout undo --to-revision=%d", a.Revision)
+	case SetStrategy:
+		return fmt.Sprintf("set maxSurge=%s maxUnavailable=%s", str(a.MaxSurge), str(a.MaxUnavailable))
+	case AnnotateRollback:
+		return fmt.Sprintf("annotate %s=%d", model.RollbackToAnnotation, a.Revision)
+	}
+	return string(a.Kind)
+}
+
+func str(v *model.IntOrString) string {
+	if v == nil {
+		return "<unset>"
+	}
+	return v.String()
+}
+
+// apply carries out the action on the cluster as the user's client would.
+func (a Action) apply(c *plantest.Cluster) error {
+	d := c.Deployment
+	spec := d.Spec.DeepCopy()
+	var annotations map[string]string
+	switch a.Kind {
+	case SetTemplateSpec:
+		spec.Template.Spec = a.Spec
+	case ScaleTo:
+		if a.Replicas < 0 {
+			return fmt.Errorf("scale to %d: replicas must not be negative", a.Replicas)
+		}
+		spec.Replicas = model.Int32Ptr(a.Replicas)
+	case PauseRollout:
+		spec.Paused = true
+	case ResumeRollout:
+		spec.Paused = false
+	case SetStrategy:
+		if spec.Strategy.Type != model.RollingUpdateStrategy {
+			return errors.New("set strategy: the Deployment is not RollingUpdate")
+		}
+		spec.Strategy.RollingUpdate = &model.RollingUpdate{MaxSurge: a.MaxSurge, MaxUnavailable: a.MaxUnavailable}
+	case UndoRollout:
+		patch, err := revision.Undo(d, c.ReplicaSets, a.Revision)
+		var current *revision.AlreadyCurrentError
+		if errors.As(err, &current) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		spec.Template = patch.Template
+		annotations = patch.Annotations
+	case AnnotateRollback:
+		annotations = maps.Clone(d.Annotations)
+		if annotations == nil {
+			annotations = map[string]string{}
+		}
+		annotations[model.RollbackToAnnotation] = fmt.Sprint(a.Revision)
+	default:
+		return fmt.Errorf("unknown action %q", a.Kind)
+	}
+	next := d.DeepCopy()
+	next.Spec = spec
+	if err := model.ValidateDeployment(next); err != nil {
+		return fmt.Errorf("%s: %w", a, err)
+	}
+	c.UpdateDeploymentSpec(spec, annotations)
+	return nil
+}

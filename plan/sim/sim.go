@@ -1,0 +1,359 @@
+package sim
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/rolloutplan/rolloutplan/model"
+	"github.com/rolloutplan/rolloutplan/plan"
+	"github.com/rolloutplan/rolloutplan/plan/plantest"
+)
+
+// DefaultStart is the clock of the first sync when Config.Start is zero.
+var defaultStart = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// world is a pod model: Counts or Pods fidelity.
+type world interface {
+	advance(c *plantest.Cluster, now time.Time) bool
+	reconcile(c *plantest.Cluster, now time.Time) (bool, error)
+	next(c *plantest.Cluster, now time.Time) time.Time
+	terminating(c *plantest.Cluster) int32
+}
+
+type countAdapter struct{ *countWorld }
+
+func (a countAdapter) reconcile(c *plantest.Cluster, now time.Time) (bool, error) {
+	return a.countWorld.reconcile(c, now), nil
+}
+func (a countAdapter) terminating(*plantest.Cluster) int32 { return a.countWorld.terminating() }
+
+// Run simulates cfg and returns its trace. It fails on an invalid
+// configuration or when the planner rejects a state (a bug worth reporting:
+// the simulator only produces valid states).
+func Run(cfg Config) (*Trace, error) {
+	r, err := newRunner(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return r.run()
+}
+
+type runner struct {
+	cfg         Config
+	cluster     plantest.Cluster
+	world       world
+	rng         *rand.Rand
+	interval    time.Duration
+	script      []Event
+	trace       Trace
+	prev        map[string]model.ReplicaSetStatus // statuses seen by the previous sync
+	userAt      int                               // sync of the last user action, -1 if none
+	firstUserAt int                               // sync of the first user action, -1 if none
+	userTime    time.Time
+}
+
+func newRunner(cfg Config) (*runner, error) {
+	if cfg.Deployment == nil {
+		return nil, errors.New("sim: Config.Deployment is nil")
+	}
+	d := model.Default(cfg.Deployment)
+	if d.Generation == 0 {
+		d.Generation = 1
+	}
+	rss := make([]*model.ReplicaSet, len(cfg.ReplicaSets))
+	for i, rs := range cfg.ReplicaSets {
+		rss[i] = model.DefaultReplicaSet(rs)
+	}
+	if err := model.Validate(d, rss, cfg.Pods); err != nil {
+		return nil, fmt.Errorf("sim: starting state: %w", err)
+	}
+	if cfg.Start.IsZero() {
+		cfg.Start = defaultStart
+	}
+	r := &runner{cfg: cfg, interval: cfg.SyncInterval, userAt: -1, firstUserAt: -1, prev: map[string]model.ReplicaSetStatus{}}
+	if r.interval <= 0 {
+		r.interval = time.Second
+	}
+	if r.cfg.MaxSyncs <= 0 {
+		r.cfg.MaxSyncs = 100_000 + 4*int(d.DesiredReplicas())
+	}
+	r.rng = rand.New(rand.NewPCG(cfg.World.Seed, 0x9e3779b97f4a7c15))
+	r.cluster = plantest.Cluster{Deployment: d, ReplicaSets: rss, Pods: slices.Clone(cfg.Pods)}
+	r.script = slices.Clone(cfg.Script)
+	slices.SortStableFunc(r.script, func(a, b Event) int { return a.At - b.At })
+	switch cfg.Fidelity {
+	case Counts:
+		r.world = countAdapter{newCountWorld(cfg.World, r.rng, rss)}
+	case Pods:
+		r.world = newPodWorld(cfg.World, r.rng, &r.cluster, cfg.Start)
+	default:
+		return nil, fmt.Errorf("sim: unknown fidelity %d", cfg.Fidelity)
+	}
+	return r, nil
+}
+
+func (r *runner) run() (*Trace, error) {
+	now := r.cfg.Start
+	sum := &r.trace.Summary
+	sum.MinAvailable = -1
+	settled := false
+	for sync := 0; sync < r.cfg.MaxSyncs; sync++ {
+		version := r.cluster.ResourceVersion()
+		user, err := r.userActions(sync, settled, now)
+		if err != nil {
+			return nil, err
+		}
+		changed := r.world.advance(&r.cluster, now)
+		moved, err := r.world.reconcile(&r.cluster, now)
+		if err != nil {
+			return nil, err
+		}
+		changed = changed || moved
+
+		state := r.observe(now)
+		p, err := plan.Sync(state, r.cfg.PlanOptions...)
+		if err != nil {
+			return nil, fmt.Errorf("sim: sync %d: the planner rejected the state: %w", sync, err)
+		}
+		var violations []plantest.Violation
+		if r.cfg.Check {
+			violations = plantest.Check(state, p)
+		}
+		writes := r.applyPlan(p, now)
+		moved, err = r.world.reconcile(&r.cluster, now)
+		if err != nil {
+			return nil, err
+		}
+		changed = changed || moved || r.cluster.ResourceVersion() != version
+		r.record(sync, now, user, p, writes, violations)
+
+		settled = !changed
+		next := now.Add(r.interval)
+		if settled && len(r.script) == 0 {
+			if next = r.nextEvent(p, now); next.IsZero() {
+				r.finish(p)
+				return &r.trace, nil
+			}
+		}
+		now = next
+	}
+	r.finish(plan.Plan{})
+	sum.Stalled = !sum.Completed
+	if sum.Stalled {
+		sum.StallReason = fmt.Sprintf("no fixed point within %d syncs", r.cfg.MaxSyncs)
+	}
+	return &r.trace, nil
+}
+
+// userActions applies the script events due before this sync.
+func (r *runner) userActions(sync int, settled bool, now time.Time) ([]string, error) {
+	var done []string
+	for len(r.script) > 0 && (r.script[0].At <= sync || settled) {
+		ev := r.script[0]
+		r.script = r.script[1:]
+		if err := ev.Action.apply(&r.cluster); err != nil {
+			return nil, fmt.Errorf("sim: sync %d: %w", sync, err)
+		}
+		done = append(done, ev.Action.String())
+		r.userAt, r.userTime = sync, now
+		if r.firstUserAt < 0 {
+			r.firstUserAt = sync
+		}
+		settled = false
+	}
+	return done, nil
+}
+
+// observe returns what the planner sees, with lagging statuses when the
+// StaleStatus fault fires.
+func (r *runner) observe(now time.Time) plan.State {
+	s := r.cluster.State(now)
+	stale := r.cfg.Faults.StaleStatusRate > 0 && r.rng.Float64() < r.cfg.Faults.StaleStatusRate
+	for i, rs := range s.ReplicaSets {
+		if old, ok := r.prev[rs.Name]; stale && ok {
+			c := rs.DeepCopy()
+			c.Status = old
+			s.ReplicaSets[i] = c
+		}
+	}
+	clear(r.prev)
+	for _, rs := range r.cluster.ReplicaSets {
+		r.prev[rs.Name] = rs.Status
+	}
+	return s
+}
+
+// applyPlan applies the writes chosen by Config.Apply, minus injected faults.
+func (r *runner) applyPlan(p plan.Plan, now time.Time) []Write {
+	actions, applicable := p.Actions, len(p.Actions)
+	switch r.cfg.Apply {
+	case plantest.ApplyAccepted:
+		applicable = len(p.Accepted())
+	case plantest.ApplyCoalesced:
+		actions = p.Coalesced()
+		applicable = len(actions)
+	}
+	limit := applicable
+	if f := r.cfg.Faults; f.PrefixRate > 0 && limit > 0 && r.rng.Float64() < f.PrefixRate {
+		limit = r.rng.IntN(limit + 1)
+	}
+	writes := make([]Write, 0, len(actions))
+	for i, a := range actions {
+		w := Write{Kind: a.Kind, Name: a.Name, Conflict: a.Conflict, Reason: a.Reason}
+		if a.ReplicaSet != nil {
+			w.Replicas = model.Int32Ptr(a.ReplicaSet.SpecReplicas())
+		}
+		dropped := i >= limit || (r.cfg.Faults.DropRate > 0 && r.rng.Float64() < r.cfg.Faults.DropRate)
+		if !dropped && r.cluster.Apply(a, now) == nil {
+			w.Applied = true
+			r.trace.Summary.Writes++
+		}
+		if a.Conflict {
+			r.trace.Summary.Conflicts++
+		}
+		writes = append(writes, w)
+	}
+	return writes
+}
+
+// nextEvent is when something happens by itself: a pod transition or the
+// planner's requeue; zero when nothing will.
+func (r *runner) nextEvent(p plan.Plan, now time.Time) time.Time {
+	next := r.world.next(&r.cluster, now)
+	var requeue time.Time
+	switch p.Requeue.Kind {
+	case plan.RequeueAfter:
+		requeue = now.Add(p.Requeue.After)
+	case plan.RequeueRateLimited:
+		requeue = now.Add(r.interval)
+	}
+	if !requeue.IsZero() && (next.IsZero() || requeue.Before(next)) {
+		next = requeue
+	}
+	return next
+}
+
+func (r *runner) counts() PodCounts {
+	var c PodCounts
+	for _, rs := range r.cluster.ReplicaSets {
+		if !rs.IsControlledBy(r.cluster.Deployment.UID) {
+			continue
+		}
+		c.Total += rs.Status.Replicas
+		c.Ready += rs.Status.ReadyReplicas
+		c.Available += rs.Status.AvailableReplicas
+	}
+	c.Unavailable = max(0, r.cluster.Deployment.DesiredReplicas()-c.Available)
+	c.Terminating = r.world.terminating(&r.cluster)
+	return c
+}
+
+func (r *runner) record(sync int, now time.Time, user []string, p plan.Plan, writes []Write, violations []plantest.Violation) {
+	sum := &r.trace.Summary
+	sum.Syncs = sync + 1
+	sum.Elapsed = now.Sub(r.cfg.Start)
+	sum.Violations += len(violations)
+	c := r.counts()
+	sum.PeakPods = max(sum.PeakPods, c.Total+c.Terminating)
+	sum.PeakActive = max(sum.PeakActive, c.Total)
+	if len(r.cfg.Script) == 0 || r.firstUserAt >= 0 && sync > r.firstUserAt {
+		if sum.MinAvailable < 0 || c.Available < sum.MinAvailable {
+			sum.MinAvailable = c.Available
+		}
+	}
+	complete := r.complete()
+	if complete && len(r.script) == 0 && !sum.Completed {
+		sum.Completed = true
+		sum.CompletedSyncs = sync - max(r.userAt, 0)
+		sum.CompletedAfter = now.Sub(r.userTimeOrStart())
+	}
+	if !complete {
+		sum.Completed = false
+	}
+	if r.cfg.Record == RecordSummary {
+		return
+	}
+	d := r.cluster.Deployment
+	step := Step{
+		Sync: sync, Time: now, User: user, Writes: writes, Events: p.Events, Notes: p.Notes,
+		Pods: c, Replicas: d.DesiredReplicas(), Progressing: conditionSummary(d, model.DeploymentProgressing),
+		Available: conditionSummary(d, model.DeploymentAvailable), Violations: violations,
+	}
+	if p.Err != nil {
+		step.Err = p.Err.Message
+	}
+	newRS := plan.FindNewReplicaSet(d, r.owned())
+	for _, rs := range r.owned() {
+		step.Sets = append(step.Sets, ReplicaSetAt{
+			Name: rs.Name, Revision: rs.Annotations[model.RevisionAnnotation], New: rs == newRS, Spec: rs.SpecReplicas(),
+			Replicas: rs.Status.Replicas, Ready: rs.Status.ReadyReplicas, Available: rs.Status.AvailableReplicas,
+		})
+	}
+	r.trace.Steps = append(r.trace.Steps, step)
+}
+
+func (r *runner) userTimeOrStart() time.Time {
+	if r.userAt < 0 {
+		return r.cfg.Start
+	}
+	return r.userTime
+}
+
+func (r *runner) owned() []*model.ReplicaSet {
+	var out []*model.ReplicaSet
+	for _, rs := range r.cluster.ReplicaSets {
+		if rs.IsControlledBy(r.cluster.Deployment.UID) {
+			out = append(out, rs)
+		}
+	}
+	return out
+}
+
+// complete reports a finished rollout: the stored status is complete and no
+// old ReplicaSet has pods.
+func (r *runner) complete() bool {
+	d := r.cluster.Deployment
+	if !plan.DeploymentComplete(d, &d.Status) || d.Spec.Paused {
+		return false
+	}
+	owned := r.owned()
+	newRS := plan.FindNewReplicaSet(d, owned)
+	if newRS == nil {
+		return d.DesiredReplicas() == 0
+	}
+	for _, rs := range owned {
+		if rs != newRS && (rs.SpecReplicas() != 0 || rs.Status.Replicas != 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// finish records why the simulation stopped short of completion.
+func (r *runner) finish(last plan.Plan) {
+	sum := &r.trace.Summary
+	if sum.MinAvailable < 0 {
+		sum.MinAvailable = 0
+	}
+	if sum.Completed {
+		return
+	}
+	sum.Stalled = true
+	var why []string
+	if c := r.cluster.Deployment.Status.Condition(model.DeploymentProgressing); c != nil {
+		why = append(why, fmt.Sprintf("Progressing=%s/%s", c.Status, c.Reason))
+	}
+	for _, n := range last.Notes {
+		if n.Code != plan.NoteStatusUnchanged {
+			why = append(why, n.Message)
+		}
+	}
+	if len(why) == 0 {
+		why = append(why, "nothing is pending and the rollout is not complete")
+	}
+	sum.StallReason = strings.Join(why, "; ")
+}
