@@ -56,11 +56,13 @@ func (v IntOrString) String() string {
 }
 
 // IsZeroLiteral reports whether the value is literally zero: the integer 0 or
-// the string "0%". Validation forbids maxSurge and maxUnavailable from both
-// being literally zero; values that merely round to zero are allowed.
+// a percentage whose number is 0 ("0%", also "00%", as apps/v1 reads it).
+// Validation forbids maxSurge and maxUnavailable from both being literally
+// zero; values that merely round to zero are allowed.
 func (v IntOrString) IsZeroLiteral() bool {
 	if v.Type == String {
-		return v.StrVal == "0%"
+		n, err := ParsePercent(v.StrVal)
+		return err == nil && n == 0
 	}
 	return v.IntVal == 0
 }
@@ -73,9 +75,13 @@ func (v IntOrString) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v.IntVal)
 }
 
-// UnmarshalJSON accepts a JSON string or an integer that fits int32.
+// UnmarshalJSON accepts a JSON string or an integer that fits int32. Like
+// encoding/json's own types it treats null as "no value" and leaves v as is.
 func (v *IntOrString) UnmarshalJSON(b []byte) error {
 	b = bytes.TrimSpace(b)
+	if string(b) == "null" {
+		return nil
+	}
 	if len(b) > 0 && b[0] == '"' {
 		var s string
 		if err := json.Unmarshal(b, &s); err != nil {

@@ -3,6 +3,7 @@ package model
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"maps"
 )
 
@@ -76,8 +77,10 @@ func CanonicalJSON(doc []byte) (string, error) {
 	if err := dec.Decode(&v); err != nil {
 		return "", err
 	}
-	if dec.More() {
-		return "", &json.SyntaxError{Offset: dec.InputOffset()}
+	// Only JSON white space may follow the document. (Decoder.More would
+	// let a stray "]" or "}" through.)
+	if off := dec.InputOffset(); len(bytes.Trim(doc[off:], " \t\r\n")) != 0 {
+		return "", fmt.Errorf("invalid JSON: unexpected data after the document at offset %d", off)
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)

@@ -24,7 +24,7 @@ func ValidateDeployment(d *Deployment) error {
 
 func validateDeployment(errs *fieldErrs, path string, d *Deployment) {
 	if d == nil {
-		errs.add(path+"deployment", "", "must not be nil")
+		errs.add(nilPath(path, "deployment"), "", "must not be nil")
 		return
 	}
 	validateMeta(errs, path+"metadata", &d.ObjectMeta)
@@ -106,12 +106,18 @@ func validateFencepost(errs *fieldErrs, path string, v *IntOrString, capAt100 bo
 		errs.add(path, "", "must be set (apply model.Default to undefaulted input)")
 		return 0, false
 	}
-	if v.Type == Int {
+	switch v.Type {
+	case Int:
 		if v.IntVal < 0 {
 			errs.add(path, v.String(), "must be greater than or equal to 0")
 			return 0, false
 		}
 		return int64(v.IntVal), true
+	case String:
+		// a percentage, parsed below
+	default:
+		errs.add(path, v.StrVal, "unknown IntOrString type %d: must be an integer or a percentage", v.Type)
+		return 0, false
 	}
 	n, err := ParsePercent(v.StrVal)
 	if err != nil {
@@ -195,7 +201,7 @@ func ValidateReplicaSet(rs *ReplicaSet) error {
 
 func validateReplicaSet(errs *fieldErrs, path string, rs *ReplicaSet) {
 	if rs == nil {
-		errs.add(path+"replicaSet", "", "must not be nil")
+		errs.add(nilPath(path, "replicaSet"), "", "must not be nil")
 		return
 	}
 	validateMeta(errs, path+"metadata", &rs.ObjectMeta)
@@ -237,7 +243,7 @@ func ValidatePod(p *Pod) error {
 
 func validatePod(errs *fieldErrs, path string, p *Pod) {
 	if p == nil {
-		errs.add(path+"pod", "", "must not be nil")
+		errs.add(nilPath(path, "pod"), "", "must not be nil")
 		return
 	}
 	if p.Name == "" {
@@ -301,6 +307,15 @@ func nonNegative(errs *fieldErrs, path string, v int32) {
 	if v < 0 {
 		errs.add(path, itoa(v), "must be greater than or equal to 0")
 	}
+}
+
+// nilPath names a nil object: its kind when validated alone ("deployment"),
+// its place in a snapshot otherwise ("replicaSets[2]").
+func nilPath(path, kind string) string {
+	if path == "" {
+		return kind
+	}
+	return strings.TrimSuffix(path, ".")
 }
 
 func itoa(v int32) string { return strconv.Itoa(int(v)) }

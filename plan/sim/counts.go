@@ -263,3 +263,32 @@ func replicaSetStatusEqual(a, b *model.ReplicaSetStatus) bool {
 		(a.TerminatingReplicas == nil || *a.TerminatingReplicas == *b.TerminatingReplicas) &&
 		len(a.Conditions) == len(b.Conditions)
 }
+
+// stubs returns one stand-in pod per ReplicaSet that still has terminating
+// pods: a Running pod with a deletion timestamp. Only Recreate reads pods
+// (to wait until no old pod runs), and for that one per ReplicaSet says all
+// it needs to know.
+func (cw *countWorld) stubs(c *plantest.Cluster, now time.Time) []*model.Pod {
+	var out []*model.Pod
+	for _, rs := range c.ReplicaSets {
+		p := cw.pods[rs.Name]
+		if p == nil {
+			continue
+		}
+		for _, l := range p.terminating {
+			if !l.at.After(now) {
+				continue
+			}
+			out = append(out, &model.Pod{
+				ObjectMeta: model.ObjectMeta{
+					Name: rs.Name + "-terminating", Namespace: rs.Namespace, UID: rs.UID + "-terminating",
+					Labels: rs.Spec.Template.Labels, DeletionTimestamp: model.TimePtr(now),
+					OwnerReferences: []model.OwnerReference{model.NewControllerRef(model.AppsV1APIVersion, model.ReplicaSetKind, rs.Name, rs.UID)},
+				},
+				Status: model.PodStatus{Phase: model.PodRunning},
+			})
+			break
+		}
+	}
+	return out
+}

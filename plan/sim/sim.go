@@ -172,6 +172,9 @@ func (r *runner) userActions(sync int, settled bool, now time.Time) ([]string, e
 // StaleStatus fault fires.
 func (r *runner) observe(now time.Time) plan.State {
 	s := r.cluster.State(now)
+	if cw, ok := r.world.(countAdapter); ok && s.Deployment.Spec.Strategy.Type == model.RecreateStrategy {
+		s.Pods = append(s.Pods, cw.stubs(&r.cluster, now)...)
+	}
 	stale := r.cfg.Faults.StaleStatusRate > 0 && r.rng.Float64() < r.cfg.Faults.StaleStatusRate
 	for i, rs := range s.ReplicaSets {
 		if old, ok := r.prev[rs.Name]; stale && ok {
