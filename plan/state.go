@@ -23,22 +23,31 @@ type State struct {
 	Now time.Time
 }
 
-// Validate checks the snapshot with model.Validate, with one exception: a
-// Deployment selector that is non-nil but has neither matchLabels nor
-// matchExpressions is accepted, because upstream answers it with a
-// SelectingAll event (and [Sync] does the same).
+// Validate checks the snapshot with model.Validate, except for two rules
+// the API server enforces but the controller does not depend on, so that
+// [Sync] plans such objects as upstream does:
+//
+//   - a selector that is non-nil but has neither matchLabels nor
+//     matchExpressions: upstream answers it with a SelectingAll event;
+//   - spec.progressDeadlineSeconds not greater than minReadySeconds (or not
+//     positive): upstream simply applies the deadline (the recorded
+//     controller syncs such Deployments; conformance cases s1-0075, s1-0183).
 func (s State) Validate() error {
 	err := model.Validate(s.Deployment, s.ReplicaSets, s.Pods)
-	if err == nil || s.Deployment == nil || !s.Deployment.Spec.Selector.IsEmpty() {
+	if err == nil || s.Deployment == nil {
 		return err
 	}
 	var verr *model.ValidationError
 	if !errors.As(err, &verr) {
 		return err
 	}
+	emptySelector := s.Deployment.Spec.Selector.IsEmpty()
 	kept := make([]*model.FieldError, 0, len(verr.Errors))
 	for _, fe := range verr.Errors {
-		if fe.Field != "deployment.spec.selector" {
+		switch {
+		case fe.Field == "deployment.spec.selector" && emptySelector:
+		case fe.Field == "deployment.spec.progressDeadlineSeconds":
+		default:
 			kept = append(kept, fe)
 		}
 	}

@@ -1,0 +1,63 @@
+package appsv1
+
+import (
+	"hash/fnv"
+
+	"github.com/davecgh/go-spew/spew"
+	"github.com/rolloutplan/rolloutplan/hash"
+	"github.com/rolloutplan/rolloutplan/model"
+	"github.com/rolloutplan/rolloutplan/plan"
+	core "k8s.io/api/core/v1"
+)
+
+// ComputeHash returns the pod-template-hash the Kubernetes Deployment
+// controller computes for t (spec §5.1): FNV-1a over the go-spew dump of the
+// v1.PodTemplateSpec value (indent " ", sorted map keys, no methods, no
+// pointer addresses, no capacities, "%#v"), then collisionCount mixed in by
+// [hash.Finish] and rendered by [hash.Encode].
+//
+// The dump includes the Go type layout of k8s.io/api/core/v1, so the result
+// matches a cluster whose kube-controller-manager was built with the same
+// minor version as this module's k8s.io/api (v0.36, Kubernetes v1.36).
+// Hash t as the controller sees it: as decoded from the API server
+// (defaulted, quantities in the canonical form the server writes; a
+// resource.Quantity parsed from "0.5" dumps differently from one parsed from
+// "500m"), without the pod-template-hash label. A nil t hashes as an empty
+// template.
+func ComputeHash(t *core.PodTemplateSpec, collisionCount *int32) string {
+	var v core.PodTemplateSpec
+	if t != nil {
+		v = *t
+	}
+	printer := spew.ConfigState{
+		Indent:                  " ",
+		SortKeys:                true,
+		DisableMethods:          true,
+		SpewKeys:                true,
+		DisablePointerAddresses: true,
+		DisableCapacities:       true,
+	}
+	h := fnv.New32a()
+	printer.Fprintf(h, "%#v", v)
+	return hash.Encode(hash.Finish(h, collisionCount))
+}
+
+// PodTemplateHash is a [plan.Hasher] that reproduces upstream's hash for a
+// template converted by [TemplateToModel]: it rebuilds the v1.PodTemplateSpec
+// with [TemplateFromModel] and hashes it with [ComputeHash]. A template whose
+// Spec is not a v1.PodTemplateSpec document (one [TemplateToModel] never
+// produces) falls back to rolloutplan's own [hash.ComputeHash], so planning
+// still yields a valid, if non-upstream, name.
+func PodTemplateHash(t model.PodTemplate, collisionCount *int32) string {
+	tmpl, err := TemplateFromModel(t)
+	if err != nil {
+		return hash.ComputeHash(t, collisionCount)
+	}
+	return ComputeHash(&tmpl, collisionCount)
+}
+
+var _ plan.Hasher = PodTemplateHash
+
+// WithUpstreamHash is plan.WithHasher(PodTemplateHash): the option that makes
+// [plan.Sync] name new ReplicaSets exactly as a v1.36 cluster does.
+func WithUpstreamHash() plan.Option { return plan.WithHasher(PodTemplateHash) }

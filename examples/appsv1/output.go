@@ -1,0 +1,265 @@
+package appsv1
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+
+	"github.com/rolloutplan/rolloutplan/model"
+	"github.com/rolloutplan/rolloutplan/plan"
+	apps "k8s.io/api/apps/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// Verbs, resources and subresources of the writes in an [Output].
+const (
+	VerbCreate = "create"
+	VerbUpdate = "update"
+	VerbPatch  = "patch"
+	VerbDelete = "delete"
+
+	ResourceReplicaSets = "replicasets"
+	ResourceDeployments = "deployments"
+
+	SubresourceStatus = "status"
+)
+
+// StrategicMergePatch is the patch type of the adopt and release patches.
+const StrategicMergePatch = string(types.StrategicMergePatchType)
+
+// Output is a plan as apps/v1 writes, in the conformance Output format of the
+// rolloutplan repository (shared/conformance/README.md): marshalled to JSON
+// it is exactly that document.
+type Output struct {
+	// Actions are the writes, in the order upstream sends them.
+	Actions []Action `json:"actions"`
+	// Error is the error the sync ends with, "" if none.
+	Error string `json:"error"`
+	// Events are the events upstream records, in order.
+	Events []plan.Event `json:"events"`
+	// Requeue holds at most one entry: when to sync again. It is omitted
+	// when upstream does not requeue.
+	Requeue []Requeue `json:"requeue,omitempty"`
+}
+
+// Action is one write, ready for a client: Verb on Resource (and
+// Subresource) of the object Namespace/Name.
+//
+// Object is, by verb:
+//   - create replicasets: the *apps.ReplicaSet to create, built as the
+//     controller builds it (no kind or apiVersion, status.replicas 0);
+//   - update replicasets: the *apps.ReplicaSet to send, a deep copy of the
+//     object read with the new spec.replicas, spec.minReadySeconds and
+//     annotations;
+//   - update deployments: the *apps.Deployment to send, a deep copy of the
+//     object read with the new annotations and status (the status
+//     subresource applies both) and, for the rollback's full update, the
+//     new spec.template;
+//   - patch replicasets: the strategic-merge patch body as json.RawMessage
+//     (adoption or release, with the ReplicaSet's UID as precondition);
+//   - delete replicasets: nil.
+type Action struct {
+	Verb        string `json:"verb"`
+	Resource    string `json:"resource"`
+	Subresource string `json:"subresource"`
+	Namespace   string `json:"namespace"`
+	Name        string `json:"name"`
+	Object      any    `json:"object"`
+	PatchType   string `json:"patchType,omitempty"`
+
+	// Kind is the planner's action kind.
+	Kind plan.ActionKind `json:"-"`
+	// Conflict reports that a real API server rejects this write with 409
+	// Conflict, because an earlier write of the same sync replaced the
+	// version it derives from (see [plan.Action.Conflict]).
+	Conflict bool `json:"-"`
+	// Reason is why the planner wrote it.
+	Reason plan.Reason `json:"-"`
+}
+
+// Requeue is the scheduling outcome: Kind "after" with Seconds (upstream's
+// progress-deadline requeue, its extra second included; fractional when the
+// clock has sub-second precision), or Kind "rateLimited".
+type Requeue struct {
+	Kind    string  `json:"kind"`
+	Seconds float64 `json:"seconds"`
+}
+
+// MarshalJSON writes {"kind":"after","seconds":N}, or only the kind for the
+// other kinds.
+func (r Requeue) MarshalJSON() ([]byte, error) {
+	if r.Kind == string(plan.RequeueAfter) {
+		type wire Requeue
+		return json.Marshal(wire(r))
+	}
+	return json.Marshal(struct {
+		Kind string `json:"kind"`
+	}{r.Kind})
+}
+
+// ToOutput converts p, planned over s, to apps/v1 writes. Updates derive from
+// the objects in s (a ReplicaSet created earlier in the plan for a later
+// update of it), so every field the planner does not manage is sent back as
+// read. It fails when the plan writes an object s does not hold, or a model
+// template cannot be rebuilt.
+func ToOutput(s State, p plan.Plan) (Output, error) {
+	out := Output{Actions: make([]Action, 0, len(p.Actions)), Events: make([]plan.Event, 0, len(p.Events))}
+	bases := make(map[string]*apps.ReplicaSet, len(s.ReplicaSets))
+	for _, rs := range s.ReplicaSets {
+		if rs != nil {
+			bases[rs.Namespace+"/"+rs.Name] = rs
+		}
+	}
+	for i, a := range p.Actions {
+		w, err := toWrite(s, bases, a)
+		if err != nil {
+			return Output{}, fmt.Errorf("action %d (%s %s/%s): %w", i, a.Kind, a.Namespace, a.Name, err)
+		}
+		out.Actions = append(out.Actions, w)
+	}
+	out.Events = append(out.Events, p.Events...)
+	if p.Err != nil {
+		out.Error = p.Err.Error()
+	}
+	switch p.Requeue.Kind {
+	case plan.RequeueNone:
+	case plan.RequeueAfter:
+		out.Requeue = []Requeue{{Kind: string(plan.RequeueAfter), Seconds: p.Requeue.After.Seconds()}}
+	default:
+		out.Requeue = []Requeue{{Kind: string(p.Requeue.Kind)}}
+	}
+	return out, nil
+}
+
+func toWrite(s State, bases map[string]*apps.ReplicaSet, a plan.Action) (Action, error) {
+	w := Action{Namespace: a.Namespace, Name: a.Name, Kind: a.Kind, Conflict: a.Conflict, Reason: a.Reason}
+	key := a.Namespace + "/" + a.Name
+	switch a.Kind {
+	case plan.CreateReplicaSet:
+		if a.ReplicaSet == nil {
+			return Action{}, fmt.Errorf("no ReplicaSet in the action")
+		}
+		rs, err := ReplicaSetFromModel(a.ReplicaSet)
+		if err != nil {
+			return Action{}, err
+		}
+		rs.Status = apps.ReplicaSetStatus{}
+		if _, ok := bases[key]; !ok {
+			bases[key] = rs
+		}
+		w.Verb, w.Resource, w.Object = VerbCreate, ResourceReplicaSets, rs
+	case plan.UpdateReplicaSet:
+		base := bases[key]
+		if base == nil {
+			return Action{}, fmt.Errorf("the state holds no ReplicaSet %s", key)
+		}
+		if a.ReplicaSet == nil {
+			return Action{}, fmt.Errorf("no ReplicaSet in the action")
+		}
+		rs := base.DeepCopy()
+		rs.Spec.Replicas = clonePtr(a.ReplicaSet.Spec.Replicas)
+		rs.Spec.MinReadySeconds = a.ReplicaSet.Spec.MinReadySeconds
+		rs.Annotations = updatedMap(base.Annotations, a.ReplicaSet.Annotations)
+		w.Verb, w.Resource, w.Object = VerbUpdate, ResourceReplicaSets, rs
+	case plan.DeleteReplicaSet:
+		w.Verb, w.Resource = VerbDelete, ResourceReplicaSets
+	case plan.AdoptReplicaSet:
+		if a.OwnerReference == nil {
+			return Action{}, fmt.Errorf("no owner reference in the action")
+		}
+		body, err := adoptPatch(*a.OwnerReference, a.UID)
+		if err != nil {
+			return Action{}, err
+		}
+		w.Verb, w.Resource, w.Object, w.PatchType = VerbPatch, ResourceReplicaSets, body, StrategicMergePatch
+	case plan.ReleaseReplicaSet:
+		if a.OwnerReference == nil {
+			return Action{}, fmt.Errorf("no owner reference in the action")
+		}
+		body, err := releasePatch(a.OwnerReference.UID, a.UID)
+		if err != nil {
+			return Action{}, err
+		}
+		w.Verb, w.Resource, w.Object, w.PatchType = VerbPatch, ResourceReplicaSets, body, StrategicMergePatch
+	case plan.UpdateDeploymentStatus, plan.UpdateDeployment:
+		if s.Deployment == nil || s.Deployment.Namespace != a.Namespace || s.Deployment.Name != a.Name {
+			return Action{}, fmt.Errorf("the state's Deployment is not %s", key)
+		}
+		if a.Deployment == nil {
+			return Action{}, fmt.Errorf("no Deployment in the action")
+		}
+		d, err := deploymentWrite(s.Deployment, a.Deployment, a.Kind == plan.UpdateDeployment)
+		if err != nil {
+			return Action{}, err
+		}
+		w.Verb, w.Resource, w.Object = VerbUpdate, ResourceDeployments, d
+		if a.Kind == plan.UpdateDeploymentStatus {
+			w.Subresource = SubresourceStatus
+		}
+	default:
+		return Action{}, fmt.Errorf("unknown action kind %q", a.Kind)
+	}
+	return w, nil
+}
+
+// deploymentWrite derives the Deployment sent from the one read: the
+// planner's annotations and status and, for a full update, its template.
+func deploymentWrite(orig *apps.Deployment, m *model.Deployment, withTemplate bool) (*apps.Deployment, error) {
+	d := orig.DeepCopy()
+	d.Annotations = updatedMap(orig.Annotations, m.Annotations)
+	d.Status = deploymentStatusFromModel(&m.Status)
+	if withTemplate {
+		was, err := TemplateToModel(&orig.Spec.Template)
+		if err != nil {
+			return nil, err
+		}
+		if !sameTemplate(was, m.Spec.Template) {
+			t, err := TemplateFromModel(m.Spec.Template)
+			if err != nil {
+				return nil, err
+			}
+			d.Spec.Template = t
+		}
+	}
+	return d, nil
+}
+
+func sameTemplate(a, b model.PodTemplate) bool {
+	return a.Spec == b.Spec && maps.Equal(a.Labels, b.Labels) && maps.Equal(a.Annotations, b.Annotations)
+}
+
+// updatedMap returns a copy of now, or of was when the content is the same
+// (keeping the difference between an absent and an empty map as read).
+func updatedMap(was, now map[string]string) map[string]string {
+	if maps.Equal(was, now) {
+		return maps.Clone(was)
+	}
+	return maps.Clone(now)
+}
+
+// adoptPatch is the body upstream sends to adopt an orphan (spec §15).
+func adoptPatch(ref model.OwnerReference, rsUID string) (json.RawMessage, error) {
+	type meta struct {
+		OwnerReferences []metav1.OwnerReference `json:"ownerReferences"`
+		UID             string                  `json:"uid"`
+	}
+	return json.Marshal(struct {
+		Metadata meta `json:"metadata"`
+	}{meta{OwnerReferences: []metav1.OwnerReference{ownerRefFromModel(ref)}, UID: rsUID}})
+}
+
+// releasePatch is the body upstream sends to drop its owner reference.
+func releasePatch(ownerUID, rsUID string) (json.RawMessage, error) {
+	type del struct {
+		Patch string `json:"$patch"`
+		UID   string `json:"uid"`
+	}
+	type meta struct {
+		OwnerReferences []del  `json:"ownerReferences"`
+		UID             string `json:"uid"`
+	}
+	return json.Marshal(struct {
+		Metadata meta `json:"metadata"`
+	}{meta{OwnerReferences: []del{{Patch: "delete", UID: ownerUID}}, UID: rsUID}})
+}
