@@ -18,6 +18,7 @@ type config struct {
 	hasher              Hasher
 	terminatingReplicas bool
 	surfaceOldRSErrors  bool
+	rollbackNoCreate    bool
 	proportion          proportion.Options
 }
 
@@ -67,4 +68,24 @@ func SurfaceOldReplicaSetErrors() Option {
 // default reproduces that.
 func ExactProportions() Option {
 	return func(c *config) { c.proportion.ExactProduct = true }
+}
+
+// RollbackWithoutCreate makes the legacy rollback path (the
+// deprecated.deployment.rollback.to annotation) look the new ReplicaSet up
+// without creating it. Upstream creates a ReplicaSet for the template being
+// abandoned first, sized as a rollout step (for Recreate: all replicas while
+// old pods still run), then switches the template (spec §18.18); the
+// default reproduces that.
+func RollbackWithoutCreate() Option {
+	return func(c *config) { c.rollbackNoCreate = true }
+}
+
+// MonotonicProportions keeps every ReplicaSet of a proportional scale moving
+// in the direction of the change. Upstream derives each ReplicaSet's share
+// from its own max-replicas annotation; ReplicaSets sized at different times
+// disagree, and a share can then point the other way: a ReplicaSet grows
+// during a scale-down and the total ends above replicas + maxSurge
+// (spec §18.4). The default reproduces that.
+func MonotonicProportions() Option {
+	return func(c *config) { c.proportion.Monotonic = true }
 }

@@ -14,7 +14,7 @@ import (
 func (s *syncer) rollback(rsList []*model.ReplicaSet) {
 	d := s.d
 	target, _ := rollbackTo(d)
-	newRS, oldRSs, ok := s.getAllReplicaSetsAndSyncRevision(rsList, true)
+	newRS, oldRSs, ok := s.getAllReplicaSetsAndSyncRevision(rsList, !s.cfg.rollbackNoCreate)
 	if !ok {
 		return
 	}

@@ -13,10 +13,25 @@ import (
 type Violation struct {
 	Invariant string `json:"invariant"` // "I1" ... "I9"
 	Message   string `json:"message"`
+	// Quirk names the documented upstream behaviour behind the violation,
+	// and the plan option that avoids it, when the planner reproduced
+	// upstream faithfully; "" for a violation upstream would not make.
+	Quirk string `json:"quirk,omitempty"`
 }
 
-// String renders "I1: message".
-func (v Violation) String() string { return v.Invariant + ": " + v.Message }
+// String renders "I1: message", and the quirk if any.
+func (v Violation) String() string {
+	if v.Quirk != "" {
+		return v.Invariant + ": " + v.Message + " [upstream quirk " + v.Quirk + "]"
+	}
+	return v.Invariant + ": " + v.Message
+}
+
+// Known upstream quirks that break invariants, as Violation.Quirk names them.
+const (
+	QuirkRollbackCreate   = "§18.18: the legacy rollback creates a ReplicaSet for the abandoned template; plan.RollbackWithoutCreate avoids it"
+	QuirkProportionalSign = "§18.4: proportions from inconsistent max-replicas annotations move against the change; plan.MonotonicProportions avoids it"
+)
 
 // Check reports every violation of the invariants I1–I3 and I6–I9 (see the
 // package documentation) by the writes of p, planned for before. It
@@ -35,7 +50,41 @@ func Check(before plan.State, p plan.Plan) []Violation {
 	c.checkCleanup()
 	c.checkCollisionCount()
 	c.checkPausedAndRecreate()
+	c.attributeQuirks()
 	return c.out
+}
+
+// attributeQuirks tags violations that a faithful planner inherits from a
+// documented upstream quirk.
+func (c *check) attributeQuirks() {
+	rollbackCreate, againstTheChange := false, false
+	for _, a := range c.p.Actions {
+		switch a.Reason.Code {
+		case plan.ReasonRollback:
+			rollbackCreate = rollbackCreate || c.wroteWith(plan.ReasonCreateNewReplicaSet, plan.ReasonRecreateScaleUp, plan.ReasonScaleUpNew)
+		case plan.ReasonProportional:
+			var proportion, toAdd int64
+			for _, v := range a.Reason.Values {
+				switch v.Name {
+				case "proportion":
+					proportion = v.Value
+				case "allowed":
+					toAdd += v.Value
+				case "current":
+					toAdd -= v.Value
+				}
+			}
+			againstTheChange = againstTheChange || proportion != 0 && (proportion > 0) != (toAdd > 0)
+		}
+	}
+	for i, v := range c.out {
+		switch {
+		case rollbackCreate && (v.Invariant == "I1" || v.Invariant == "I3" || v.Invariant == "I9"):
+			c.out[i].Quirk = QuirkRollbackCreate
+		case againstTheChange && (v.Invariant == "I1" || v.Invariant == "I6"):
+			c.out[i].Quirk = QuirkProportionalSign
+		}
+	}
 }
 
 type sizes struct {
@@ -158,8 +207,8 @@ func (c *check) wroteWith(codes ...plan.ReasonCode) bool {
 	return false
 }
 
-// checkAvailability is I2: counting, for each ReplicaSet, the available pods
-// that survive its new size (unavailable pods go first).
+// checkAvailability is I2: counting, for each ReplicaSet the sync resizes,
+// the available pods that survive its new size (unavailable pods go first).
 func (c *check) checkAvailability() {
 	if !c.wroteWith(plan.ReasonScaleDownOld, plan.ReasonCleanupUnhealthy) {
 		return
@@ -172,7 +221,13 @@ func (c *check) checkAvailability() {
 		}
 		avail := s.rs.Status.AvailableReplicas
 		availBefore += avail
-		if !s.gone {
+		switch {
+		case s.gone:
+		case c.after[name] == s.spec:
+			// Untouched by this sync: whatever the ReplicaSet controller does
+			// with a lagging status is not this plan's doing.
+			availAfter += avail
+		default:
 			availAfter += min(avail, c.after[name])
 		}
 	}

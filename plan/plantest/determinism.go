@@ -23,15 +23,15 @@ func CheckDeterminism(s plan.State, opts ...plan.Option) []Violation {
 	for name, perm := range map[string]func(plan.State) plan.State{"reversed": reversed, "rotated": rotated} {
 		got, err2 := plannedJSON(perm(s), opts)
 		if (err == nil) != (err2 == nil) {
-			out = append(out, Violation{"I5", fmt.Sprintf("Sync fails on one ordering only (%s): %v / %v", name, err, err2)})
+			out = append(out, Violation{Invariant: "I5", Message: fmt.Sprintf("Sync fails on one ordering only (%s): %v / %v", name, err, err2)})
 			continue
 		}
 		if !bytes.Equal(first, got) {
-			out = append(out, Violation{"I5", fmt.Sprintf("the %s input gives a different plan", name)})
+			out = append(out, Violation{Invariant: "I5", Message: fmt.Sprintf("the %s input gives a different plan", name)})
 		}
 	}
 	if after, _ := json.Marshal(s); !bytes.Equal(snapshot, after) {
-		out = append(out, Violation{"I5", "Sync modified its input"})
+		out = append(out, Violation{Invariant: "I5", Message: "Sync modified its input"})
 	}
 	slices.SortFunc(out, func(a, b Violation) int { return compareStrings(a.Message, b.Message) })
 	return out

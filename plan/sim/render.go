@@ -93,8 +93,12 @@ func (s Summary) write(ew *errWriter) {
 	if s.Completed {
 		ew.printf("; completed %d syncs (%s) after the last user action", s.CompletedSyncs, clock(s.CompletedAfter))
 	}
-	ew.printf("\n  peak pods %d (%d active), minimum available %d, %d writes (%d conflicts), %d invariant violations\n",
+	ew.printf("\n  peak pods %d (%d active), minimum available %d, %d writes (%d conflicts), %d invariant violations",
 		s.PeakPods, s.PeakActive, s.MinAvailable, s.Writes, s.Conflicts, s.Violations)
+	if s.Quirks > 0 {
+		ew.printf(" (+%d from documented upstream quirks)", s.Quirks)
+	}
+	ew.printf("\n")
 	if s.Stalled {
 		ew.printf("  STALLED: %s\n", s.StallReason)
 	}

@@ -85,6 +85,11 @@ func str(v *model.IntOrString) string {
 	return v.String()
 }
 
+// errRefused marks an action the user's client refuses (kubectl rollout
+// undo without history, for example): the trace records it and the
+// simulation goes on, as a user would after reading the error.
+var errRefused = errors.New("refused")
+
 // apply carries out the action on the cluster as the user's client would.
 func (a Action) apply(c *plantest.Cluster) error {
 	d := c.Deployment
@@ -114,7 +119,7 @@ func (a Action) apply(c *plantest.Cluster) error {
 			return nil
 		}
 		if err != nil {
-			return err
+			return fmt.Errorf("%w: %s: %v", errRefused, a, err)
 		}
 		spec.Template = patch.Template
 		annotations = patch.Annotations

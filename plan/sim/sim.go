@@ -42,6 +42,9 @@ func Run(cfg Config) (*Trace, error) {
 	return r.run()
 }
 
+// newRNG returns the simulation's random source for a seed.
+func newRNG(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15)) }
+
 type runner struct {
 	cfg         Config
 	cluster     plantest.Cluster
@@ -81,7 +84,7 @@ func newRunner(cfg Config) (*runner, error) {
 	if r.cfg.MaxSyncs <= 0 {
 		r.cfg.MaxSyncs = 100_000 + 4*int(d.DesiredReplicas())
 	}
-	r.rng = rand.New(rand.NewPCG(cfg.World.Seed, 0x9e3779b97f4a7c15))
+	r.rng = newRNG(cfg.World.Seed)
 	r.cluster = plantest.Cluster{Deployment: d, ReplicaSets: rss, Pods: slices.Clone(cfg.Pods)}
 	r.script = slices.Clone(cfg.Script)
 	slices.SortStableFunc(r.script, func(a, b Event) int { return a.At - b.At })
@@ -130,6 +133,10 @@ func (r *runner) run() (*Trace, error) {
 		}
 		changed = changed || moved || r.cluster.ResourceVersion() != version
 		r.record(sync, now, user, p, writes, violations)
+		// A sync that ends with an error (a conflict, a lost write, a hash
+		// collision) is retried by the controller's rate limiter.
+		retry := p.Err != nil || slices.ContainsFunc(writes, func(w Write) bool { return !w.Applied })
+		changed = changed || retry
 
 		settled = !changed
 		next := now.Add(r.interval)
@@ -155,7 +162,10 @@ func (r *runner) userActions(sync int, settled bool, now time.Time) ([]string, e
 	for len(r.script) > 0 && (r.script[0].At <= sync || settled) {
 		ev := r.script[0]
 		r.script = r.script[1:]
-		if err := ev.Action.apply(&r.cluster); err != nil {
+		if err := ev.Action.apply(&r.cluster); errors.Is(err, errRefused) {
+			done = append(done, err.Error())
+			continue
+		} else if err != nil {
 			return nil, fmt.Errorf("sim: sync %d: %w", sync, err)
 		}
 		done = append(done, ev.Action.String())
@@ -259,7 +269,13 @@ func (r *runner) record(sync int, now time.Time, user []string, p plan.Plan, wri
 	sum := &r.trace.Summary
 	sum.Syncs = sync + 1
 	sum.Elapsed = now.Sub(r.cfg.Start)
-	sum.Violations += len(violations)
+	for _, v := range violations {
+		if v.Quirk != "" {
+			sum.Quirks++
+		} else {
+			sum.Violations++
+		}
+	}
 	c := r.counts()
 	sum.PeakPods = max(sum.PeakPods, c.Total+c.Terminating)
 	sum.PeakActive = max(sum.PeakActive, c.Total)

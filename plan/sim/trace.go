@@ -95,9 +95,13 @@ type Summary struct {
 	StallReason string `json:"stallReason,omitempty"`
 	// Writes counts the writes applied; Conflicts those a real API server
 	// rejects (applied or not, depending on Config.Apply).
-	Writes     int `json:"writes"`
-	Conflicts  int `json:"conflicts"`
+	Writes    int `json:"writes"`
+	Conflicts int `json:"conflicts"`
+	// Violations counts invariant violations upstream would not make;
+	// Quirks those it inherits from a documented upstream quirk (see
+	// plantest.Violation.Quirk). Both need Config.Check.
 	Violations int `json:"violations"`
+	Quirks     int `json:"quirks"`
 }
 
 func conditionSummary(d *model.Deployment, t model.DeploymentConditionType) string {

@@ -1,0 +1,70 @@
+package proportion
+
+import (
+	"github.com/rolloutplan/rolloutplan/model"
+)
+
+// NewRSNewReplicas returns the size a rolling update may give the new
+// ReplicaSet in this step (upstream's function of the same name):
+//
+//	RollingUpdate: maxTotal = D + maxSurge; if Σ spec(allRSs) ≥ maxTotal,
+//	               spec(newRS) unchanged, else spec(newRS) + min(maxTotal − Σ, D − spec(newRS))
+//	Recreate:      D
+//
+// For example, D 6, maxSurge 10, newRS at 2 and 5 replicas elsewhere in
+// allRSs: maxTotal 16, room 11, but the new ReplicaSet may only reach D, so
+// 2 + min(11, 4) = 6. With D 1, maxSurge 1 and 5 replicas elsewhere the total
+// is already over 2, so the answer stays spec(newRS).
+//
+// allRSs normally includes newRS; nil entries are skipped. maxSurge is
+// resolved directly rather than through [ResolveFenceposts], so an invalid
+// maxSurge is an error here (it is silently 0 in [MaxSurge]), while a surge
+// beyond int32 wraps as upstream's int-to-int32 conversion does. Sums and
+// differences wrap like upstream's int32 arithmetic.
+//
+// Errors (*[ValueError]): d nil ([ErrNil]); an unresolvable maxSurge,
+// including a missing rollingUpdate block or maxSurge ([ErrNil] with
+// [FieldMaxSurge]); a nil newRS for RollingUpdate ([ErrNil]); any other
+// strategy type ([ErrUnsupportedStrategy]).
+func NewRSNewReplicas(d *model.Deployment, allRSs []*model.ReplicaSet, newRS *model.ReplicaSet) (int32, error) {
+	if d == nil {
+		return 0, &ValueError{Field: "deployment", Err: ErrNil}
+	}
+	desired := d.DesiredReplicas()
+	switch d.Spec.Strategy.Type {
+	case model.RollingUpdateStrategy:
+		var ms *model.IntOrString
+		if ru := d.Spec.Strategy.RollingUpdate; ru != nil {
+			ms = ru.MaxSurge
+		}
+		surge, err := scaled(ms, desired, true, FieldMaxSurge)
+		if err != nil {
+			return 0, err
+		}
+		if newRS == nil {
+			return 0, &ValueError{Field: "newRS", Err: ErrNil}
+		}
+		current := specSum(allRSs)
+		maxTotal := desired + int32(surge)
+		if current >= maxTotal {
+			return newRS.SpecReplicas(), nil
+		}
+		up := min(maxTotal-current, desired-newRS.SpecReplicas())
+		return newRS.SpecReplicas() + up, nil
+	case model.RecreateStrategy:
+		return desired, nil
+	}
+	return 0, &ValueError{Field: FieldStrategyType, Value: string(d.Spec.Strategy.Type), Err: ErrUnsupportedStrategy}
+}
+
+// specSum is upstream's GetReplicaCountForReplicaSets: Σ spec.replicas over
+// the non-nil entries, in wrapping int32.
+func specSum(rss []*model.ReplicaSet) int32 {
+	var sum int32
+	for _, rs := range rss {
+		if rs != nil {
+			sum += rs.SpecReplicas()
+		}
+	}
+	return sum
+}

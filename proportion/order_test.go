@@ -1,0 +1,151 @@
+package proportion
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/rolloutplan/rolloutplan/model"
+)
+
+func TestExample18FindActiveOrLatest(t *testing.T) {
+	type tc struct {
+		why
+		newRS *model.ReplicaSet
+		old   []*model.ReplicaSet
+		want  string // "" = nil
+	}
+	rs := replicaSet
+	cases := []tc{
+		{why{"nothing", "§17 Ex18: no RSs ⇒ nil"}, nil, nil, ""},
+		{why{"only new active", "§17 Ex18: N(3), A(0), B(0) ⇒ N"}, rs("N", 3, minute(9)), []*model.ReplicaSet{rs("A", 0, minute(1)), rs("B", 0, minute(2))}, "N"},
+		{why{"none active with new", "§17 Ex18: nothing active ⇒ the new RS"}, rs("N", 0, minute(9)), []*model.ReplicaSet{rs("A", 0, minute(1)), rs("B", 0, minute(2))}, "N"},
+		{why{"none active no new", "§17 Ex18: nothing active, no new ⇒ newest old"}, nil, []*model.ReplicaSet{rs("A", 0, minute(1)), rs("B", 0, minute(2))}, "B"},
+		{why{"newest tie by name", "§17 Ex18: equal times ⇒ name descending, b before a"}, nil, []*model.ReplicaSet{rs("a", 0, minute(1)), rs("b", 0, minute(1))}, "b"},
+		{why{"newest tie by name reversed input", "§17 Ex18: input order does not matter"}, nil, []*model.ReplicaSet{rs("b", 0, minute(1)), rs("a", 0, minute(1))}, "b"},
+		{why{"one old active", "§17 Ex18: N(0), A(5) ⇒ A"}, rs("N", 0, minute(9)), []*model.ReplicaSet{rs("A", 5, minute(1))}, "A"},
+		{why{"two active", "§17 Ex18: N(2), A(3) ⇒ nil, proportional scaling"}, rs("N", 2, minute(9)), []*model.ReplicaSet{rs("A", 3, minute(1))}, ""},
+		{why{"two old active", "§8.3: ≥ 2 active ⇒ nil"}, nil, []*model.ReplicaSet{rs("A", 3, minute(1)), rs("B", 1, minute(2))}, ""},
+		{why{"nil entries ignored", "never panic: nil entries skipped, newest real old RS wins"}, nil, []*model.ReplicaSet{nil, rs("A", 0, minute(1)), nil}, "A"},
+		{why{"only nils", "§8.3: oldRSs[0] after sorting is nil"}, nil, []*model.ReplicaSet{nil}, ""},
+	}
+	runCases(t, cases, func(t *testing.T, c tc) {
+		before := slices.Clone(c.old)
+		got := FindActiveOrLatest(c.newRS, c.old)
+		name := ""
+		if got != nil {
+			name = got.Name
+		}
+		if name != c.want {
+			t.Fatalf("FindActiveOrLatest = %q, want %q", name, c.want)
+		}
+		if !slices.Equal(before, c.old) {
+			t.Fatalf("oldRSs reordered: %v, was %v", names(c.old), names(before))
+		}
+	})
+}
+
+func TestOrders(t *testing.T) {
+	// v1 oldest, v3 newest; x and y share v2's creation time.
+	v1, v2, v3 := replicaSet("v1", 3, minute(1)), replicaSet("v2", 2, minute(2)), replicaSet("v3", 3, minute(3))
+	x, y := replicaSet("x", 2, minute(2)), replicaSet("y", 2, minute(2))
+	sameInstant := replicaSet("utc", 5, minute(4))
+	zoned := replicaSet("zoned", 5, minute(4).In(time.FixedZone("X", 3600)))
+	type tc struct {
+		why
+		compare func(a, b *model.ReplicaSet) int
+		in      []*model.ReplicaSet
+		want    []string
+	}
+	cases := []tc{
+		{why{"creation oldest first", "§8.5 ReplicaSetsByCreationTimestamp: time asc, name asc"}, ByCreationTimestamp,
+			[]*model.ReplicaSet{v3, y, v1, x, v2}, []string{"v1", "v2", "x", "y", "v3"}},
+		{why{"newest first", "§8.3: reverse of the above, name desc on ties"}, NewestFirst,
+			[]*model.ReplicaSet{v1, x, v3, y, v2}, []string{"v3", "y", "x", "v2", "v1"}},
+		{why{"size older", "§8.5 BySizeOlder: size desc, then older first, then name asc"}, BySizeOlder,
+			[]*model.ReplicaSet{v2, v3, y, v1, x}, []string{"v1", "v3", "v2", "x", "y"}},
+		{why{"size newer", "§8.5 BySizeNewer: size desc, then newer first, then name desc"}, BySizeNewer,
+			[]*model.ReplicaSet{v2, v1, x, v3, y}, []string{"v3", "v1", "y", "x", "v2"}},
+		{why{"nil last", "never panic: nil entries sort after all ReplicaSets"}, BySizeNewer,
+			[]*model.ReplicaSet{nil, v2, nil, v1}, []string{"v1", "v2", "<nil>", "<nil>"}},
+		{why{"instants not zones", "§1.9: times compare as instants, so the tie falls to the name"}, ByCreationTimestamp,
+			[]*model.ReplicaSet{zoned, sameInstant}, []string{"utc", "zoned"}},
+	}
+	runCases(t, cases, func(t *testing.T, c tc) {
+		before := slices.Clone(c.in)
+		got := Sorted(c.in, c.compare)
+		if diff := cmp.Diff(c.want, names(got)); diff != "" {
+			t.Errorf("order (-want +got):\n%s", diff)
+		}
+		if !slices.Equal(before, c.in) {
+			t.Errorf("Sorted modified its input: %v", names(c.in))
+		}
+		// Every permutation of the input must sort the same: the orders are total.
+		for i := range c.in {
+			rot := append(slices.Clone(c.in[i:]), c.in[:i]...)
+			slices.Reverse(rot)
+			if diff := cmp.Diff(c.want, names(Sorted(rot, c.compare))); diff != "" {
+				t.Errorf("order depends on input order (-want +got):\n%s", diff)
+			}
+		}
+	})
+}
+
+func TestFilterActiveReplicaSets(t *testing.T) {
+	unset := replicaSet("unset", 0, minute(5))
+	unset.Spec.Replicas = nil // defaults to 1, so it is active
+	type tc struct {
+		why
+		in   []*model.ReplicaSet
+		want []string
+	}
+	cases := []tc{
+		{why{"keeps order", "§6.1: rs != nil && spec > 0, order preserved"},
+			[]*model.ReplicaSet{replicaSet("c", 1, minute(3)), nil, replicaSet("b", 0, minute(2)), replicaSet("a", 2, minute(1)), unset},
+			[]string{"c", "a", "unset"}},
+		{why{"none active", "§6.1: nothing passes ⇒ nil"}, []*model.ReplicaSet{nil, replicaSet("b", 0, minute(2))}, nil},
+		{why{"empty", "§6.1"}, nil, nil},
+	}
+	runCases(t, cases, func(t *testing.T, c tc) {
+		got := FilterActiveReplicaSets(c.in)
+		if c.want == nil && got != nil {
+			t.Fatalf("FilterActiveReplicaSets = %v, want nil", names(got))
+		}
+		if diff := cmp.Diff(c.want, names(got), cmpEmpty); diff != "" {
+			t.Errorf("(-want +got):\n%s", diff)
+		}
+	})
+}
+
+func TestScaleCandidates(t *testing.T) {
+	type tc struct {
+		why
+		newRS *model.ReplicaSet
+		old   []*model.ReplicaSet
+		want  []string
+	}
+	cases := []tc{
+		{why{"doc example", "§8.3/§8.4: active old newest first, then the new RS"}, replicaSet("N", 3, minute(9)),
+			[]*model.ReplicaSet{replicaSet("A", 1, minute(1)), replicaSet("B", 0, minute(2)), replicaSet("C", 2, minute(3))},
+			[]string{"C", "A", "N"}},
+		{why{"new RS inactive", "§8.4: FilterActive drops a new RS at 0"}, replicaSet("N", 0, minute(9)),
+			[]*model.ReplicaSet{replicaSet("A", 1, minute(1)), nil, replicaSet("C", 2, minute(3))},
+			[]string{"C", "A"}},
+		{why{"no new RS", "§8.4: append(oldRSs, nil) is filtered"}, nil,
+			[]*model.ReplicaSet{replicaSet("a", 1, minute(1)), replicaSet("b", 1, minute(1))},
+			[]string{"b", "a"}},
+		{why{"nothing", "§8.4: empty ⇒ nil"}, nil, nil, nil},
+	}
+	runCases(t, cases, func(t *testing.T, c tc) {
+		before := slices.Clone(c.old)
+		got := ScaleCandidates(c.newRS, c.old)
+		if diff := cmp.Diff(c.want, names(got), cmpEmpty); diff != "" {
+			t.Errorf("(-want +got):\n%s", diff)
+		}
+		if !slices.Equal(before, c.old) {
+			t.Errorf("oldRSs reordered")
+		}
+	})
+}
