@@ -1,0 +1,734 @@
+package replicaset
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/rolloutplan/rolloutplan/model"
+)
+
+// TestSyncScaleUpFromZero pins a whole plan: a new ReplicaSet of 3 replicas
+// (generation 2 not yet observed) and no pods.
+func TestSyncScaleUpFromZero(t *testing.T) {
+	rs := mkRS("web", 3)
+	rs.Generation = 2
+	p, err := Sync(rs, nil, nil, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n0, n1, n2 := DefaultPodName("web-", "rs-web", 0), DefaultPodName("web-", "rs-web", 1), DefaultPodName("web-", "rs-web", 2)
+	pod := func(name string) *model.Pod {
+		q := newPod(rs, name)
+		return q
+	}
+	create := func(name string, i, batch, size int) Action {
+		return Action{Kind: CreatePod, Namespace: "ns", Name: name, GenerateName: "web-", Pod: pod(name),
+			Reason: Reason{Code: ReasonTooFewPods,
+				Message: fmt.Sprintf("create pod %d of 3 (batch %d of 2, size %d): 0 active < 3 desired", i, batch, size),
+				Values: []Value{{"pod", int64(i)}, {"of", 3}, {"batch", int64(batch)}, {"batches", 2}, {"batchSize", int64(size)},
+					{"active", 0}, {"desired", 3}}}}
+	}
+	zero := int32(0)
+	status := model.ReplicaSetStatus{TerminatingReplicas: &zero, ObservedGeneration: 2}
+	want := Plan{
+		Actions: []Action{
+			create(n0, 1, 1, 1),
+			create(n1, 2, 2, 2),
+			create(n2, 3, 2, 2),
+			{Kind: UpdateReplicaSetStatus, Namespace: "ns", Name: "web", UID: "rs-web", Status: &status, ResourceVersion: "7",
+				Reason: Reason{Code: ReasonStatusChanged,
+					Message: "status changes: terminatingReplicas nil→0, observedGeneration 1→2",
+					Values: []Value{{"replicas", 0}, {"fullyLabeledReplicas", 0}, {"readyReplicas", 0}, {"availableReplicas", 0},
+						{"terminatingReplicas", 0}, {"observedGeneration", 2}}}},
+		},
+		Events: []Event{
+			{Type: "Normal", Reason: "SuccessfulCreate", Message: "Created pod: " + n0, Object: "ReplicaSet/web"},
+			{Type: "Normal", Reason: "SuccessfulCreate", Message: "Created pod: " + n1, Object: "ReplicaSet/web"},
+			{Type: "Normal", Reason: "SuccessfulCreate", Message: "Created pod: " + n2, Object: "ReplicaSet/web"},
+		},
+		Status:        status,
+		StatusChanged: true,
+		Notes: []Reason{{Code: NoteScaleUp, Message: "create 3 pods in batches 1,2: 0 active < 3 desired",
+			Values: []Value{{"create", 3}, {"batches", 2}, {"active", 0}, {"desired", 3}}}},
+	}
+	if diff := cmp.Diff(want, p); diff != "" {
+		t.Errorf("plan (-want +got):\n%s", diff)
+	}
+}
+
+// TestSyncClaims pins adoption and release: patches byte for byte as
+// upstream sends them (spec §15).
+func TestSyncClaims(t *testing.T) {
+	rs := mkRS("web", 2)
+	other := mkRS("other", 1)
+	pods := []*model.Pod{
+		mkPod("orphan", running("n1", t0.Add(-time.Hour))),
+		mkPod("mine", running("n1", t0.Add(-time.Hour)), ownedBy(rs)),
+		mkPod("relabelled", running("n1", t0.Add(-time.Hour)), ownedBy(rs), labels("app", "debug")),
+		mkPod("someone-elses", running("n1", t0.Add(-time.Hour)), ownedBy(other)),
+		mkPod("orphan-mismatch", running("n1", t0.Add(-time.Hour)), labels("app", "db")),
+		mkPod("orphan-terminating", running("n1", t0.Add(-time.Hour)), deleting(t0)),
+		mkPod("orphan-done", phase(model.PodSucceeded)),
+		mkPod("mine-failed-relabelled", phase(model.PodFailed), ownedBy(rs), labels("app", "debug")),
+	}
+	p, err := Sync(rs, pods, nil, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := model.NewControllerRef("apps/v1", "ReplicaSet", "web", "rs-web")
+	want := []Action{
+		{Kind: AdoptPod, Namespace: "ns", Name: "orphan", UID: "uid-orphan",
+			Patch:          `{"metadata":{"ownerReferences":[{"apiVersion":"apps/v1","kind":"ReplicaSet","name":"web","uid":"rs-web","controller":true,"blockOwnerDeletion":true}],"uid":"uid-orphan"}}`,
+			OwnerReference: &ref,
+			Reason:         Reason{Code: ReasonAdoptPod, Message: "adopt pod orphan: it has no controller and its labels match the selector of web"}},
+		{Kind: ReleasePod, Namespace: "ns", Name: "relabelled", UID: "uid-relabelled",
+			Patch:          `{"metadata":{"ownerReferences":[{"$patch":"delete","uid":"rs-web"}],"uid":"uid-relabelled"}}`,
+			OwnerReference: &ref,
+			Reason:         Reason{Code: ReasonReleasePod, Message: "release pod relabelled: web controls it but its labels no longer match the selector"}},
+	}
+	var claims []Action
+	for _, a := range p.Actions {
+		if a.Kind == AdoptPod || a.Kind == ReleasePod {
+			claims = append(claims, a)
+		}
+	}
+	if diff := cmp.Diff(want, claims); diff != "" {
+		t.Errorf("claims (-want +got):\n%s", diff)
+	}
+	// The adopted pod counts: mine + orphan = 2 = desired, nothing else.
+	if p.Count(CreatePod)+p.Count(DeletePod) != 0 || p.Status.Replicas != 2 {
+		t.Errorf("want no creates/deletes and 2 replicas, got %+v", p.Actions)
+	}
+	var adopted, released int
+	for _, a := range p.Actions {
+		switch a.Kind {
+		case AdoptPod:
+			adopted++
+		case ReleasePod:
+			released++
+		}
+	}
+	if adopted != 1 || released != 1 {
+		t.Errorf("adopted %d, released %d", adopted, released)
+	}
+}
+
+func TestSyncTable(t *testing.T) {
+	ago := func(d time.Duration) time.Time { return t0.Add(-d) }
+	withoutController := func(rs *model.ReplicaSet) *model.ReplicaSet { rs.OwnerReferences = nil; return rs }
+	deletingRS := func(rs *model.ReplicaSet) *model.ReplicaSet { rs.DeletionTimestamp = model.TimePtr(t0); return rs }
+	rs := mkRS("web", 2)
+	sibling := mkRS("web-old", 0)
+	sibling.Spec.Selector.MatchLabels["hash"] = "old"
+	sibling.Spec.Template.Labels["hash"] = "old"
+	tests := []struct {
+		name, reason string
+		rs           *model.ReplicaSet
+		pods         []*model.Pod
+		rss          []*model.ReplicaSet
+		opts         []Option
+		deletes      []string
+		creates      int
+		check        func(t *testing.T, p Plan)
+	}{
+		{
+			name: "unscheduled-and-not-ready-first", reason: "spec §14.3 rules 1 and 3; seed 004 rule 1 (pending/unschedulable pods go first)",
+			rs: rs,
+			pods: owned(rs,
+				mkPod("ready-a", running("n1", ago(time.Hour))),
+				mkPod("not-ready", runningNotReady("n1")),
+				mkPod("ready-b", running("n2", ago(time.Hour))),
+				mkPod("unscheduled"),
+			),
+			deletes: []string{"unscheduled", "not-ready"},
+			check: func(t *testing.T, p Plan) {
+				if r := p.Actions[0].Reason.Rule; r != RuleUnassigned {
+					t.Errorf("first victim's rule %s, want Unassigned", r)
+				}
+				if r := p.Actions[1].Reason.Rule; r != RuleNotReady {
+					t.Errorf("second victim's rule %s, want NotReady", r)
+				}
+			},
+		},
+		{
+			name: "pending-before-running", reason: "spec §14.3 rule 2; seed 004 rule 1 (pending pods go first)",
+			rs: mkRS("web", 1),
+			pods: owned(mkRS("web", 1),
+				mkPod("running", runningNotReady("n1")),
+				mkPod("pending", onNode("n1")),
+			),
+			deletes: []string{"pending"},
+		},
+		{
+			name: "deletion-cost", reason: "spec §14.3 rule 4; seed 004 rule 2: the lower pod-deletion-cost goes first, negative allowed",
+			rs: rs,
+			pods: owned(rs,
+				mkPod("cheap", running("n1", ago(time.Hour)), cost("-5")),
+				mkPod("default", running("n1", ago(time.Minute))),
+				mkPod("dear", running("n1", ago(2*time.Minute)), cost("100")),
+			),
+			deletes: []string{"cheap"},
+			check: func(t *testing.T, p Plan) {
+				r := p.Actions[0].Reason
+				if c, _ := r.Value("cost"); r.Rule != RuleDeletionCost || c != -5 {
+					t.Errorf("reason %+v, want DeletionCost with cost -5", r)
+				}
+			},
+		},
+		{
+			name: "deletion-cost-gate-off", reason: "spec §1.8: with PodDeletionCost off the annotation is ignored; rule 6 then deletes the most recently ready",
+			rs: rs, opts: []Option{WithPodDeletionCost(false)},
+			pods: owned(rs,
+				mkPod("cheap", running("n1", ago(40*time.Hour)), cost("-5")),
+				mkPod("default", running("n1", ago(time.Minute))),
+				mkPod("dear", running("n1", ago(20*time.Hour)), cost("100")),
+			),
+			deletes: []string{"default"},
+		},
+		{
+			name: "crowded-node-first", reason: "spec §14.3 rule 5; seed 004 rule 3: pods on the node with more replicas go first, although n2 became ready more recently",
+			rs: mkRS("web", 1),
+			pods: owned(mkRS("web", 1),
+				mkPod("n1-a", running("n1", ago(time.Hour))),
+				mkPod("n1-b", running("n1", ago(time.Hour))),
+				mkPod("n2", running("n2", ago(time.Minute))),
+			),
+			deletes: []string{"n1-a", "n1-b"},
+			check: func(t *testing.T, p Plan) {
+				for _, a := range p.Actions[:2] {
+					r := a.Reason
+					c, _ := r.Value("coLocation")
+					k, _ := r.Value("keptCoLocation")
+					if r.Rule != RuleCoLocation || c != 2 || k != 1 {
+						t.Errorf("reason %+v, want CoLocation 2 > 1", r)
+					}
+				}
+			},
+		},
+		{
+			name: "marginal-reason", reason: "a victim's reason compares it with the first pod kept: n1-a and n1-b rank alike, so UID order decides which of them goes",
+			rs: rs,
+			pods: owned(rs,
+				mkPod("n1-a", running("n1", ago(time.Hour))),
+				mkPod("n1-b", running("n1", ago(time.Hour))),
+				mkPod("n2", running("n2", ago(time.Minute))),
+			),
+			deletes: []string{"n1-a"},
+			check: func(t *testing.T, p Plan) {
+				if r := p.Actions[0].Reason; r.Rule != RuleTie || !strings.Contains(r.Message, "n1-b (the first pod kept)") {
+					t.Errorf("reason %+v, want Tie against n1-b", r)
+				}
+			},
+		},
+		{
+			name: "co-location-counts-siblings", reason: "spec §14.2: related pods include those of every ReplicaSet with the same controller, so the sibling's pods on n2 make n2 the crowded node",
+			rs: rs, rss: []*model.ReplicaSet{sibling},
+			pods: append(owned(rs,
+				mkPod("n1-a", running("n1", ago(time.Hour))),
+				mkPod("n1-b", running("n1", ago(time.Hour))),
+				mkPod("n2", running("n2", ago(time.Hour))),
+			), owned(sibling,
+				mkPod("old-1", running("n2", ago(time.Hour)), labels("app", "web", "hash", "old")),
+				mkPod("old-2", running("n2", ago(time.Hour)), labels("app", "web", "hash", "old")),
+			)...),
+			deletes: []string{"n2"},
+		},
+		{
+			name: "no-controller-no-ranks", reason: "upstream getReplicaSetsWithSameController: a ReplicaSet without a controller has no related pods, every rank is 0, so rule 6 decides",
+			rs: withoutController(mkRS("web", 2)),
+			pods: owned(withoutController(mkRS("web", 2)),
+				mkPod("n1-a", running("n1", ago(40*time.Hour))),
+				mkPod("n1-b", running("n1", ago(40*time.Hour))),
+				mkPod("n2", running("n2", ago(time.Minute))),
+			),
+			deletes: []string{"n2"},
+		},
+		{
+			name: "newer-first", reason: "spec §14.3 rule 8; seed 004 rule 4: the more recently created pod goes first",
+			rs: rs,
+			pods: owned(rs,
+				mkPod("old", running("n1", ago(time.Hour)), created(ago(30*24*time.Hour))),
+				mkPod("new", running("n1", ago(time.Hour)), created(ago(2*time.Hour))),
+				mkPod("mid", running("n1", ago(time.Hour)), created(ago(10*24*time.Hour))),
+			),
+			deletes: []string{"new"},
+		},
+		{
+			name: "creation-bucket-uid", reason: "seed 004 rule 4 with LogarithmicScaleDown: 5 h and 8 h share bucket 44, so the smaller UID goes although it is older",
+			rs: mkRS("web", 1),
+			pods: owned(mkRS("web", 1),
+				mkPod("five", runningNotReady("n1"), created(ago(5*time.Hour)), uid("b")),
+				mkPod("eight", runningNotReady("n1"), created(ago(8*time.Hour)), uid("a")),
+			),
+			deletes: []string{"eight"},
+			check: func(t *testing.T, p Plan) {
+				if r := p.Actions[0].Reason.Rule; r != RuleCreationTimeUID {
+					t.Errorf("rule %s, want CreationTimeUID", r)
+				}
+			},
+		},
+		{
+			name: "full-tie-uid", reason: "seed 004: when every rule ties upstream picks at random; the planner documents UID order",
+			rs: mkRS("web", 1),
+			pods: owned(mkRS("web", 1),
+				mkPod("x", running("n1", ago(time.Hour)), uid("u2")),
+				mkPod("y", running("n1", ago(time.Hour)), uid("u1")),
+			),
+			deletes: []string{"y"},
+			check: func(t *testing.T, p Plan) {
+				if r := p.Actions[0].Reason.Rule; r != RuleTie {
+					t.Errorf("rule %s, want Tie", r)
+				}
+			},
+		},
+		{
+			name: "cyclic-set", reason: "package doc, Ties and cycles: upstream's comparator cycles on these three pods; the planner takes UID order a, c, b, and a's reason says upstream alone would have kept it before b",
+			rs: mkRS("web", 1),
+			pods: owned(mkRS("web", 1),
+				mkPod("a", uid("a"), running("n", ago(2*time.Hour))),
+				mkPod("b", uid("c"), running("n", ago(2*time.Hour)), restarts(3)),
+				mkPod("c", uid("b"), running("n", ago(2*time.Hour-time.Minute))),
+			),
+			deletes: []string{"a", "c"},
+			check: func(t *testing.T, p Plan) {
+				if r := p.Actions[0].Reason.Rule; r != RuleCycle {
+					t.Errorf("a: rule %s, want Cycle", r)
+				}
+				if r := p.Actions[1].Reason.Rule; r != RuleReadyTimeUID {
+					t.Errorf("c: rule %s, want ReadyTimeUID", r)
+				}
+			},
+		},
+		{
+			name: "all-deleted", reason: "spec §14.3: when every active pod goes no ranking is needed",
+			rs: mkRS("web", 0),
+			pods: owned(mkRS("web", 0),
+				mkPod("a", running("n1", ago(time.Hour))),
+				mkPod("b"),
+			),
+			deletes: []string{"b", "a"},
+			check: func(t *testing.T, p Plan) {
+				if r := p.Actions[0].Reason.Rule; r != RuleAllDeleted {
+					t.Errorf("rule %s, want AllDeleted", r)
+				}
+			},
+		},
+		{
+			name: "terminating-and-terminal-not-active", reason: "spec §14.1: terminating and terminal pods are not active, so 2 active of 2 desired: nothing to do",
+			rs: rs,
+			pods: owned(rs,
+				mkPod("a", running("n1", ago(time.Hour))),
+				mkPod("b", running("n1", ago(time.Hour))),
+				mkPod("going", running("n1", ago(time.Hour)), deleting(t0)),
+				mkPod("done", phase(model.PodSucceeded)),
+				mkPod("failed", phase(model.PodFailed)),
+			),
+			check: func(t *testing.T, p Plan) {
+				if p.Notes[0].Code != NoteInSync {
+					t.Errorf("notes %+v", p.Notes)
+				}
+			},
+		},
+		{
+			name: "deleting-rs", reason: "spec §14.1: a ReplicaSet being deleted neither manages pods nor adopts or releases, but still writes status",
+			rs: deletingRS(mkRS("web", 5)),
+			pods: append(owned(deletingRS(mkRS("web", 5)),
+				mkPod("mine", running("n1", ago(time.Hour))),
+				mkPod("relabelled", running("n1", ago(time.Hour)), labels("app", "x")),
+			), mkPod("orphan", running("n1", ago(time.Hour)))),
+			check: func(t *testing.T, p Plan) {
+				if len(p.Actions) != 1 || p.Actions[0].Kind != UpdateReplicaSetStatus || p.Status.Replicas != 1 {
+					t.Errorf("actions %+v", p.Actions)
+				}
+				if p.Notes[0].Code != NoteDeleting {
+					t.Errorf("notes %+v", p.Notes)
+				}
+			},
+		},
+		{
+			name: "burst-delete", reason: "spec §14.2 / Appendix A: at most 500 deletes per sync",
+			rs:   mkRS("web", 0),
+			pods: owned(mkRS("web", 0), manyPods(600)...),
+			check: func(t *testing.T, p Plan) {
+				if got := p.Count(DeletePod); got != 500 {
+					t.Errorf("%d deletes, want 500", got)
+				}
+				if !slices.ContainsFunc(p.Notes, func(r Reason) bool { return r.Code == NoteBurstLimit }) {
+					t.Errorf("no BurstLimit note")
+				}
+			},
+		},
+		{
+			name: "other-namespace-ignored", reason: "Sync reads the pods of rs's namespace only",
+			rs: mkRS("web", 1),
+			pods: []*model.Pod{
+				mkPod("here", running("n1", ago(time.Hour))),
+				mkPod("there", running("n1", ago(time.Hour)), inNamespace("elsewhere")),
+				mkPod("there-2", running("n1", ago(time.Hour)), inNamespace("elsewhere"), uid("uid-here")),
+			},
+			check: func(t *testing.T, p Plan) {
+				if p.Count(AdoptPod) != 1 || p.Status.Replicas != 1 {
+					t.Errorf("actions %+v", p.Actions)
+				}
+			},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			needReason(t, tc.name, tc.reason)
+			p, err := Sync(tc.rs, tc.pods, tc.rss, t0, tc.opts...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.deletes != nil {
+				if got := names(p, DeletePod); !slices.Equal(got, tc.deletes) {
+					t.Errorf("deletes %v, want %v", got, tc.deletes)
+				}
+			}
+			if got := p.Count(CreatePod); got != tc.creates {
+				t.Errorf("%d creates, want %d", got, tc.creates)
+			}
+			if tc.check != nil {
+				tc.check(t, p)
+			}
+		})
+	}
+}
+
+func manyPods(n int) []*model.Pod {
+	out := make([]*model.Pod, n)
+	for i := range out {
+		out[i] = mkPod(fmt.Sprintf("p-%04d", i), running(fmt.Sprintf("n%d", i%7), t0.Add(-time.Duration(i)*time.Minute)), created(t0.Add(-time.Duration(i)*time.Hour)))
+	}
+	return out
+}
+
+// TestMinReadySecondsBoundary: a pod is available only when it has been
+// ready for strictly more than minReadySeconds (spec §14.4), and upstream
+// requeues after minReadySeconds while all are ready but not all available.
+func TestMinReadySecondsBoundary(t *testing.T) {
+	readySince := t0.Add(-10 * time.Second)
+	tests := []struct {
+		name, reason string
+		now          time.Time
+		minReady     int32
+		available    int32
+		requeue      time.Duration
+	}{
+		{"exactly-min", "spec §14.4: ready for exactly minReadySeconds is not available; all ready, so requeue after 10s", t0, 10, 0, 10 * time.Second},
+		{"one-ns-later", "spec §14.4: strictly after the boundary the pod is available", t0.Add(time.Nanosecond), 10, 2, 0},
+		{"zero-min", "spec §14.4: with minReadySeconds 0 ready means available", t0, 0, 2, 0},
+		{"before", "ready for 9 s of 10: not available", t0.Add(-time.Second), 10, 0, 10 * time.Second},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			needReason(t, tc.name, tc.reason)
+			rs := mkRS("web", 2)
+			rs.Spec.MinReadySeconds = tc.minReady
+			pods := owned(rs, mkPod("a", running("n1", readySince)), mkPod("b", running("n2", readySince)))
+			p, err := Sync(rs, pods, nil, tc.now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Status.ReadyReplicas != 2 || p.Status.AvailableReplicas != tc.available {
+				t.Errorf("ready %d available %d, want 2 and %d", p.Status.ReadyReplicas, p.Status.AvailableReplicas, tc.available)
+			}
+			if p.RequeueAfter != tc.requeue {
+				t.Errorf("requeue %v, want %v", p.RequeueAfter, tc.requeue)
+			}
+		})
+	}
+	// Not all desired pods ready: no timed requeue.
+	rs := mkRS("web", 3)
+	rs.Spec.MinReadySeconds = 10
+	p, err := Sync(rs, owned(rs, mkPod("a", running("n1", readySince)), mkPod("b", running("n2", readySince))), nil, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.RequeueAfter != 0 {
+		t.Errorf("requeue %v with 2 of 3 ready", p.RequeueAfter)
+	}
+}
+
+func TestTerminatingReplicas(t *testing.T) {
+	rs := mkRS("web", 1)
+	other := mkRS("other", 1)
+	pods := []*model.Pod{
+		mkPod("active", running("n1", t0.Add(-time.Hour)), ownedBy(rs)),
+		mkPod("t-mine", running("n1", t0.Add(-time.Hour)), ownedBy(rs), deleting(t0)),
+		mkPod("t-mine-2", onNode("n1"), ownedBy(rs), deleting(t0)),
+		mkPod("t-mine-mismatch", ownedBy(rs), deleting(t0), labels("app", "x")),
+		mkPod("t-orphan", deleting(t0)),
+		mkPod("t-other", ownedBy(other), deleting(t0)),
+		mkPod("t-mine-terminal", phase(model.PodSucceeded), ownedBy(rs), deleting(t0)),
+	}
+	tests := []struct {
+		name, reason string
+		opts         []Option
+		want         *int32
+	}{
+		{"gate-on", "spec §13.2/§14.5: owned by controller reference and selector-matching, deleting, not terminal: 2", nil, model.Int32Ptr(2)},
+		{"gate-off", "spec §1.8: with DeploymentReplicaSetTerminatingReplicas off the field is nil", []Option{WithTerminatingReplicas(false)}, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			needReason(t, tc.name, tc.reason)
+			p, err := Sync(rs, pods, nil, t0, tc.opts...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !equalInt32Ptr(p.Status.TerminatingReplicas, tc.want) {
+				t.Errorf("terminatingReplicas %s, want %s", ptrString(p.Status.TerminatingReplicas), ptrString(tc.want))
+			}
+			if p.Status.Replicas != 1 {
+				t.Errorf("replicas %d, want 1", p.Status.Replicas)
+			}
+		})
+	}
+}
+
+func TestStatusCounts(t *testing.T) {
+	rs := mkRS("web", 4)
+	rs.Spec.Template.Labels["tier"] = "front"
+	rs.Spec.MinReadySeconds = 30
+	pods := owned(rs,
+		mkPod("full-avail", running("n1", t0.Add(-time.Hour)), labels("app", "web", "tier", "front")),
+		mkPod("full-new", running("n1", t0.Add(-10*time.Second)), labels("app", "web", "tier", "front", "extra", "1")),
+		mkPod("partial", running("n1", t0.Add(-time.Hour))),
+		mkPod("pending"),
+	)
+	p, err := Sync(rs, pods, nil, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := p.Status
+	if st.Replicas != 4 || st.FullyLabeledReplicas != 2 || st.ReadyReplicas != 3 || st.AvailableReplicas != 2 {
+		t.Errorf("status %+v, want replicas 4, fullyLabeled 2, ready 3, available 2", st)
+	}
+	// Unchanged status: no write, a note instead.
+	rs.Status = st
+	rs.Status.ObservedGeneration = rs.Generation
+	p, err = Sync(rs, pods, nil, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.StatusChanged || len(p.Actions) != 0 || !slices.ContainsFunc(p.Notes, func(r Reason) bool { return r.Code == NoteStatusUnchanged }) {
+		t.Errorf("steady state wrote %+v", p.Actions)
+	}
+}
+
+// TestReplicaFailureCondition: added once, not refreshed while present,
+// removed by a successful sync (spec §14.5).
+func TestReplicaFailureCondition(t *testing.T) {
+	existing := model.ReplicaSetCondition{Type: model.ReplicaSetReplicaFailure, Status: model.ConditionTrue, Reason: "FailedCreate", Message: "old text", LastTransitionTime: t0.Add(-time.Hour)}
+	other := model.ReplicaSetCondition{Type: "Other", Status: model.ConditionTrue}
+	fail := WithCreateQuota(0)
+	tests := []struct {
+		name, reason string
+		conds        []model.ReplicaSetCondition
+		opts         []Option
+		want         []model.ReplicaSetCondition
+		changed      bool
+	}{
+		{"kept-while-failing", "spec §14.5: a present ReplicaFailure is not replaced, even with a new error text", []model.ReplicaSetCondition{existing}, []Option{fail}, []model.ReplicaSetCondition{existing}, false},
+		{"removed-on-success", "spec §14.5: a successful manageReplicas removes it", []model.ReplicaSetCondition{other, existing}, nil, []model.ReplicaSetCondition{other}, true},
+		{"removed-to-nil", "upstream filterOutCondition leaves nil when nothing remains", []model.ReplicaSetCondition{existing}, nil, nil, true},
+		{"empty-kept-empty", "an empty non-nil list is copied as is when nothing changes", []model.ReplicaSetCondition{}, nil, []model.ReplicaSetCondition{}, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			needReason(t, tc.name, tc.reason)
+			rs := mkRS("web", 1)
+			pods := owned(rs, mkPod("a"))
+			if tc.opts != nil {
+				rs.Spec.Replicas = model.Int32Ptr(2)
+			}
+			rs.Status = model.ReplicaSetStatus{Replicas: 1, FullyLabeledReplicas: 1, TerminatingReplicas: model.Int32Ptr(0), ObservedGeneration: 1, Conditions: tc.conds}
+			p, err := Sync(rs, pods, nil, t0, tc.opts...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, p.Status.Conditions); diff != "" {
+				t.Errorf("conditions (-want +got):\n%s", diff)
+			}
+			if p.StatusChanged != tc.changed {
+				t.Errorf("StatusChanged %v, want %v", p.StatusChanged, tc.changed)
+			}
+		})
+	}
+}
+
+func TestDeleteFaults(t *testing.T) {
+	rs := mkRS("web", 1)
+	pods := owned(rs,
+		mkPod("keep", running("n1", t0.Add(-time.Hour))),
+		mkPod("a"),
+		mkPod("b", onNode("n1")),
+		mkPod("c", runningNotReady("n1")),
+	)
+	fault := WithDeleteFault(func(p *model.Pod) error {
+		switch p.Name {
+		case "a":
+			return fmt.Errorf("pods %q not found: %w", p.Name, ErrNotFound)
+		case "c":
+			return errors.New("etcdserver: request timed out")
+		}
+		return nil
+	})
+	p, err := Sync(rs, pods, nil, t0, fault)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := names(p, DeletePod); !slices.Equal(got, []string{"a", "b", "c"}) {
+		t.Errorf("attempted %v", got)
+	}
+	if p.Count(DeletePod) != 1 {
+		t.Errorf("%d deletes accepted, want 1 (b)", p.Count(DeletePod))
+	}
+	if p.Err == nil || p.Err.Message != "unable to delete pods: etcdserver: request timed out" || p.Err.Kind != model.ReasonFailedDelete || p.Err.Pod != "c" {
+		t.Fatalf("Err %+v", p.Err)
+	}
+	if c := p.Status.Conditions; len(c) != 1 || c[0].Reason != "FailedDelete" || c[0].Message != p.Err.Message {
+		t.Errorf("conditions %+v", c)
+	}
+	wantEvents := []Event{
+		{Type: "Normal", Reason: "SuccessfulDelete", Message: "Deleted pod: b", Object: "ReplicaSet/web"},
+		{Type: "Warning", Reason: "FailedDelete", Message: "Error deleting: etcdserver: request timed out", Object: "ReplicaSet/web"},
+	}
+	if diff := cmp.Diff(wantEvents, p.Events); diff != "" {
+		t.Errorf("events (-want +got):\n%s", diff)
+	}
+}
+
+func TestSyncInvalidInput(t *testing.T) {
+	good := func() *model.ReplicaSet { return mkRS("web", 1) }
+	tests := []struct {
+		name, reason string
+		rs           *model.ReplicaSet
+		pods         []*model.Pod
+		rss          []*model.ReplicaSet
+		field        string
+	}{
+		{"nil-rs", "brief: a nil ReplicaSet", nil, nil, nil, "replicaSet"},
+		{"nil-replicas", "spec §1.4: the algorithm dereferences spec.replicas", func() *model.ReplicaSet { r := good(); r.Spec.Replicas = nil; return r }(), nil, nil, "replicaSet.spec.replicas"},
+		{"negative-replicas", "apps/v1 validation", func() *model.ReplicaSet { r := good(); r.Spec.Replicas = model.Int32Ptr(-1); return r }(), nil, nil, "replicaSet.spec.replicas"},
+		{"nil-selector", "apps/v1 validation: selector required", func() *model.ReplicaSet { r := good(); r.Spec.Selector = nil; return r }(), nil, nil, "replicaSet.spec.selector"},
+		{"bad-selector", "upstream cannot convert the selector", func() *model.ReplicaSet {
+			r := good()
+			r.Spec.Selector.MatchExpressions = []model.LabelSelectorRequirement{{Key: "app", Operator: "Near"}}
+			return r
+		}(), nil, nil, "replicaSet.spec.selector"},
+		{"template-mismatch", "apps/v1 validation: the selector must select the template", func() *model.ReplicaSet {
+			r := good()
+			r.Spec.Template.Labels = map[string]string{"app": "db"}
+			return r
+		}(), nil, nil, "replicaSet.spec.template.metadata.labels"},
+		{"nil-pod", "a nil pod cannot be planned over", good(), []*model.Pod{nil}, nil, "pods[0]"},
+		{"pod-without-uid", "adoption patches and ranking ties need UIDs", good(), []*model.Pod{mkPod("a", uid(""))}, nil, "pods[0].metadata.uid"},
+		{"duplicate-uid", "two pods cannot share a UID", good(), []*model.Pod{mkPod("a", uid("u")), mkPod("b", uid("u"))}, nil, "pods[1].metadata.uid"},
+		{"duplicate-name", "two pods cannot share a name", good(), []*model.Pod{mkPod("a"), mkPod("a", uid("other"))}, nil, "pods[1].metadata.name"},
+		{"negative-restarts", "model.ValidatePod", good(), []*model.Pod{mkPod("a", restarts(-1))}, nil, "pods[0].status.containerStatuses[0].restartCount"},
+		{"nil-rs-in-list", "a nil ReplicaSet in the namespace list", good(), nil, []*model.ReplicaSet{nil}, "replicaSets[0]"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			needReason(t, tc.name, tc.reason)
+			_, err := Sync(tc.rs, tc.pods, tc.rss, t0)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if !errors.Is(err, model.ErrInvalid) {
+				t.Errorf("error %v does not match model.ErrInvalid", err)
+			}
+			var fe *model.FieldError
+			if !errors.As(err, &fe) {
+				t.Fatalf("error %v is not a FieldError", err)
+			}
+			var ve *model.ValidationError
+			errors.As(err, &ve)
+			if !slices.ContainsFunc(ve.Errors, func(e *model.FieldError) bool { return e.Field == tc.field }) {
+				t.Errorf("error %q does not name %s", err, tc.field)
+			}
+		})
+	}
+}
+
+func TestPlanJSONRoundTrip(t *testing.T) {
+	rs := mkRS("web", 1)
+	pods := owned(rs, mkPod("a"), mkPod("b", running("n1", t0.Add(-time.Hour))))
+	p, err := Sync(rs, pods, nil, t0, WithDeleteFault(func(*model.Pod) error { return errors.New("boom") }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Plan
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(p, back); diff != "" {
+		t.Errorf("JSON round trip (-before +after):\n%s", diff)
+	}
+	if !strings.Contains(string(b), `"rule":"Unassigned"`) {
+		t.Errorf("JSON lacks the rule: %s", b)
+	}
+}
+
+// TestUpstreamTieOrderOption: with the option the victims follow
+// sort.Sort over the given order, so a full tie goes to whatever upstream's
+// sort leaves first; without it UID order decides for every input order.
+func TestUpstreamTieOrderOption(t *testing.T) {
+	rs := mkRS("web", 1)
+	a := mkPod("a", running("n1", t0.Add(-time.Hour)), uid("u2"), ownedBy(rs))
+	b := mkPod("b", running("n1", t0.Add(-time.Hour)), uid("u1"), ownedBy(rs))
+	for _, in := range [][]*model.Pod{{a, b}, {b, a}} {
+		p, err := Sync(rs, in, nil, t0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := names(p, DeletePod); !slices.Equal(got, []string{"b"}) {
+			t.Errorf("default: deleted %v, want [b] (UID u1)", got)
+		}
+		p, err = Sync(rs, in, nil, t0, WithUpstreamTieOrder())
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Insertion sort of two equal elements keeps them: the first goes.
+		if got := names(p, DeletePod); !slices.Equal(got, []string{in[0].Name}) {
+			t.Errorf("upstream order %s,%s: deleted %v, want [%s]", in[0].Name, in[1].Name, got, in[0].Name)
+		}
+	}
+}
+
+// TestSyncDoesNotAliasInputs: mutating the plan must not touch the inputs.
+func TestSyncDoesNotAliasInputs(t *testing.T) {
+	rs := mkRS("web", 2)
+	rs.Status.Conditions = []model.ReplicaSetCondition{{Type: "Other", Status: model.ConditionTrue}}
+	pods := owned(rs, mkPod("a", running("n1", t0.Add(-time.Hour))))
+	before := rs.DeepCopy()
+	p, err := Sync(rs, pods, nil, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Status.Conditions[0].Message = "changed"
+	for _, a := range p.Actions {
+		if a.Status != nil {
+			a.Status.Conditions[0].Message = "changed too"
+		}
+		if a.Pod != nil {
+			a.Pod.Labels["app"] = "changed"
+			a.Pod.Annotations["team"] = "changed"
+		}
+	}
+	if diff := cmp.Diff(before, rs); diff != "" {
+		t.Errorf("input changed through the plan (-before +after):\n%s", diff)
+	}
+}

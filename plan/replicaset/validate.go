@@ -1,0 +1,87 @@
+package replicaset
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/rolloutplan/rolloutplan/model"
+)
+
+// validate checks what Sync relies on and returns a *model.ValidationError
+// naming every bad field, with paths such as "replicaSet.spec.replicas" and
+// "pods[3].metadata.uid".
+func validate(rs *model.ReplicaSet, pods []*model.Pod, replicaSets []*model.ReplicaSet) error {
+	var errs []*model.FieldError
+	add := func(field, value, detail string) {
+		errs = append(errs, &model.FieldError{Field: field, Value: value, Detail: detail})
+	}
+	if rs == nil {
+		add("replicaSet", "", "must not be nil")
+		return &model.ValidationError{Errors: errs}
+	}
+	if err := model.ValidateReplicaSet(rs); err != nil {
+		var ve *model.ValidationError
+		if !errors.As(err, &ve) {
+			add("replicaSet", "", err.Error())
+		} else {
+			for _, fe := range ve.Errors {
+				c := *fe
+				c.Field = "replicaSet." + c.Field
+				errs = append(errs, &c)
+			}
+		}
+	}
+	// The API server refuses a ReplicaSet whose selector does not select its
+	// own template; the controller would otherwise create pods it never
+	// counts, without end.
+	if m, err := model.NewMatcher(rs.Spec.Selector); err == nil && rs.Spec.Selector != nil && !m.Matches(rs.Spec.Template.Labels) {
+		add("replicaSet.spec.template.metadata.labels", fmt.Sprint(rs.Spec.Template.Labels), "`selector` does not match template `labels`")
+	}
+	for i, r := range replicaSets {
+		if r == nil {
+			add(fmt.Sprintf("replicaSets[%d]", i), "", "must not be nil")
+		}
+	}
+	names := make(map[string]int)
+	uids := make(map[string]int)
+	for i, p := range pods {
+		// Formatted only on error: the common case has thousands of pods.
+		path := func() string { return fmt.Sprintf("pods[%d]", i) }
+		if p == nil {
+			add(path(), "", "must not be nil")
+			continue
+		}
+		if p.Namespace != rs.Namespace {
+			continue
+		}
+		if err := model.ValidatePod(p); err != nil {
+			var ve *model.ValidationError
+			if errors.As(err, &ve) {
+				for _, fe := range ve.Errors {
+					c := *fe
+					c.Field = path() + "." + c.Field
+					errs = append(errs, &c)
+				}
+			}
+		}
+		if p.UID == "" {
+			add(path()+".metadata.uid", "", "must not be empty: adoption patches and ranking ties use it")
+		} else if j, dup := uids[p.UID]; dup {
+			add(path()+".metadata.uid", p.UID, fmt.Sprintf("duplicate pod UID (also pods[%d])", j))
+		} else {
+			uids[p.UID] = i
+		}
+		if p.Name == "" {
+			continue
+		}
+		if j, dup := names[p.Name]; dup {
+			add(path()+".metadata.name", p.Name, fmt.Sprintf("duplicate pod name (also pods[%d])", j))
+		} else {
+			names[p.Name] = i
+		}
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	return &model.ValidationError{Errors: errs}
+}
