@@ -14,7 +14,7 @@ func checkDNSSubdomain(name string) string {
 	if len(name) > MaxNameLength {
 		return "must be no more than 253 characters"
 	}
-	for _, part := range strings.Split(name, ".") {
+	for part := range strings.SplitSeq(name, ".") {
 		if !isDNSLabelPart(part) {
 			return "must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character"
 		}

@@ -56,6 +56,9 @@ func (s *LabelSelector) Check() error {
 			return fmt.Errorf("matchExpressions[%d]: %w", i, err)
 		}
 	}
+	if labelsValid(s.MatchLabels) {
+		return nil
+	}
 	for _, k := range slices.Sorted(maps.Keys(s.MatchLabels)) {
 		if msg := checkLabelKey(k); msg != "" {
 			return fmt.Errorf("matchLabels: key %q: %s", k, msg)

@@ -18,114 +18,110 @@ import (
 // *[ValidationError] listing every problem.
 func ValidateDeployment(d *Deployment) error {
 	var errs fieldErrs
-	validateDeployment(&errs, "", d)
+	validateDeployment(&errs, prefix{index: -1}, d)
 	return errs.err()
 }
 
-func validateDeployment(errs *fieldErrs, path string, d *Deployment) {
+func validateDeployment(errs *fieldErrs, at prefix, d *Deployment) {
 	if d == nil {
-		errs.add(nilPath(path, "deployment"), "", "must not be nil")
+		errs.add(at.nilPath("deployment"), "", "must not be nil")
 		return
 	}
-	validateMeta(errs, path+"metadata", &d.ObjectMeta)
-	spec := path + "spec"
+	validateMeta(errs, at, &d.ObjectMeta)
 	s := &d.Spec
 	if s.Replicas == nil {
-		errs.add(spec+".replicas", "", "must be set (apply model.Default to undefaulted input)")
+		errs.add(at.field("spec.replicas"), "", "must be set (apply model.Default to undefaulted input)")
 	} else if *s.Replicas < 0 {
-		errs.add(spec+".replicas", itoa(*s.Replicas), "must be greater than or equal to 0")
+		errs.add(at.field("spec.replicas"), itoa(*s.Replicas), "must be greater than or equal to 0")
 	}
-	validateSelector(errs, spec+".selector", s.Selector, true)
-	validateTemplate(errs, spec+".template", s.Template)
+	validateSelector(errs, at, "spec.selector", s.Selector, true)
+	validateTemplate(errs, at, "spec.template", s.Template)
 	if s.Selector != nil && s.Selector.Check() == nil && !s.Selector.IsEmpty() && !s.Selector.matches(s.Template.Labels) {
-		errs.add(spec+".template.metadata.labels", fmt.Sprint(s.Template.Labels), "`selector` does not match template `labels`")
+		errs.add(at.field("spec.template.metadata.labels"), fmt.Sprint(s.Template.Labels), "`selector` does not match template `labels`")
 	}
-	validateStrategy(errs, spec+".strategy", s.Strategy)
+	validateStrategy(errs, at, "spec.strategy", s.Strategy)
 	if s.MinReadySeconds < 0 {
-		errs.add(spec+".minReadySeconds", itoa(s.MinReadySeconds), "must be greater than or equal to 0")
+		errs.add(at.field("spec.minReadySeconds"), itoa(s.MinReadySeconds), "must be greater than or equal to 0")
 	}
 	if s.RevisionHistoryLimit != nil && *s.RevisionHistoryLimit < 0 {
-		errs.add(spec+".revisionHistoryLimit", itoa(*s.RevisionHistoryLimit), "must be greater than or equal to 0")
+		errs.add(at.field("spec.revisionHistoryLimit"), itoa(*s.RevisionHistoryLimit), "must be greater than or equal to 0")
 	}
 	if p := s.ProgressDeadlineSeconds; p != nil {
 		switch {
 		case *p <= 0:
-			errs.add(spec+".progressDeadlineSeconds", itoa(*p), "must be greater than 0")
+			errs.add(at.field("spec.progressDeadlineSeconds"), itoa(*p), "must be greater than 0")
 		case *p <= s.MinReadySeconds:
-			errs.add(spec+".progressDeadlineSeconds", itoa(*p), "must be greater than minReadySeconds")
+			errs.add(at.field("spec.progressDeadlineSeconds"), itoa(*p), "must be greater than minReadySeconds")
 		}
 	}
 	st := &d.Status
-	status := path + "status"
-	nonNegative(errs, status+".replicas", st.Replicas)
-	nonNegative(errs, status+".updatedReplicas", st.UpdatedReplicas)
-	nonNegative(errs, status+".readyReplicas", st.ReadyReplicas)
-	nonNegative(errs, status+".availableReplicas", st.AvailableReplicas)
-	nonNegative(errs, status+".unavailableReplicas", st.UnavailableReplicas)
+	nonNegative(errs, at, "status.replicas", st.Replicas)
+	nonNegative(errs, at, "status.updatedReplicas", st.UpdatedReplicas)
+	nonNegative(errs, at, "status.readyReplicas", st.ReadyReplicas)
+	nonNegative(errs, at, "status.availableReplicas", st.AvailableReplicas)
+	nonNegative(errs, at, "status.unavailableReplicas", st.UnavailableReplicas)
 	if st.CollisionCount != nil {
-		nonNegative(errs, status+".collisionCount", *st.CollisionCount)
+		nonNegative(errs, at, "status.collisionCount", *st.CollisionCount)
 	}
 	if st.TerminatingReplicas != nil {
-		nonNegative(errs, status+".terminatingReplicas", *st.TerminatingReplicas)
+		nonNegative(errs, at, "status.terminatingReplicas", *st.TerminatingReplicas)
 	}
-	seen := map[DeploymentConditionType]bool{}
 	for i, c := range st.Conditions {
-		if seen[c.Type] {
-			errs.add(fmt.Sprintf("%s.conditions[%d].type", status, i), string(c.Type), "duplicate condition type")
+		if slices.ContainsFunc(st.Conditions[:i], func(o DeploymentCondition) bool { return o.Type == c.Type }) {
+			errs.add(at.field(fmt.Sprintf("status.conditions[%d].type", i)), string(c.Type), "duplicate condition type")
 		}
-		seen[c.Type] = true
 	}
 }
 
-func validateStrategy(errs *fieldErrs, path string, s Strategy) {
+func validateStrategy(errs *fieldErrs, at prefix, path string, s Strategy) {
 	switch s.Type {
 	case RecreateStrategy:
 		if s.RollingUpdate != nil {
-			errs.add(path+".rollingUpdate", "", "may not be specified when strategy `type` is 'Recreate'")
+			errs.add(at.field(path+".rollingUpdate"), "", "may not be specified when strategy `type` is 'Recreate'")
 		}
 	case RollingUpdateStrategy:
 		ru := s.RollingUpdate
 		if ru == nil {
-			errs.add(path+".rollingUpdate", "", "must be set for strategy `type` 'RollingUpdate' (apply model.Default to undefaulted input)")
+			errs.add(at.field(path+".rollingUpdate"), "", "must be set for strategy `type` 'RollingUpdate' (apply model.Default to undefaulted input)")
 			return
 		}
-		surge, surgeOK := validateFencepost(errs, path+".rollingUpdate.maxSurge", ru.MaxSurge, false)
-		unav, unavOK := validateFencepost(errs, path+".rollingUpdate.maxUnavailable", ru.MaxUnavailable, true)
+		surge, surgeOK := validateFencepost(errs, at, path+".rollingUpdate.maxSurge", ru.MaxSurge, false)
+		unav, unavOK := validateFencepost(errs, at, path+".rollingUpdate.maxUnavailable", ru.MaxUnavailable, true)
 		if surgeOK && unavOK && surge == 0 && unav == 0 {
-			errs.add(path+".rollingUpdate.maxUnavailable", ru.MaxUnavailable.String(), "may not be 0 when `maxSurge` is 0")
+			errs.add(at.field(path+".rollingUpdate.maxUnavailable"), ru.MaxUnavailable.String(), "may not be 0 when `maxSurge` is 0")
 		}
 	default:
-		errs.add(path+".type", string(s.Type), `supported values: "Recreate", "RollingUpdate"`)
+		errs.add(at.field(path+".type"), string(s.Type), `supported values: "Recreate", "RollingUpdate"`)
 	}
 }
 
 // validateFencepost checks one of maxSurge/maxUnavailable and returns its
 // literal number (the integer, or the percentage before resolution).
-func validateFencepost(errs *fieldErrs, path string, v *IntOrString, capAt100 bool) (int64, bool) {
+func validateFencepost(errs *fieldErrs, at prefix, path string, v *IntOrString, capAt100 bool) (int64, bool) {
 	if v == nil {
-		errs.add(path, "", "must be set (apply model.Default to undefaulted input)")
+		errs.add(at.field(path), "", "must be set (apply model.Default to undefaulted input)")
 		return 0, false
 	}
 	switch v.Type {
 	case Int:
 		if v.IntVal < 0 {
-			errs.add(path, v.String(), "must be greater than or equal to 0")
+			errs.add(at.field(path), v.String(), "must be greater than or equal to 0")
 			return 0, false
 		}
 		return int64(v.IntVal), true
 	case String:
 		// a percentage, parsed below
 	default:
-		errs.add(path, v.StrVal, "unknown IntOrString type %d: must be an integer or a percentage", v.Type)
+		errs.add(at.field(path), v.StrVal, "unknown IntOrString type %d: must be an integer or a percentage", v.Type)
 		return 0, false
 	}
 	n, err := ParsePercent(v.StrVal)
 	if err != nil {
-		errs.add(path, v.StrVal, "%s", err.Error())
+		errs.add(at.field(path), v.StrVal, "%s", err.Error())
 		return 0, false
 	}
 	if capAt100 && n > 100 {
-		errs.add(path, v.StrVal, "must not be greater than 100%%")
+		errs.add(at.field(path), v.StrVal, "must not be greater than 100%%")
 		return 0, false
 	}
 	return n, true
@@ -151,85 +147,96 @@ func ParsePercent(s string) (int64, error) {
 	return n, nil
 }
 
-func validateMeta(errs *fieldErrs, path string, m *ObjectMeta) {
+func validateMeta(errs *fieldErrs, at prefix, m *ObjectMeta) {
 	if msg := checkDNSSubdomain(m.Name); msg != "" {
-		errs.add(path+".name", m.Name, "%s", msg)
+		errs.add(at.field("metadata.name"), m.Name, "%s", msg)
 	}
 	if m.UID == "" {
-		errs.add(path+".uid", "", "must not be empty: owner references and pods are matched by UID")
+		errs.add(at.field("metadata.uid"), "", "must not be empty: owner references and pods are matched by UID")
 	}
 	if m.Generation < 0 {
-		errs.add(path+".generation", strconv.FormatInt(m.Generation, 10), "must be greater than or equal to 0")
+		errs.add(at.field("metadata.generation"), strconv.FormatInt(m.Generation, 10), "must be greater than or equal to 0")
 	}
 }
 
-func validateSelector(errs *fieldErrs, path string, s *LabelSelector, required bool) {
+func validateSelector(errs *fieldErrs, at prefix, path string, s *LabelSelector, required bool) {
 	if s == nil {
 		if required {
-			errs.add(path, "", "must be set: a nil selector matches nothing")
+			errs.add(at.field(path), "", "must be set: a nil selector matches nothing")
 		}
 		return
 	}
 	if len(s.MatchLabels) == 0 && len(s.MatchExpressions) == 0 {
-		errs.add(path, "{}", "empty selector is invalid for deployment")
+		errs.add(at.field(path), "{}", "empty selector is invalid for deployment")
 		return
 	}
 	if err := s.Check(); err != nil {
-		errs.add(path, "", "%s", err.Error())
+		errs.add(at.field(path), "", "%s", err.Error())
 	}
 }
 
-func validateTemplate(errs *fieldErrs, path string, t PodTemplate) {
+func validateTemplate(errs *fieldErrs, at prefix, path string, t PodTemplate) {
+	if labelsValid(t.Labels) {
+		return
+	}
 	for _, k := range slices.Sorted(maps.Keys(t.Labels)) {
 		v := t.Labels[k]
 		if msg := checkLabelKey(k); msg != "" {
-			errs.add(path+".metadata.labels", k, "%s", msg)
+			errs.add(at.field(path+".metadata.labels"), k, "%s", msg)
 		}
 		if msg := checkLabelValue(v); msg != "" {
-			errs.add(path+".metadata.labels["+k+"]", v, "%s", msg)
+			errs.add(at.field(path+".metadata.labels["+k+"]"), v, "%s", msg)
 		}
 	}
+}
+
+// labelsValid is the allocation-free check behind the sorted error report.
+func labelsValid(labels map[string]string) bool {
+	for k, v := range labels {
+		if checkLabelKey(k) != "" || checkLabelValue(v) != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // ValidateReplicaSet checks a ReplicaSet: name and UID, a set non-negative
 // spec.replicas, a valid selector, and non-negative status counts.
 func ValidateReplicaSet(rs *ReplicaSet) error {
 	var errs fieldErrs
-	validateReplicaSet(&errs, "", rs)
+	validateReplicaSet(&errs, prefix{index: -1}, rs)
 	return errs.err()
 }
 
-func validateReplicaSet(errs *fieldErrs, path string, rs *ReplicaSet) {
+func validateReplicaSet(errs *fieldErrs, at prefix, rs *ReplicaSet) {
 	if rs == nil {
-		errs.add(nilPath(path, "replicaSet"), "", "must not be nil")
+		errs.add(at.nilPath("replicaSet"), "", "must not be nil")
 		return
 	}
-	validateMeta(errs, path+"metadata", &rs.ObjectMeta)
-	spec := path + "spec"
+	validateMeta(errs, at, &rs.ObjectMeta)
 	if rs.Spec.Replicas == nil {
-		errs.add(spec+".replicas", "", "must be set (apply model.DefaultReplicaSet to undefaulted input)")
+		errs.add(at.field("spec.replicas"), "", "must be set (apply model.DefaultReplicaSet to undefaulted input)")
 	} else if *rs.Spec.Replicas < 0 {
-		errs.add(spec+".replicas", itoa(*rs.Spec.Replicas), "must be greater than or equal to 0")
+		errs.add(at.field("spec.replicas"), itoa(*rs.Spec.Replicas), "must be greater than or equal to 0")
 	}
 	if rs.Spec.MinReadySeconds < 0 {
-		errs.add(spec+".minReadySeconds", itoa(rs.Spec.MinReadySeconds), "must be greater than or equal to 0")
+		errs.add(at.field("spec.minReadySeconds"), itoa(rs.Spec.MinReadySeconds), "must be greater than or equal to 0")
 	}
 	if rs.Spec.Selector == nil {
-		errs.add(spec+".selector", "", "must be set")
+		errs.add(at.field("spec.selector"), "", "must be set")
 	} else if err := rs.Spec.Selector.Check(); err != nil {
-		errs.add(spec+".selector", "", "%s", err.Error())
+		errs.add(at.field("spec.selector"), "", "%s", err.Error())
 	}
 	st := rs.Status
-	status := path + "status"
-	nonNegative(errs, status+".replicas", st.Replicas)
-	nonNegative(errs, status+".fullyLabeledReplicas", st.FullyLabeledReplicas)
-	nonNegative(errs, status+".readyReplicas", st.ReadyReplicas)
-	nonNegative(errs, status+".availableReplicas", st.AvailableReplicas)
+	nonNegative(errs, at, "status.replicas", st.Replicas)
+	nonNegative(errs, at, "status.fullyLabeledReplicas", st.FullyLabeledReplicas)
+	nonNegative(errs, at, "status.readyReplicas", st.ReadyReplicas)
+	nonNegative(errs, at, "status.availableReplicas", st.AvailableReplicas)
 	if st.TerminatingReplicas != nil {
-		nonNegative(errs, status+".terminatingReplicas", *st.TerminatingReplicas)
+		nonNegative(errs, at, "status.terminatingReplicas", *st.TerminatingReplicas)
 	}
 	if st.ObservedGeneration < 0 {
-		errs.add(status+".observedGeneration", strconv.FormatInt(st.ObservedGeneration, 10), "must be greater than or equal to 0")
+		errs.add(at.field("status.observedGeneration"), strconv.FormatInt(st.ObservedGeneration, 10), "must be greater than or equal to 0")
 	}
 }
 
@@ -237,21 +244,21 @@ func validateReplicaSet(errs *fieldErrs, path string, rs *ReplicaSet) {
 // negative restart counts.
 func ValidatePod(p *Pod) error {
 	var errs fieldErrs
-	validatePod(&errs, "", p)
+	validatePod(&errs, prefix{index: -1}, p)
 	return errs.err()
 }
 
-func validatePod(errs *fieldErrs, path string, p *Pod) {
+func validatePod(errs *fieldErrs, at prefix, p *Pod) {
 	if p == nil {
-		errs.add(nilPath(path, "pod"), "", "must not be nil")
+		errs.add(at.nilPath("pod"), "", "must not be nil")
 		return
 	}
 	if p.Name == "" {
-		errs.add(path+"metadata.name", "", "must not be empty")
+		errs.add(at.field("metadata.name"), "", "must not be empty")
 	}
 	for i, c := range p.Status.ContainerStatuses {
 		if c.RestartCount < 0 {
-			errs.add(fmt.Sprintf("%sstatus.containerStatuses[%d].restartCount", path, i), itoa(c.RestartCount), "must be greater than or equal to 0")
+			errs.add(at.field(fmt.Sprintf("status.containerStatuses[%d].restartCount", i)), itoa(c.RestartCount), "must be greater than or equal to 0")
 		}
 	}
 }
@@ -261,61 +268,115 @@ func validatePod(errs *fieldErrs, path string, p *Pod) {
 // ReplicaSets share a name or UID and no two Pods share a name or UID.
 func Validate(d *Deployment, replicaSets []*ReplicaSet, pods []*Pod) error {
 	var errs fieldErrs
-	validateDeployment(&errs, "deployment.", d)
-	names := make(map[string]int, len(replicaSets))
-	uids := make(map[string]int, len(replicaSets))
+	validateDeployment(&errs, prefix{list: "deployment", index: -1}, d)
+	// A quadratic scan for duplicate ReplicaSets: a namespace holds a handful,
+	// and it allocates nothing.
 	for i, rs := range replicaSets {
-		path := fmt.Sprintf("replicaSets[%d].", i)
-		validateReplicaSet(&errs, path, rs)
+		at := prefix{list: "replicaSets", index: i}
+		validateReplicaSet(&errs, at, rs)
 		if rs == nil {
 			continue
 		}
-		if j, dup := names[rs.Namespace+"/"+rs.Name]; dup {
-			errs.add(path+"metadata.name", rs.Name, "duplicate ReplicaSet name (also replicaSets[%d])", j)
-		} else {
-			names[rs.Namespace+"/"+rs.Name] = i
+		if j := slices.IndexFunc(replicaSets[:i], func(o *ReplicaSet) bool { return o != nil && o.Namespace == rs.Namespace && o.Name == rs.Name }); j >= 0 {
+			errs.add(at.field("metadata.name"), rs.Name, "duplicate ReplicaSet name (also replicaSets[%d])", j)
 		}
-		if j, dup := uids[rs.UID]; dup && rs.UID != "" {
-			errs.add(path+"metadata.uid", rs.UID, "duplicate ReplicaSet UID (also replicaSets[%d])", j)
-		} else {
-			uids[rs.UID] = i
+		if j := slices.IndexFunc(replicaSets[:i], func(o *ReplicaSet) bool { return o != nil && o.UID == rs.UID }); j >= 0 && rs.UID != "" {
+			errs.add(at.field("metadata.uid"), rs.UID, "duplicate ReplicaSet UID (also replicaSets[%d])", j)
 		}
 	}
-	podNames := make(map[string]int, len(pods))
-	podUIDs := make(map[string]int, len(pods))
+	dup := duplicates(pods)
 	for i, p := range pods {
-		path := fmt.Sprintf("pods[%d].", i)
-		validatePod(&errs, path, p)
+		at := prefix{list: "pods", index: i}
+		validatePod(&errs, at, p)
 		if p == nil {
 			continue
 		}
-		if j, dup := podNames[p.Namespace+"/"+p.Name]; dup {
-			errs.add(path+"metadata.name", p.Name, "duplicate Pod name (also pods[%d])", j)
-		} else {
-			podNames[p.Namespace+"/"+p.Name] = i
+		if j, ok := dup.names[i]; ok {
+			errs.add(at.field("metadata.name"), p.Name, "duplicate Pod name (also pods[%d])", j)
 		}
-		if j, dup := podUIDs[p.UID]; dup && p.UID != "" {
-			errs.add(path+"metadata.uid", p.UID, "duplicate Pod UID (also pods[%d])", j)
-		} else {
-			podUIDs[p.UID] = i
+		if j, ok := dup.uids[i]; ok {
+			errs.add(at.field("metadata.uid"), p.UID, "duplicate Pod UID (also pods[%d])", j)
 		}
 	}
 	return errs.err()
 }
 
-func nonNegative(errs *fieldErrs, path string, v int32) {
-	if v < 0 {
-		errs.add(path, itoa(v), "must be greater than or equal to 0")
+// podDuplicates maps the index of every pod whose name (in its namespace)
+// or UID repeats an earlier pod's to that earlier pod's index.
+type podDuplicates struct {
+	names, uids map[int]int
+}
+
+// duplicates finds repeated pod names and UIDs in linear time.
+func duplicates(pods []*Pod) podDuplicates {
+	type key struct{ namespace, name string }
+	var out podDuplicates
+	names := make(map[key]int, len(pods))
+	uids := make(map[string]int, len(pods))
+	for i, p := range pods {
+		if p == nil {
+			continue
+		}
+		if j, ok := names[key{p.Namespace, p.Name}]; ok {
+			if out.names == nil {
+				out.names = map[int]int{}
+			}
+			out.names[i] = j
+		} else {
+			names[key{p.Namespace, p.Name}] = i
+		}
+		if p.UID == "" {
+			continue
+		}
+		if j, ok := uids[p.UID]; ok {
+			if out.uids == nil {
+				out.uids = map[int]int{}
+			}
+			out.uids[i] = j
+		} else {
+			uids[p.UID] = i
+		}
 	}
+	return out
+}
+
+func nonNegative(errs *fieldErrs, at prefix, field string, v int32) {
+	if v < 0 {
+		errs.add(at.field(field), itoa(v), "must be greater than or equal to 0")
+	}
+}
+
+// prefix is where an object sits in what is validated: alone, or as
+// "deployment", "replicaSets[2]" or "pods[7]" of a snapshot. It is rendered
+// only when an error is reported, so valid input allocates nothing for
+// paths.
+type prefix struct {
+	list  string // "" when the object is validated alone
+	index int    // -1 when list names a single object
+}
+
+// field returns the path of a field of the object, e.g.
+// "replicaSets[2].spec.replicas".
+func (p prefix) field(f string) string {
+	switch {
+	case p.list == "":
+		return f
+	case p.index < 0:
+		return p.list + "." + f
+	}
+	return p.list + "[" + strconv.Itoa(p.index) + "]." + f
 }
 
 // nilPath names a nil object: its kind when validated alone ("deployment"),
 // its place in a snapshot otherwise ("replicaSets[2]").
-func nilPath(path, kind string) string {
-	if path == "" {
+func (p prefix) nilPath(kind string) string {
+	switch {
+	case p.list == "":
 		return kind
+	case p.index < 0:
+		return p.list
 	}
-	return strings.TrimSuffix(path, ".")
+	return p.list + "[" + strconv.Itoa(p.index) + "]"
 }
 
 func itoa(v int32) string { return strconv.Itoa(int(v)) }

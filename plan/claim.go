@@ -11,15 +11,15 @@ import (
 // possible patch orders and keeps the plan independent of the input order.
 func (s *syncer) claimReplicaSets() []*model.ReplicaSet {
 	d := s.d
-	// State.Validate has checked the selector.
-	sel, _ := model.NewMatcher(d.Spec.Selector)
-	var claimed []*model.ReplicaSet
+	// State.Validate has checked the selector, so matching cannot fail.
+	sel := d.Spec.Selector
+	claimed := make([]*model.ReplicaSet, 0, len(s.all))
 	for _, rs := range sortedByCreation(s.all) {
 		if ref := rs.ControllerRef(); ref != nil {
 			if ref.UID != d.UID {
 				continue
 			}
-			if sel.Matches(rs.Labels) {
+			if matches(sel, rs.Labels) {
 				claimed = append(claimed, rs)
 				continue
 			}
@@ -33,7 +33,7 @@ func (s *syncer) claimReplicaSets() []*model.ReplicaSet {
 			})
 			continue
 		}
-		if d.DeletionTimestamp != nil || !sel.Matches(rs.Labels) || rs.DeletionTimestamp != nil {
+		if d.DeletionTimestamp != nil || !matches(sel, rs.Labels) || rs.DeletionTimestamp != nil {
 			continue
 		}
 		if d.Namespace != "" && rs.Namespace != d.Namespace {
@@ -47,4 +47,10 @@ func (s *syncer) claimReplicaSets() []*model.ReplicaSet {
 		claimed = append(claimed, rs)
 	}
 	return claimed
+}
+
+// matches evaluates a selector State.Validate has checked.
+func matches(sel *model.LabelSelector, labels map[string]string) bool {
+	ok, _ := sel.Matches(labels)
+	return ok
 }

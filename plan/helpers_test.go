@@ -327,6 +327,21 @@ func mustSync(t *testing.T, s plan.State, opts ...plan.Option) plan.Plan {
 	if diff := cmp.Diff(p, p2); diff != "" {
 		t.Errorf("Sync depends on the order of the input slices (-given +reversed):\n%s", diff)
 	}
+	// Design §4: every write carries its reason, and an empty plan says
+	// why nothing happened.
+	for _, a := range p.Actions {
+		if a.Reason.Code == "" || a.Reason.Message == "" {
+			t.Errorf("action %s has no reason", a)
+		}
+	}
+	if len(p.Actions) == 0 && len(p.Notes) == 0 {
+		t.Error("an empty plan without a note")
+	}
+	for _, e := range p.Events {
+		if e.Object != model.DeploymentKind+"/"+s.Deployment.Name {
+			t.Errorf("event %q recorded against %q", e.Message, e.Object)
+		}
+	}
 	return p
 }
 

@@ -46,7 +46,14 @@ func FindOldReplicaSets(d *model.Deployment, rss []*model.ReplicaSet) (required,
 // getAllReplicaSetsAndSyncRevision finds the new ReplicaSet (creating it when
 // create is set) and the old ones; ok is false when the sync ends here.
 func (s *syncer) getAllReplicaSetsAndSyncRevision(rsList []*model.ReplicaSet, create bool) (newRS *model.ReplicaSet, oldRSs []*model.ReplicaSet, ok bool) {
-	_, oldRSs = FindOldReplicaSets(s.d, rsList)
+	// rsList is the claimed list, already in creation order.
+	existing := FindNewReplicaSet(s.d, rsList)
+	oldRSs = make([]*model.ReplicaSet, 0, len(rsList))
+	for _, rs := range rsList {
+		if rs != existing {
+			oldRSs = append(oldRSs, rs)
+		}
+	}
 	newRS, ok = s.getNewReplicaSet(rsList, oldRSs, create)
 	return newRS, oldRSs, ok
 }
@@ -58,14 +65,19 @@ func (s *syncer) getNewReplicaSet(rsList, oldRSs []*model.ReplicaSet, create boo
 	existing := FindNewReplicaSet(d, rsList)
 	newRevision := strconv.FormatInt(revision.MaxRevision(oldRSs)+1, 10)
 	if existing != nil {
-		c := existing.DeepCopy()
-		annChanged := revision.SetNewReplicaSetAnnotations(d, c, newRevision, model.MaxRevisionHistoryLength)
+		// Only the annotations can change in place; a written copy is made
+		// whole first.
+		c := *existing
+		c.Annotations = maps.Clone(existing.Annotations)
+		annChanged := revision.SetNewReplicaSetAnnotations(d, &c, newRevision, model.MaxRevisionHistoryLength)
 		if annChanged || c.Spec.MinReadySeconds != d.Spec.MinReadySeconds {
-			c.Spec.MinReadySeconds = d.Spec.MinReadySeconds
-			out := s.writeReplicaSet(UpdateReplicaSet, c, existing, reason(ReasonSyncNewReplicaSet,
+			sent := existing.DeepCopy()
+			sent.Annotations = c.Annotations
+			sent.Spec.MinReadySeconds = d.Spec.MinReadySeconds
+			out := s.writeReplicaSet(UpdateReplicaSet, sent, existing, reason(ReasonSyncNewReplicaSet,
 				[]Value{v("minReadySeconds", int64(d.Spec.MinReadySeconds))},
 				"the new ReplicaSet %s gets the Deployment's annotations, revision %s and minReadySeconds %d",
-				c.Name, c.Annotations[model.RevisionAnnotation], d.Spec.MinReadySeconds))
+				sent.Name, sent.Annotations[model.RevisionAnnotation], d.Spec.MinReadySeconds))
 			return out, true
 		}
 		needs := revision.SetDeploymentRevision(d, c.Annotations[model.RevisionAnnotation])
@@ -78,7 +90,9 @@ func (s *syncer) getNewReplicaSet(rsList, oldRSs []*model.ReplicaSet, create boo
 			s.updateStatus(reason(ReasonSyncRevision, nil, "the Deployment records revision %s of its new ReplicaSet %s",
 				c.Annotations[model.RevisionAnnotation], c.Name))
 		}
-		return c, true
+		// Upstream goes on with its copy, which can carry annotations copied
+		// but never written (spec §18.10); later writes of it send them.
+		return &c, true
 	}
 	if !create {
 		return nil, true

@@ -10,6 +10,11 @@ import (
 )
 
 // Plan is the outcome of one Deployment sync.
+//
+// A Plan shares no memory with the State it was planned from. The objects
+// of its actions may share maps and slices with each other (a ReplicaSet
+// written twice shares its labels and template), so treat them as read-only
+// or DeepCopy one before changing it.
 type Plan struct {
 	// Actions are the writes upstream attempts, in its order.
 	Actions []Action `json:"actions"`

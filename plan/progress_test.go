@@ -142,6 +142,10 @@ func TestSyncRolloutStatus(t *testing.T) {
 			now:        testTime.Add(61 * time.Second),
 			want:       ptrCond(progressingCond(model.ConditionFalse, model.ReasonProgressDeadlineExceeded, timedOut.Message, testTime.Add(61*time.Second), testTime.Add(61*time.Second))),
 			wantWrites: 1},
+		{why: why{"previous rollout's NewReplicaSetAvailable", "§12.4/§18.17: isComplete needs replicas == updated; 4 ≠ 2, so estimation runs: updated 2 > 1 → ReplicaSetUpdated, LTT kept"},
+			d3: 3, stored: []model.DeploymentCondition{newAvailable}, storedCounts: statusCounts{4, 1, 3},
+			old: &rsTuple{0, 2, 2}, new: &rsTuple{3, 2, 2},
+			want: ptrCond(progressingCond(model.ConditionTrue, model.ReasonReplicaSetUpdated, updated.Message, now, testTime)), wantWrites: 1},
 		{why: why{"already timed out", "Ex 11 row 11: stays ProgressDeadlineExceeded, times kept; status otherwise current → no write"},
 			d3: 3, stored: []model.DeploymentCondition{availableCond(false, testTime), timedOut}, storedCounts: statusCounts{2, 2, 2}, new: &rsTuple{3, 2, 2},
 			want: &timedOut, wantWrites: 0},
@@ -191,4 +195,96 @@ func TestSyncRolloutStatus(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestReplicaFailurePromotion: §12.6. A rollout sync promotes the first
+// ReplicaFailure condition of the new ReplicaSet, else of the old ones in
+// creation order, and removes it when no ReplicaSet reports one; sync()
+// (paused or scaling) leaves it alone.
+func TestReplicaFailurePromotion(t *testing.T) {
+	rsFailure := func(msg string, ts time.Time) model.ReplicaSetCondition {
+		return model.ReplicaSetCondition{Type: model.ReplicaSetReplicaFailure, Status: model.ConditionTrue,
+			Reason: model.ReasonFailedCreate, Message: msg, LastTransitionTime: ts}
+	}
+	depFailure := func(msg string, ts time.Time) model.DeploymentCondition {
+		return cond(model.DeploymentReplicaFailure, model.ConditionTrue, model.ReasonFailedCreate, msg, ts, ts)
+	}
+	avail := availableCond(true, at(-time.Hour))
+	type tc struct {
+		why
+		paused           bool
+		stored           []model.DeploymentCondition
+		newFail, oldFail []model.ReplicaSetCondition
+		v0Fail           []model.ReplicaSetCondition // an older old RS
+		want             []model.DeploymentCondition
+		wantWrites       int
+	}
+	cases := []tc{
+		{why: why{"new RS failure promoted", "§12.6: copied with lastUpdateTime = lastTransitionTime of the RS condition, appended"},
+			stored: []model.DeploymentCondition{avail, completeCond}, newFail: []model.ReplicaSetCondition{rsFailure("quota", at(-10*time.Minute))},
+			want: []model.DeploymentCondition{avail, completeCond, depFailure("quota", at(-10*time.Minute))}, wantWrites: 1},
+		{why: why{"old RS failure when new has none", "§12.6: falls back to the other ReplicaSets in list order"},
+			stored: []model.DeploymentCondition{avail, completeCond}, oldFail: []model.ReplicaSetCondition{rsFailure("old quota", at(-20*time.Minute))},
+			want: []model.DeploymentCondition{avail, completeCond, depFailure("old quota", at(-20*time.Minute))}, wantWrites: 1},
+		{why: why{"first old RS in creation order", "§12.6: allRSs lists old RSs oldest first; only failures[0] is used"},
+			stored: []model.DeploymentCondition{avail, completeCond},
+			v0Fail: []model.ReplicaSetCondition{rsFailure("oldest", at(-40*time.Minute))}, oldFail: []model.ReplicaSetCondition{rsFailure("older", at(-20*time.Minute))},
+			want: []model.DeploymentCondition{avail, completeCond, depFailure("oldest", at(-40*time.Minute))}, wantWrites: 1},
+		{why: why{"new RS wins", "§12.6: the new RS's failures alone when it has any"},
+			stored:  []model.DeploymentCondition{avail, completeCond},
+			newFail: []model.ReplicaSetCondition{rsFailure("new quota", at(-10*time.Minute))}, oldFail: []model.ReplicaSetCondition{rsFailure("old quota", at(-20*time.Minute))},
+			want: []model.DeploymentCondition{avail, completeCond, depFailure("new quota", at(-10*time.Minute))}, wantWrites: 1},
+		{why: why{"message not refreshed", "§18.11: same status and reason → the stored message stays; nothing else changed → no write"},
+			stored:  []model.DeploymentCondition{avail, completeCond, depFailure("first", at(-30*time.Minute))},
+			newFail: []model.ReplicaSetCondition{rsFailure("second", at(-time.Minute))},
+			want:    []model.DeploymentCondition{avail, completeCond, depFailure("first", at(-30*time.Minute))}, wantWrites: 0},
+		{why: why{"cleared", "§12.6: no RS reports a failure → removed"},
+			stored: []model.DeploymentCondition{avail, depFailure("first", at(-30*time.Minute)), completeCond},
+			want:   []model.DeploymentCondition{avail, completeCond}, wantWrites: 1},
+		{why: why{"paused sync leaves it", "§12.6: only syncRolloutStatus promotes; sync() neither adds nor removes"},
+			paused: true, stored: []model.DeploymentCondition{avail, pausedCondAt(at(-time.Hour))},
+			newFail: []model.ReplicaSetCondition{rsFailure("quota", at(-10*time.Minute))},
+			want:    []model.DeploymentCondition{avail, pausedCondAt(at(-time.Hour))}, wantWrites: 0},
+	}
+	runCases(t, cases, func(t *testing.T, c tc) {
+		opts := []depOpt{revisionAnn(2), withStatus(depStatus(1, 3, 3, 3, 3, 0, c.stored...))}
+		if c.paused {
+			opts = append(opts, paused())
+		}
+		d := newDeployment("web", 3, "v2", opts...)
+		v1 := rsStatus(newRS(d, "v1", 1, 0, at(-2*time.Hour)), 0, 0, 0)
+		v1.Status.Conditions = c.oldFail
+		v2 := newRS(d, "v2", 2, 3, at(-time.Hour))
+		v2.Status.Conditions = c.newFail
+		v0 := rsStatus(newRS(d, "v0", 1, 0, at(-3*time.Hour)), 0, 0, 0)
+		v0.Status.Conditions = c.v0Fail
+		p := mustSync(t, plan.State{Deployment: d, ReplicaSets: []*model.ReplicaSet{v2, v1, v0}, Now: t0})
+		if got := len(p.Actions); got != c.wantWrites {
+			t.Errorf("actions %q, want %d status writes", summary(p), c.wantWrites)
+		}
+		if p.Status == nil {
+			t.Fatal("no status computed")
+		}
+		if diff := cmp.Diff(c.want, p.Status.Conditions); diff != "" {
+			t.Errorf("conditions (-want +got):\n%s", diff)
+		}
+	})
+}
+
+func TestTerminatingReplicasGate(t *testing.T) {
+	// §1.8/§12.1: with DeploymentReplicaSetTerminatingReplicas off the
+	// field is nil; on (the default) it sums the ReplicaSets' counts.
+	d := newDeployment("web", 3, "v2", revisionAnn(2), generation(2),
+		withStatus(depStatus(1, 3, 3, 3, 3, 0, availableCond(true, at(-time.Hour)), completeCond)))
+	v1 := rsStatus(newRS(d, "v1", 1, 0, at(-2*time.Hour)), 0, 0, 0)
+	v1.Status.TerminatingReplicas = i32(2)
+	s := plan.State{Deployment: d, ReplicaSets: []*model.ReplicaSet{v1, newRS(d, "v2", 2, 3, at(-time.Hour))}, Now: t0}
+	on := mustSync(t, s)
+	if got := lastStatusWrite(t, on).Status.TerminatingReplicas; got == nil || *got != 2 {
+		t.Errorf("gate on: terminatingReplicas = %v, want 2", got)
+	}
+	off := mustSync(t, s, plan.WithTerminatingReplicas(false))
+	if got := lastStatusWrite(t, off).Status.TerminatingReplicas; got != nil {
+		t.Errorf("gate off: terminatingReplicas = %d, want nil", *got)
+	}
 }

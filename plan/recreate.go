@@ -52,13 +52,13 @@ func (s *syncer) rolloutRecreate(rsList []*model.ReplicaSet) {
 // controlling ReplicaSet, for the ReplicaSets in rsList (every one gets an
 // entry, possibly empty), as upstream's getPodMapForDeployment.
 func (s *syncer) podsByOwner(rsList []*model.ReplicaSet) map[string][]*model.Pod {
-	sel, _ := model.NewMatcher(s.d.Spec.Selector)
+	sel := s.d.Spec.Selector
 	out := make(map[string][]*model.Pod, len(rsList))
 	for _, rs := range rsList {
 		out[rs.UID] = nil
 	}
 	for _, p := range s.pods {
-		if p == nil || (s.d.Namespace != "" && p.Namespace != "" && p.Namespace != s.d.Namespace) || !sel.Matches(p.Labels) {
+		if p == nil || (s.d.Namespace != "" && p.Namespace != "" && p.Namespace != s.d.Namespace) || !matches(sel, p.Labels) {
 			continue
 		}
 		ref := p.ControllerRef()

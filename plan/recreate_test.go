@@ -139,3 +139,29 @@ func TestRecreateWalkthrough(t *testing.T) {
 		t.Errorf("revision annotation = %q, want 2", rev.Annotations[model.RevisionAnnotation])
 	}
 }
+
+func TestRecreateScalesUpExistingNewReplicaSet(t *testing.T) {
+	// §7.1: once no old pod runs, an existing new RS is scaled to D
+	// (scaleUpNewReplicaSetForRecreate), and the status follows.
+	d := newDeployment("web", 3, "v2", recreate(), revisionAnn(2),
+		withStatus(depStatus(1, 0, 0, 0, 0, 0, availableCond(false, at(-time.Hour)),
+			progressingCond(model.ConditionTrue, model.ReasonNewReplicaSetCreated, `Created new replica set "web-v2"`, at(-time.Hour), at(-time.Hour)))))
+	v1 := rsStatus(newRS(d, "v1", 1, 0, at(-2*time.Hour)), 0, 0, 0)
+	v2 := rsStatus(newRS(d, "v2", 2, 0, at(-time.Hour)), 0, 0, 0)
+	p := mustSync(t, plan.State{Deployment: d, ReplicaSets: []*model.ReplicaSet{v1, v2},
+		Pods: []*model.Pod{newPod("gone", v1, model.PodSucceeded, true)}, Now: t0})
+	checkPlan(t, p, []string{"UpdateReplicaSet web-v2 replicas=3", "UpdateDeploymentStatus web"},
+		[]string{"Normal ScalingReplicaSet: Scaled up replica set web-v2 from 0 to 3"}, -1)
+}
+
+func TestRecreateStopsAfterScaleDown(t *testing.T) {
+	// §7.1: a sync that scaled old RSs down ends with the status, even when
+	// no old pod exists yet (status 0, no pods): the new RS waits for the
+	// next sync.
+	d := newDeployment("web", 3, "v2", recreate(), generation(2), revisionAnn(1),
+		withStatus(depStatus(1, 0, 0, 0, 0, 2, availableCond(false, at(-time.Hour)), completeCond)))
+	v1 := rsStatus(newRS(d, "v1", 1, 2, at(-time.Hour)), 0, 0, 0)
+	p := mustSync(t, plan.State{Deployment: d, ReplicaSets: []*model.ReplicaSet{v1}, Now: t0}, fixedHash("v2"))
+	checkPlan(t, p, []string{"UpdateReplicaSet web-v1 replicas=0", "UpdateDeploymentStatus web"},
+		[]string{"Normal ScalingReplicaSet: Scaled down replica set web-v1 from 2 to 0"}, -1)
+}

@@ -425,3 +425,74 @@ func TestSurfaceOldReplicaSetErrors(t *testing.T) {
 		}
 	})
 }
+
+func TestRollingEdgeCases(t *testing.T) {
+	prog := progressingCond(model.ConditionTrue, model.ReasonReplicaSetUpdated, `ReplicaSet "web-v2" is progressing.`, at(-time.Minute), at(-time.Hour))
+	type tc struct {
+		why
+		d                       *model.Deployment
+		rss                     func(d *model.Deployment) []*model.ReplicaSet
+		wantActions, wantEvents []string
+		wantConflict            int
+		check                   func(t *testing.T, p plan.Plan)
+	}
+	cases := []tc{
+		{why: why{"new RS above D", "§6.4: new 12 > D 10 → scaled down to D (no desired annotation, so not a scaling event)"},
+			d: newDeployment("web", 10, "v2", revisionAnn(2), withStatus(depStatus(1, 12, 12, 12, 12, 0, prog))),
+			rss: func(d *model.Deployment) []*model.ReplicaSet {
+				return []*model.ReplicaSet{rsAnn(newRS(d, "v2", 2, 12, at(-time.Hour)), model.DesiredReplicasAnnotation, "")}
+			},
+			wantActions:  []string{"UpdateReplicaSet web-v2 replicas=10", "UpdateDeploymentStatus web"},
+			wantEvents:   []string{"Normal ScalingReplicaSet: Scaled down replica set web-v2 from 12 to 10"},
+			wantConflict: -1},
+		{why: why{"created empty for D zero", "§4.6/§6.2: D=0, maxSurge 3 → created with min(3, 0) = 0 replicas, no scaling event; max-replicas 0+3 (surge not zeroed)"},
+			d: newDeployment("web", 0, "v2", rolling(intStr(3), intStr(1)), revisionAnn(1), generation(2), withStatus(depStatus(1, 0, 0, 0, 0, 0, prog))),
+			rss: func(d *model.Deployment) []*model.ReplicaSet {
+				return []*model.ReplicaSet{newRS(d, "v1", 1, 0, at(-time.Hour))}
+			},
+			wantActions:  []string{"CreateReplicaSet web-v2 replicas=0", "UpdateDeploymentStatus web", "UpdateDeploymentStatus web conflict"},
+			wantConflict: 2,
+			check: func(t *testing.T, p plan.Plan) {
+				a := p.Actions[0].ReplicaSet.Annotations
+				if a[model.DesiredReplicasAnnotation] != "0" || a[model.MaxReplicasAnnotation] != "3" {
+					t.Errorf("annotations %v, want desired 0, max 3", a)
+				}
+			}},
+		{why: why{"crash-looping new RS blocks old cleanup", "§6.5/§18.8: D 10, surge 3, unavailable 2; new 5 with 0 available, old 8 with 7 available: budget 13 − 8 − 5 = 0 → the unhealthy old pod stays"},
+			d: newDeployment("web", 10, "v2", rolling(intStr(3), intStr(2)), revisionAnn(2), withStatus(depStatus(1, 13, 5, 7, 7, 6, prog))),
+			rss: func(d *model.Deployment) []*model.ReplicaSet {
+				return []*model.ReplicaSet{
+					rsStatus(newRS(d, "v1", 1, 8, at(-2*time.Hour)), 8, 7, 7), rsStatus(newRS(d, "v2", 2, 5, at(-time.Hour)), 5, 0, 0),
+				}
+			},
+			wantActions: []string{"UpdateDeploymentStatus web"}, wantConflict: -1},
+		{why: why{"rolled back to a good RS", "§6.5 worked case 1 continued: newUnavailable 1 → budget 13 − 8 − 1 = 4; cleanup takes the 4 unavailable pods of the crash-looping old RS"},
+			d: newDeployment("web", 10, "v2", rolling(intStr(3), intStr(2)), revisionAnn(3), withStatus(depStatus(1, 13, 8, 8, 8, 5, prog))),
+			rss: func(d *model.Deployment) []*model.ReplicaSet {
+				return []*model.ReplicaSet{
+					rsStatus(newRS(d, "v3", 2, 5, at(-2*time.Hour)), 5, 0, 0), rsStatus(newRS(d, "v2", 3, 8, at(-time.Hour)), 8, 7, 7),
+				}
+			},
+			wantActions:  []string{"UpdateReplicaSet web-v3 replicas=1", "UpdateDeploymentStatus web"},
+			wantEvents:   []string{"Normal ScalingReplicaSet: Scaled down replica set web-v3 from 5 to 1"},
+			wantConflict: -1},
+		{why: why{"two old RSs drained oldest first", "§6.7 via a sync: D 10, 25%/25%; total 3+4+6 = 13; budget 13−8−0 = 5; available 13 > 8 → target 5: a 3→0, b 4→2"},
+			d: newDeployment("web", 10, "v2", revisionAnn(3), withStatus(depStatus(1, 13, 6, 13, 13, 0, prog))),
+			rss: func(d *model.Deployment) []*model.ReplicaSet {
+				return []*model.ReplicaSet{
+					newRS(d, "b", 2, 4, at(-2*time.Hour)), newRS(d, "a", 1, 3, at(-3*time.Hour)), newRS(d, "v2", 3, 6, at(-time.Hour)),
+				}
+			},
+			wantActions: []string{"UpdateReplicaSet web-a replicas=0", "UpdateReplicaSet web-b replicas=2", "UpdateDeploymentStatus web"},
+			wantEvents: []string{"Normal ScalingReplicaSet: Scaled down replica set web-a from 3 to 0",
+				"Normal ScalingReplicaSet: Scaled down replica set web-b from 4 to 2"},
+			wantConflict: -1},
+	}
+	runCases(t, cases, func(t *testing.T, c tc) {
+		p := mustSync(t, plan.State{Deployment: c.d, ReplicaSets: c.rss(c.d), Now: t0}, fixedHash("v2"))
+		checkPlan(t, p, c.wantActions, c.wantEvents, c.wantConflict)
+		if c.check != nil {
+			c.check(t, p)
+		}
+	})
+}

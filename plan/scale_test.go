@@ -251,3 +251,113 @@ func TestRecreateSeveralActiveReplicaSets(t *testing.T) {
 		state.Now = state.Now.Add(time.Minute)
 	}
 }
+
+func TestScalingEventSpecialCases(t *testing.T) {
+	type tc struct {
+		why
+		d                       *model.Deployment
+		rss                     func(d *model.Deployment) []*model.ReplicaSet
+		wantActions, wantEvents []string
+		check                   func(t *testing.T, p plan.Plan)
+	}
+	prog := progressingCond(model.ConditionTrue, model.ReasonReplicaSetUpdated, `ReplicaSet "web-v2" is progressing.`, at(-time.Hour), at(-time.Hour))
+	cases := []tc{
+		{why: why{"saturated new RS drains old", "§8.4: new RS 5/5 available with desired 5 is saturated → active old RSs to 0"},
+			d: newDeployment("web", 5, "v2", revisionAnn(2), withStatus(depStatus(1, 7, 5, 7, 7, 0, prog))),
+			rss: func(d *model.Deployment) []*model.ReplicaSet {
+				return []*model.ReplicaSet{
+					replicasAnn(newRS(d, "v1", 1, 2, at(-2*time.Hour)), 4, 5),
+					newRS(d, "v2", 2, 5, at(-time.Hour)),
+				}
+			},
+			wantActions: []string{"UpdateReplicaSet web-v1 replicas=0", "UpdateDeploymentStatus web"},
+			wantEvents:  []string{"Normal ScalingReplicaSet: Scaled down replica set web-v1 from 2 to 0"}},
+		{why: why{"nothing to add refreshes annotations", "Ex 16 q via a sync: D 3→2 (surge 1): allowed 3 = current 3, v2 not saturated (0 available) → sizes kept, annotations rewritten old-first, no events"},
+			d: newDeployment("web", 2, "v2", rolling(intStr(1), intStr(1)), revisionAnn(2), withStatus(depStatus(1, 3, 2, 1, 1, 1, prog))),
+			rss: func(d *model.Deployment) []*model.ReplicaSet {
+				return []*model.ReplicaSet{
+					replicasAnn(newRS(d, "v1", 1, 1, at(-2*time.Hour)), 3, 4),
+					rsStatus(replicasAnn(newRS(d, "v2", 2, 2, at(-time.Hour)), 3, 4), 2, 0, 0),
+				}
+			},
+			wantActions: []string{"UpdateReplicaSet web-v1 replicas=1", "UpdateReplicaSet web-v2 replicas=2", "UpdateDeploymentStatus web"},
+			check: func(t *testing.T, p plan.Plan) {
+				for _, a := range p.Actions[:2] {
+					if got := a.ReplicaSet.Annotations; got[model.DesiredReplicasAnnotation] != "2" || got[model.MaxReplicasAnnotation] != "3" {
+						t.Errorf("%s annotations = %v, want desired 2, max 3", a.Name, got)
+					}
+				}
+			}},
+		{why: why{"annotation refresh order", "§8.3/§8.4: FindActiveOrLatest leaves old RSs newest first and toAdd 0 sorts nothing → b (newer), a, then the new RS"},
+			d: newDeployment("web", 3, "v2", revisionAnn(3), withStatus(depStatus(1, 4, 2, 4, 4, 0, prog))),
+			rss: func(d *model.Deployment) []*model.ReplicaSet {
+				return []*model.ReplicaSet{
+					replicasAnn(newRS(d, "a", 1, 1, at(-3*time.Hour)), 4, 5),
+					replicasAnn(newRS(d, "b", 2, 1, at(-2*time.Hour)), 4, 5),
+					replicasAnn(newRS(d, "v2", 3, 2, at(-time.Hour)), 4, 5),
+				}
+			},
+			wantActions: []string{"UpdateReplicaSet web-b replicas=1", "UpdateReplicaSet web-a replicas=1", "UpdateReplicaSet web-v2 replicas=2", "UpdateDeploymentStatus web"}},
+		{why: why{"single active follows replicas", "Ex 16 a: the only active RS goes 10→12"},
+			d: newDeployment("web", 12, "v1", revisionAnn(1), withStatus(depStatus(1, 10, 10, 10, 10, 0, prog))),
+			rss: func(d *model.Deployment) []*model.ReplicaSet {
+				return []*model.ReplicaSet{replicasAnn(newRS(d, "v1", 1, 10, at(-time.Hour)), 10, 13)}
+			},
+			wantActions: []string{"UpdateReplicaSet web-v1 replicas=12", "UpdateDeploymentStatus web"},
+			wantEvents:  []string{"Normal ScalingReplicaSet: Scaled up replica set web-v1 from 10 to 12"}},
+	}
+	runCases(t, cases, func(t *testing.T, c tc) {
+		p := mustSync(t, plan.State{Deployment: c.d, ReplicaSets: c.rss(c.d), Now: t0})
+		checkPlan(t, p, c.wantActions, c.wantEvents, -1)
+		if c.check != nil {
+			c.check(t, p)
+		}
+	})
+}
+
+// TestProportionOptions: the two options that leave upstream's proportional
+// arithmetic (defaults reproduce it).
+func TestProportionOptions(t *testing.T) {
+	sizes := func(p plan.Plan) map[string]int32 {
+		out := map[string]int32{}
+		for _, a := range p.Actions {
+			if a.Kind == plan.UpdateReplicaSet {
+				out[a.Name] = a.ReplicaSet.SpecReplicas()
+			}
+		}
+		return out
+	}
+	type tc struct {
+		why
+		d                         *model.Deployment
+		v1, v2, v1Max, v2Max, old int32
+		opts                      []plan.Option
+		want                      map[string]int32
+	}
+	overflowD := func() *model.Deployment {
+		return newDeployment("web", 100000, "v2", rolling(intStr(0), intStr(1)), revisionAnn(2), generation(2))
+	}
+	flipD := func() *model.Deployment {
+		return newDeployment("web", 15, "v2", rolling(intStr(0), intStr(1)), revisionAnn(2), generation(2))
+	}
+	cases := []tc{
+		{why: why{"sign flip, default", "§18.4 (derived): v1 +3 and leftover +4 → 13, v2 (max 40) −2 → 2 during a scale-up"},
+			d: flipD(), v1: 6, v2: 4, v1Max: 10, v2Max: 40, old: 10, want: map[string]int32{"web-v1": 13, "web-v2": 2}},
+		{why: why{"sign flip, monotonic", "MonotonicProportions: v2's −2 counts as 0 → v2 stays 4 (annotations refreshed), v1 +3 + leftover 2 → 11"},
+			d: flipD(), v1: 6, v2: 4, v1Max: 10, v2Max: 40, old: 10, opts: []plan.Option{plan.MonotonicProportions()},
+			want: map[string]int32{"web-v1": 11, "web-v2": 4}},
+		{why: why{"int32 overflow, default", "§18.14: 40000·100000 wraps to −294967296; /80000 → −3687 → fraction −43687 for both; leftover 107374 to v2 (newer) → 103687, v1 → −3687"},
+			d: overflowD(), v1: 40000, v2: 40000, v1Max: 80000, v2Max: 80000, old: 80000,
+			want: map[string]int32{"web-v1": -3687, "web-v2": 103687}},
+		{why: why{"int32 overflow, exact", "ExactProportions: 40000·100000/80000 = 50000 each"},
+			d: overflowD(), v1: 40000, v2: 40000, v1Max: 80000, v2Max: 80000, old: 80000, opts: []plan.Option{plan.ExactProportions()},
+			want: map[string]int32{"web-v1": 50000, "web-v2": 50000}},
+	}
+	runCases(t, cases, func(t *testing.T, c tc) {
+		s := proportionalState(c.d, c.v1, c.v2, c.v1Max, c.v2Max, c.old)
+		p := mustSync(t, s, c.opts...)
+		if diff := cmp.Diff(c.want, sizes(p)); diff != "" {
+			t.Errorf("sizes (-want +got):\n%s", diff)
+		}
+	})
+}

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"maps"
 	"strconv"
 
 	"github.com/rolloutplan/rolloutplan/model"
@@ -55,7 +56,7 @@ func (s *syncer) scaleReplicaSet(rs *model.ReplicaSet, newScale int32, why Reaso
 	if !sizeChange && !ReplicasAnnotationsNeedUpdate(rs, desired, maxReplicas) {
 		return false, rs
 	}
-	c := rs.DeepCopy()
+	c := s.copyForWrite(rs)
 	c.Spec.Replicas = model.Int32Ptr(newScale)
 	SetReplicasAnnotations(c, desired, maxReplicas)
 	out := s.writeReplicaSet(UpdateReplicaSet, c, rs, why)
@@ -68,4 +69,16 @@ func (s *syncer) scaleReplicaSet(rs *model.ReplicaSet, newScale int32, why Reaso
 	}
 	s.event(model.EventTypeNormal, model.EventScalingReplicaSet, "Scaled %s replica set %s from %d to %d", direction, rs.Name, rs.SpecReplicas(), newScale)
 	return true, out
+}
+
+// copyForWrite returns a copy of rs to change and write: a deep copy of an
+// input object, or, for an object this plan wrote before, a copy sharing the
+// maps the write does not change (all but the annotations).
+func (s *syncer) copyForWrite(rs *model.ReplicaSet) *model.ReplicaSet {
+	if _, owned := s.objVersion[rs]; !owned {
+		return rs.DeepCopy()
+	}
+	c := *rs
+	c.Annotations = maps.Clone(rs.Annotations)
+	return &c
 }

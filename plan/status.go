@@ -124,8 +124,9 @@ func (s *syncer) syncDeploymentStatus(allRSs []*model.ReplicaSet, newRS *model.R
 }
 
 func (s *syncer) writeStatusIfChanged(st model.DeploymentStatus) bool {
-	s.statusComputed = new(model.DeploymentStatus)
-	*s.statusComputed = st.DeepCopy()
+	// st is fresh and, like the working copy, never changed in place.
+	computed := st
+	s.statusComputed = &computed
 	if statusEqual(&s.d.Status, &st) {
 		s.note(reason(NoteStatusUnchanged, nil, "the stored status is current"))
 		return false

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"maps"
 	"time"
 
 	"github.com/rolloutplan/rolloutplan/model"
@@ -19,6 +20,7 @@ type syncer struct {
 	plan Plan
 
 	deploymentWrites int
+	owned            bool // the working copy shares nothing with the input
 	// serverVersion counts the writes each ReplicaSet (by name) has received
 	// this sync; objVersion records which of those versions an object in
 	// hand was derived from (absent: the cached input, version 0).
@@ -29,13 +31,18 @@ type syncer struct {
 }
 
 func newSyncer(s State, cfg config) *syncer {
+	// The working copy shares the input's maps and slices except the
+	// annotations, the one map a sync changes in place; everything else it
+	// changes is replaced whole (conditions, status, template).
+	d := *s.Deployment
+	d.Annotations = maps.Clone(d.Annotations)
 	return &syncer{
 		cfg:           cfg,
 		now:           s.Now,
-		d:             s.Deployment.DeepCopy(),
+		d:             &d,
 		all:           s.ReplicaSets,
 		pods:          s.Pods,
-		plan:          Plan{ConflictAt: -1},
+		plan:          Plan{ConflictAt: -1, Actions: make([]Action, 0, 4)},
 		serverVersion: map[string]int{},
 		objVersion:    map[*model.ReplicaSet]int{},
 	}
@@ -63,24 +70,42 @@ func (s *syncer) event(typ, reason, format string, args ...any) {
 // write of a sync derives from the same cached version, so any write after
 // the first is a conflict (spec §2.3).
 func (s *syncer) writeDeployment(kind ActionKind, r Reason) {
-	s.record(Action{
-		Kind: kind, Name: s.d.Name, Deployment: s.d.DeepCopy(), Conflict: s.deploymentWrites > 0, Reason: r,
-	})
+	s.ownWorkingCopy()
+	sent := *s.d
+	sent.Annotations = maps.Clone(s.d.Annotations)
+	s.record(Action{Kind: kind, Name: s.d.Name, Deployment: &sent, Conflict: s.deploymentWrites > 0, Reason: r})
 	s.deploymentWrites++
+}
+
+// ownWorkingCopy makes the working copy share nothing with the input, once,
+// before its first write: the recorded Deployments then share its parts that
+// the sync replaces rather than changes in place (everything but the
+// annotations), never the input's.
+func (s *syncer) ownWorkingCopy() {
+	if s.owned {
+		return
+	}
+	s.owned = true
+	d := s.d
+	annotations := d.Annotations
+	*d = *d.DeepCopy()
+	d.Annotations = annotations
 }
 
 func (s *syncer) updateStatus(r Reason) { s.writeDeployment(UpdateDeploymentStatus, r) }
 
-// writeReplicaSet records a create or update of rs (a copy the caller owns,
-// derived from base) and returns the object the server would answer with.
+// writeReplicaSet records a create or update of rs, derived from base, and
+// returns the object the server would answer with. rs must share nothing
+// with the input and is not modified afterwards: the plan keeps it.
+//
+// objVersion also tells which objects the plan owns: those it wrote.
 func (s *syncer) writeReplicaSet(kind ActionKind, rs, base *model.ReplicaSet, r Reason) *model.ReplicaSet {
 	conflict := false
 	if kind == UpdateReplicaSet {
 		conflict = s.objVersion[base] != s.serverVersion[rs.Name]
 	}
 	s.serverVersion[rs.Name]++
-	sent := rs.DeepCopy()
-	s.record(Action{Kind: kind, Name: rs.Name, ReplicaSet: sent, Conflict: conflict, Reason: r})
+	s.record(Action{Kind: kind, Name: rs.Name, ReplicaSet: rs, Conflict: conflict, Reason: r})
 	s.objVersion[rs] = s.serverVersion[rs.Name]
 	return rs
 }

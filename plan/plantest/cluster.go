@@ -2,6 +2,7 @@ package plantest
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"time"
@@ -42,7 +43,10 @@ func (m ApplyMode) String() string {
 // planner's writes: it assigns UIDs, creation times, generations and
 // resource versions, keeps status on main-resource updates and spec on
 // status updates. Objects are replaced, never modified in place, so a
-// [plan.State] taken earlier stays a valid snapshot.
+// [plan.State] taken earlier stays a valid snapshot (its slices are copies;
+// the Cluster's own slices change in place). Successive versions of an
+// object share the maps and slices that did not change, so objects read from
+// a Cluster must not be modified.
 //
 // The zero Cluster is empty and usable.
 type Cluster struct {
@@ -94,40 +98,41 @@ func (c *Cluster) ApplyPlan(p plan.Plan, mode ApplyMode, now time.Time) []error 
 
 // Apply carries out one write at now. It fails like the API server: a create
 // of a taken name is AlreadyExists, a write to a missing object NotFound.
+// The cluster keeps the maps and slices of the written objects, so a plan
+// must not be changed once applied.
 func (c *Cluster) Apply(a plan.Action, now time.Time) error {
 	switch a.Kind {
 	case plan.CreateReplicaSet:
 		if c.replicaSet(a.Name) >= 0 {
 			return fmt.Errorf("replicasets.apps %q already exists", a.Name)
 		}
-		rs := a.ReplicaSet.DeepCopy()
+		rs := *a.ReplicaSet
 		rs.UID = c.NextUID("rs")
 		rs.CreationTimestamp = now
 		rs.Generation = 1
 		rs.ResourceVersion = c.NextResourceVersion()
 		rs.Status = model.ReplicaSetStatus{}
-		c.ReplicaSets = append(slices.Clone(c.ReplicaSets), rs)
+		c.ReplicaSets = append(c.ReplicaSets, &rs)
 	case plan.UpdateReplicaSet:
 		i := c.replicaSet(a.Name)
 		if i < 0 {
 			return notFound("replicasets", a.Name)
 		}
 		old := c.ReplicaSets[i]
-		rs := a.ReplicaSet.DeepCopy()
+		rs := *a.ReplicaSet
 		rs.UID, rs.CreationTimestamp, rs.Status, rs.Generation = old.UID, old.CreationTimestamp, old.Status, old.Generation
-		rs.Status.Conditions = slices.Clone(old.Status.Conditions)
 		if !replicaSetSpecEqual(&old.Spec, &rs.Spec) {
 			rs.Generation++
 		}
 		rs.ResourceVersion = c.NextResourceVersion()
-		c.setReplicaSet(i, rs)
+		c.setReplicaSet(i, &rs)
 	case plan.DeleteReplicaSet:
 		i := c.replicaSet(a.Name)
 		if i < 0 {
 			return nil // upstream ignores NotFound on cleanup deletes
 		}
 		uid := c.ReplicaSets[i].UID
-		c.ReplicaSets = slices.Delete(slices.Clone(c.ReplicaSets), i, i+1)
+		c.ReplicaSets = slices.Delete(c.ReplicaSets, i, i+1)
 		c.collectOrphans(uid, now)
 	case plan.AdoptReplicaSet, plan.ReleaseReplicaSet:
 		i := c.replicaSet(a.Name)
@@ -148,17 +153,17 @@ func (c *Cluster) Apply(a plan.Action, now time.Time) error {
 		if c.Deployment == nil || c.Deployment.Name != a.Name {
 			return notFound("deployments", a.Name)
 		}
-		d := c.Deployment.DeepCopy()
+		d := *c.Deployment
 		d.Status = a.Deployment.Status.DeepCopy()
-		d.Annotations = a.Deployment.DeepCopy().Annotations
+		d.Annotations = maps.Clone(a.Deployment.Annotations)
 		d.ResourceVersion = c.NextResourceVersion()
-		c.Deployment = d
+		c.Deployment = &d
 	case plan.UpdateDeployment:
 		if c.Deployment == nil || c.Deployment.Name != a.Name {
 			return notFound("deployments", a.Name)
 		}
 		old := c.Deployment
-		d := a.Deployment.DeepCopy()
+		d := a.Deployment.DeepCopy() // full updates are rare: keep it simple
 		d.UID, d.CreationTimestamp, d.Generation = old.UID, old.CreationTimestamp, old.Generation
 		d.Status = old.Status.DeepCopy()
 		if !deploymentSpecEqual(&old.Spec, &d.Spec) || !stringMapsEqual(old.Annotations, d.Annotations) {
@@ -195,11 +200,12 @@ func (c *Cluster) SetReplicaSetStatus(name string, st model.ReplicaSetStatus) er
 	if i < 0 {
 		return notFound("replicasets", name)
 	}
-	rs := c.ReplicaSets[i].DeepCopy()
+	rs := *c.ReplicaSets[i]
 	rs.Status = st
 	rs.Status.Conditions = slices.Clone(st.Conditions)
+	rs.Status.TerminatingReplicas = cloneInt32(st.TerminatingReplicas)
 	rs.ResourceVersion = c.NextResourceVersion()
-	c.setReplicaSet(i, rs)
+	c.setReplicaSet(i, &rs)
 	return nil
 }
 
@@ -208,7 +214,6 @@ func (c *Cluster) replicaSet(name string) int {
 }
 
 func (c *Cluster) setReplicaSet(i int, rs *model.ReplicaSet) {
-	c.ReplicaSets = slices.Clone(c.ReplicaSets)
 	c.ReplicaSets[i] = rs
 }
 
@@ -240,4 +245,12 @@ func (c *Cluster) ReplicaSet(name string) *model.ReplicaSet {
 		return c.ReplicaSets[i]
 	}
 	return nil
+}
+
+func cloneInt32(p *int32) *int32 {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
 }

@@ -39,3 +39,16 @@ func BenchmarkRollout1kPods(b *testing.B) {
 		b.ReportMetric(float64(tr.Summary.Syncs), "syncs")
 	}
 }
+
+// A 5 000-replica version of BenchmarkRollout100kCounts, small enough for
+// instruction counting under callgrind.
+func BenchmarkRollout5kCounts(b *testing.B) {
+	d := deployment(5_000, model.RollingUpdateStrategy, "1", "0")
+	cfg := Config{Deployment: d, Script: []Event{setImage(2, "nginx:1.16.1")}, Record: RecordSummary}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Run(cfg); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

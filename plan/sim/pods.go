@@ -139,7 +139,7 @@ func (pw *podWorld) apply(c *plantest.Cluster, a replicaset.Action, now time.Tim
 		p.Spec.NodeName = fmt.Sprintf("node-%d", pw.placed%pw.nodes+1)
 		pw.placed++
 		pw.readyAt[p.UID] = pw.templateReadyAt(c, p, now)
-		c.Pods = append(slices.Clone(c.Pods), p)
+		c.Pods = append(c.Pods, p)
 	case replicaset.DeletePod:
 		pw.update(c, a.Name, func(p *model.Pod) {
 			if p.DeletionTimestamp == nil {
@@ -170,7 +170,6 @@ func (pw *podWorld) update(c *plantest.Cluster, name string, f func(*model.Pod))
 	p := c.Pods[i].DeepCopy()
 	f(p)
 	p.ResourceVersion = c.NextResourceVersion()
-	c.Pods = slices.Clone(c.Pods)
 	c.Pods[i] = p
 }
 

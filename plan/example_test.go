@@ -1,0 +1,99 @@
+package plan_test
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/rolloutplan/rolloutplan/model"
+	"github.com/rolloutplan/rolloutplan/plan"
+)
+
+// exampleState is a Deployment of 10 replicas (maxSurge and maxUnavailable
+// 25%, so 3 and 2) whose image just changed from nginx:1.26 to nginx:1.27,
+// with the ReplicaSet of the old image running 10 available pods.
+func exampleState() plan.State {
+	now := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	labels := map[string]string{"app": "web"}
+	d := model.Default(&model.Deployment{
+		ObjectMeta: model.ObjectMeta{
+			Name: "web", Namespace: "shop", UID: "d-1", Generation: 2,
+			Annotations: map[string]string{model.RevisionAnnotation: "1"},
+		},
+		Spec: model.DeploymentSpec{
+			Replicas: model.Int32Ptr(10),
+			Selector: &model.LabelSelector{MatchLabels: labels},
+			Template: model.PodTemplate{Labels: labels, Spec: `{"containers":[{"image":"nginx:1.27","name":"web"}]}`},
+		},
+	})
+	d.Status = model.DeploymentStatus{ObservedGeneration: 1, Replicas: 10, UpdatedReplicas: 10, ReadyReplicas: 10, AvailableReplicas: 10}
+
+	oldLabels := map[string]string{"app": "web", model.PodTemplateHashLabel: "6b8c7d9f45"}
+	old := &model.ReplicaSet{
+		ObjectMeta: model.ObjectMeta{
+			Name: "web-6b8c7d9f45", Namespace: "shop", UID: "rs-1", CreationTimestamp: now.Add(-24 * time.Hour),
+			Labels: oldLabels,
+			Annotations: map[string]string{
+				model.RevisionAnnotation: "1", model.DesiredReplicasAnnotation: "10", model.MaxReplicasAnnotation: "13",
+			},
+			OwnerReferences: []model.OwnerReference{model.NewControllerRef("apps/v1", "Deployment", "web", "d-1")},
+		},
+		Spec: model.ReplicaSetSpec{
+			Replicas: model.Int32Ptr(10),
+			Selector: &model.LabelSelector{MatchLabels: oldLabels},
+			Template: model.PodTemplate{Labels: oldLabels, Spec: `{"containers":[{"image":"nginx:1.26","name":"web"}]}`},
+		},
+		Status: model.ReplicaSetStatus{Replicas: 10, ReadyReplicas: 10, AvailableReplicas: 10, ObservedGeneration: 1},
+	}
+	return plan.State{Deployment: d, ReplicaSets: []*model.ReplicaSet{old}, Now: now}
+}
+
+// The first sync of a rolling update creates the new ReplicaSet with the
+// surge, records the new revision, takes the old ReplicaSet down by what
+// availability allows, and writes the status. That last write is the
+// Deployment's second in the sync, so a real API server rejects it (§2.3):
+// ConflictAt points at it.
+func ExampleSync() {
+	p, err := plan.Sync(exampleState())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, a := range p.Actions {
+		fmt.Println(a)
+	}
+	for _, e := range p.Events {
+		fmt.Println(e.Reason, e.Message)
+	}
+	fmt.Println("conflict at", p.ConflictAt)
+	// Output:
+	// CreateReplicaSet shop/web-7ffd4c7dc5: ScaleUpNewReplicaSet: new web-7ffd4c7dc5 0→3: up = min(replicas 10 + maxSurge 3 − total 10, replicas 10 − new 0) = 3
+	// UpdateDeploymentStatus shop/web: SyncRevision: the Deployment records revision 2 and its new ReplicaSet web-7ffd4c7dc5
+	// UpdateReplicaSet shop/web-6b8c7d9f45: ScaleDownOldReplicaSet: old web-6b8c7d9f45 10→8: available 10 > minAvailable 8 = replicas 10 − maxUnavailable 2
+	// UpdateDeploymentStatus shop/web (conflict): SyncStatus: status: 10 replicas, 0 updated, 10 ready, 10 available, 3 unavailable
+	// ScalingReplicaSet Scaled up replica set web-7ffd4c7dc5 from 0 to 3
+	// ScalingReplicaSet Scaled down replica set web-6b8c7d9f45 from 10 to 8
+	// conflict at 3
+}
+
+// Coalesced merges the writes of a plan into one per object, for an adapter
+// that would rather apply each object's final state once.
+func ExamplePlan_Coalesced() {
+	p, err := plan.Sync(exampleState())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, a := range p.Coalesced() {
+		switch {
+		case a.ReplicaSet != nil:
+			fmt.Println(a.Kind, a.Name, "replicas", *a.ReplicaSet.Spec.Replicas)
+		case a.Deployment != nil:
+			fmt.Println(a.Kind, a.Name, "revision", a.Deployment.Annotations[model.RevisionAnnotation],
+				"observedGeneration", a.Deployment.Status.ObservedGeneration)
+		}
+	}
+	// Output:
+	// CreateReplicaSet web-7ffd4c7dc5 replicas 3
+	// UpdateDeploymentStatus web revision 2 observedGeneration 2
+	// UpdateReplicaSet web-6b8c7d9f45 replicas 8
+}

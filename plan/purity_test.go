@@ -1,0 +1,268 @@
+package plan_test
+
+import (
+	"encoding/json"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/rolloutplan/rolloutplan/model"
+	"github.com/rolloutplan/rolloutplan/plan"
+)
+
+type scenario struct {
+	why
+	state plan.State
+	opts  []plan.Option
+}
+
+func (s scenario) caseInfo() why { return s.why }
+
+// corpus is a set of syncs that together reach every branch of Sync: a
+// create with a conflict, proportional scaling with creation-time ties,
+// Recreate waiting for pods, claims, a collision, a rollback that creates,
+// a paused cleanup, a requeue and the select-everything guard.
+func corpus() []scenario {
+	var out []scenario
+
+	d := newDeployment("web", 10, "v2", generation(2), revisionAnn(1),
+		withStatus(depStatus(1, 10, 10, 10, 10, 0, availableCond(true, at(-time.Hour)), completeCond)))
+	out = append(out, scenario{why{"rolling create", "§6.10 sync 1"},
+		plan.State{Deployment: d, ReplicaSets: []*model.ReplicaSet{newRS(d, "v1", 1, 10, at(-2*time.Hour))}, Now: t0}, []plan.Option{fixedHash("v2")}})
+
+	d = newDeployment("web", 20, "v4", revisionAnn(4), generation(2),
+		withStatus(depStatus(1, 13, 2, 13, 13, 0, progressingCond(model.ConditionTrue, model.ReasonReplicaSetUpdated, "m", at(-time.Hour), at(-time.Hour)))))
+	tie := at(-time.Hour)
+	out = append(out, scenario{why{"proportional with ties", "§8.4/§8.5: equal sizes and creation times break ties by name"},
+		plan.State{Deployment: d, ReplicaSets: []*model.ReplicaSet{
+			replicasAnn(newRS(d, "v1", 1, 4, tie), 10, 13),
+			replicasAnn(newRS(d, "v2", 2, 4, tie), 10, 13),
+			replicasAnn(newRS(d, "v3", 3, 3, tie), 10, 13),
+			replicasAnn(newRS(d, "v4", 4, 2, t0), 10, 13),
+			newRS(d, "v0", 0, 0, tie),
+		}, Now: t0}, nil})
+
+	d = newDeployment("web", 3, "v2", recreate(), generation(2), revisionAnn(1),
+		withStatus(depStatus(1, 3, 3, 3, 3, 0, availableCond(true, at(-time.Hour)), completeCond)))
+	v1 := rsStatus(newRS(d, "v1", 1, 0, at(-2*time.Hour)), 0, 0, 0)
+	v0 := rsStatus(newRS(d, "v0", 0, 0, at(-3*time.Hour)), 0, 0, 0)
+	out = append(out, scenario{why{"recreate waiting", "§7.2: terminating pods of two old RSs block"},
+		plan.State{Deployment: d, ReplicaSets: []*model.ReplicaSet{v1, v0}, Pods: []*model.Pod{
+			newPod("a", v1, model.PodRunning, true), newPod("b", v0, model.PodSucceeded, true),
+			newPod("c", v1, model.PodFailed, false), newPod("d", v0, model.PodPending, true),
+		}, Now: t0}, nil})
+
+	d = newDeployment("web", 3, "v2", revisionAnn(1),
+		withStatus(depStatus(1, 3, 3, 3, 3, 0, availableCond(true, at(-time.Hour)), completeCond)))
+	orphan := newRS(d, "v2", 1, 3, at(-2*time.Hour))
+	orphan.OwnerReferences = nil
+	orphan2 := newRS(d, "v1", 1, 0, at(-2*time.Hour))
+	orphan2.OwnerReferences = nil
+	mismatched := newRS(d, "x", 0, 0, at(-time.Hour))
+	mismatched.Labels = map[string]string{"app": "other"}
+	out = append(out, scenario{why{"claims", "§15: two orphans adopted in creation order, one release"},
+		plan.State{Deployment: d, ReplicaSets: []*model.ReplicaSet{mismatched, orphan, orphan2}, Now: t0}, nil})
+
+	d = newDeployment("web", 3, "v2", generation(2), revisionAnn(1),
+		withStatus(depStatus(1, 3, 3, 3, 3, 0, availableCond(true, at(-time.Hour)), completeCond)))
+	taken := newRS(d, "v1", 1, 3, at(-time.Hour))
+	taken.Name, taken.UID = "web-new", "uid-web-new"
+	out = append(out, scenario{why{"collision", "§4.6"},
+		plan.State{Deployment: d, ReplicaSets: []*model.ReplicaSet{taken}, Now: t0}, []plan.Option{fixedHash("new")}})
+
+	d = newDeployment("web", 3, "v3", revisionAnn(2), depAnn(model.RollbackToAnnotation, "1"),
+		withStatus(depStatus(1, 3, 3, 3, 3, 0, availableCond(true, at(-time.Hour)), completeCond)))
+	out = append(out, scenario{why{"rollback creating", "§18.18"},
+		plan.State{Deployment: d, ReplicaSets: []*model.ReplicaSet{
+			newRS(d, "v1", 1, 0, at(-2*time.Hour)), newRS(d, "v2", 2, 3, at(-time.Hour)),
+		}, Now: t0}, []plan.Option{fixedHash("v3")}})
+
+	d = newDeployment("web", 5, "v3", paused(), generation(3), revisionAnn(3), historyLimit(1),
+		withStatus(depStatus(2, 3, 3, 3, 3, 0, availableCond(true, at(-time.Hour)), completeCond)))
+	out = append(out, scenario{why{"paused cleanup", "§8.1/§9"},
+		plan.State{Deployment: d, ReplicaSets: []*model.ReplicaSet{
+			newRS(d, "v0", 1, 0, tie), newRS(d, "v1", 1, 0, tie), replicasAnn(newRS(d, "v2", 3, 3, at(-time.Hour)), 3, 4),
+		}, Now: t0}, nil})
+
+	d = newDeployment("web", 3, "v1", deadline(i32(60)), revisionAnn(1),
+		withStatus(depStatus(1, 3, 3, 1, 1, 2, availableCond(false, testTime),
+			progressingCond(model.ConditionTrue, model.ReasonReplicaSetUpdated, "m", testTime, testTime))))
+	out = append(out, scenario{why{"requeue", "Ex 10"},
+		plan.State{Deployment: d, ReplicaSets: []*model.ReplicaSet{rsStatus(newRS(d, "v1", 1, 3, testTime.Add(-time.Hour)), 3, 1, 1)},
+			Now: testTime.Add(30 * time.Second)}, nil})
+
+	d = newDeployment("web", 3, "v1", generation(2))
+	d.Spec.Selector = &model.LabelSelector{}
+	out = append(out, scenario{why{"selecting all", "§3.1 step 1"}, plan.State{Deployment: d, Now: t0}, nil})
+	return out
+}
+
+// TestSyncIsPure: Sync never modifies its input, and the plan shares no
+// memory with it: scribbling over every object of the plan leaves the input
+// as it was (design §1).
+func TestSyncIsPure(t *testing.T) {
+	runCases(t, corpus(), func(t *testing.T, sc scenario) {
+		before := cloneState(sc.state)
+		p, err := plan.Sync(sc.state, sc.opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(before, sc.state); diff != "" {
+			t.Fatalf("input modified (-before +after):\n%s", diff)
+		}
+		for _, a := range p.Actions {
+			if rs := a.ReplicaSet; rs != nil {
+				scribbleMeta(&rs.ObjectMeta)
+				*rs.Spec.Replicas = -7
+				rs.Spec.Selector.MatchLabels["x"] = "y"
+				scribbleMap(rs.Spec.Template.Labels)
+			}
+			if d := a.Deployment; d != nil {
+				scribbleMeta(&d.ObjectMeta)
+				*d.Spec.Replicas = -7
+				d.Spec.Selector.MatchLabels = map[string]string{"x": "y"}
+				scribbleMap(d.Spec.Template.Labels)
+				for i := range d.Status.Conditions {
+					d.Status.Conditions[i].Reason = "scribbled"
+				}
+				if d.Status.CollisionCount != nil {
+					*d.Status.CollisionCount = -7
+				}
+			}
+			if a.OwnerReference != nil {
+				a.OwnerReference.UID = "scribbled"
+			}
+		}
+		if p.Status != nil {
+			for i := range p.Status.Conditions {
+				p.Status.Conditions[i].Reason = "scribbled"
+			}
+			if p.Status.CollisionCount != nil {
+				*p.Status.CollisionCount = -7
+			}
+		}
+		if diff := cmp.Diff(before, sc.state); diff != "" {
+			t.Fatalf("the plan aliases the input (-before +after):\n%s", diff)
+		}
+	})
+}
+
+func scribbleMeta(m *model.ObjectMeta) {
+	scribbleMap(m.Labels)
+	scribbleMap(m.Annotations)
+	for i := range m.OwnerReferences {
+		m.OwnerReferences[i].UID = "scribbled"
+	}
+}
+
+func scribbleMap(m map[string]string) {
+	for k := range m {
+		m[k] = "scribbled"
+	}
+}
+
+// TestSyncIgnoresInputOrder: every order of State.ReplicaSets and State.Pods
+// gives the same plan (design §1, I5).
+func TestSyncIgnoresInputOrder(t *testing.T) {
+	runCases(t, corpus(), func(t *testing.T, sc scenario) {
+		want, err := plan.Sync(sc.state, sc.opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		forEachPermutation(len(sc.state.ReplicaSets), func(rsOrder []int) {
+			forEachPermutation(len(sc.state.Pods), func(podOrder []int) {
+				if n++; n > 500 {
+					return
+				}
+				s := cloneState(sc.state)
+				for i, j := range rsOrder {
+					s.ReplicaSets[i] = sc.state.ReplicaSets[j].DeepCopy()
+				}
+				for i, j := range podOrder {
+					s.Pods[i] = sc.state.Pods[j].DeepCopy()
+				}
+				got, err := plan.Sync(s, sc.opts...)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Fatalf("ReplicaSets %v, pods %v: plan differs (-given +permuted):\n%s", rsOrder, podOrder, diff)
+				}
+			})
+		})
+	})
+}
+
+// forEachPermutation calls fn with every permutation of 0..n-1 (Heap's
+// algorithm); fn must not keep the slice.
+func forEachPermutation(n int, fn func([]int)) {
+	p := make([]int, n)
+	for i := range p {
+		p[i] = i
+	}
+	var gen func(k int)
+	gen = func(k int) {
+		if k <= 1 {
+			fn(p)
+			return
+		}
+		for i := 0; i < k-1; i++ {
+			gen(k - 1)
+			if k%2 == 0 {
+				p[i], p[k-1] = p[k-1], p[i]
+			} else {
+				p[0], p[k-1] = p[k-1], p[0]
+			}
+		}
+		gen(k - 1)
+	}
+	gen(n)
+}
+
+func TestForEachPermutation(t *testing.T) {
+	seen := map[[4]int]bool{}
+	forEachPermutation(4, func(p []int) { seen[[4]int(p)] = true })
+	if len(seen) != 24 {
+		t.Errorf("%d distinct permutations of 4, want 24", len(seen))
+	}
+}
+
+// TestPlanJSONRoundTrip: a plan is data; it survives JSON (design §4).
+func TestPlanJSONRoundTrip(t *testing.T) {
+	runCases(t, corpus(), func(t *testing.T, sc scenario) {
+		p, err := plan.Sync(sc.state, sc.opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := json.Marshal(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back plan.Plan
+		if err := json.Unmarshal(b, &back); err != nil {
+			t.Fatalf("Unmarshal: %v\n%s", err, b)
+		}
+		if !cmp.Equal(p, back) {
+			t.Errorf("round trip differs (-before +after):\n%s", cmp.Diff(p, back))
+		}
+		b2, err := json.Marshal(back)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(b, b2) {
+			t.Errorf("second encoding differs:\n%s\n%s", b, b2)
+		}
+	})
+	t.Run("requeue duration as text", func(t *testing.T) {
+		b, err := json.Marshal(plan.Requeue{Kind: plan.RequeueAfter, After: 31 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(b) != `{"kind":"after","after":"31s"}` {
+			t.Errorf("Requeue JSON = %s", b)
+		}
+	})
+}
