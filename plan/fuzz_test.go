@@ -1,0 +1,150 @@
+package plan_test
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/rolloutplan/rolloutplan/model"
+	"github.com/rolloutplan/rolloutplan/plan"
+	"github.com/rolloutplan/rolloutplan/plan/plantest"
+)
+
+// checkFuzzedState is what every fuzzed state must satisfy: Sync never
+// panics; it either rejects the input with a *model.ValidationError, or
+// returns a plan whose writes respect I1–I3 (up to documented upstream
+// quirks) and that does not depend on the order of the input.
+func checkFuzzedState(t *testing.T, s plan.State) {
+	p, err := plan.Sync(s)
+	if err != nil {
+		var verr *model.ValidationError
+		if !errors.As(err, &verr) || !errors.Is(err, model.ErrInvalid) {
+			t.Fatalf("Sync failed with %T %v, want a *model.ValidationError", err, err)
+		}
+		return
+	}
+	for _, v := range plantest.Check(s, p) {
+		if v.Quirk == "" && (v.Invariant == "I1" || v.Invariant == "I2" || v.Invariant == "I3") {
+			t.Fatalf("%s\nactions: %v", v, p.Actions)
+		}
+	}
+	for _, v := range plantest.CheckDeterminism(s) {
+		t.Fatal(v)
+	}
+}
+
+// FuzzSyncJSON plans arbitrary states decoded from JSON.
+func FuzzSyncJSON(f *testing.F) {
+	for _, seed := range fuzzSeeds() {
+		b, err := json.Marshal(seed)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var s plan.State
+		if json.Unmarshal(data, &s) != nil {
+			return
+		}
+		checkFuzzedState(t, s)
+	})
+}
+
+// FuzzSyncBytes builds states field by field from fuzz bytes, which reaches
+// valid states far more often than JSON mutation does.
+func FuzzSyncBytes(f *testing.F) {
+	f.Add([]byte{3, 1, 1, 0, 2, 5, 3, 2, 1, 0, 9, 1})
+	f.Add([]byte{10, 3, 2, 1, 4, 10, 10, 8, 2, 5, 3, 0, 0, 7, 1, 2})
+	f.Add([]byte{0, 0, 0, 200, 1, 1, 1, 1})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkFuzzedState(t, stateFromBytes(data))
+	})
+}
+
+type byteReader struct{ b []byte }
+
+func (r *byteReader) next() int {
+	if len(r.b) == 0 {
+		return 0
+	}
+	v := int(r.b[0])
+	r.b = r.b[1:]
+	return v
+}
+
+// stateFromBytes turns bytes into a Deployment and up to four ReplicaSets
+// with fuzzed sizes, statuses, annotations, strategy and clock.
+func stateFromBytes(data []byte) plan.State {
+	r := &byteReader{b: data}
+	fence := func() *model.IntOrString {
+		v := r.next()
+		if v&1 == 1 {
+			s := model.FromString(fmt.Sprintf("%d%%", v%160))
+			return &s
+		}
+		i := model.FromInt(int32(v % 20))
+		return &i
+	}
+	d := &model.Deployment{
+		ObjectMeta: model.ObjectMeta{Name: "web", Namespace: "ns", UID: "d", Generation: int64(r.next() % 4)},
+		Spec: model.DeploymentSpec{
+			Replicas:        model.Int32Ptr(int32(r.next()) - 8),
+			Selector:        &model.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
+			Template:        model.PodTemplate{Labels: map[string]string{"app": "web"}, Spec: fmt.Sprint("v", r.next()%3)},
+			MinReadySeconds: int32(r.next() % 3),
+			Paused:          r.next()%5 == 0,
+		},
+	}
+	if r.next()%4 == 0 {
+		d.Spec.Strategy.Type = model.RecreateStrategy
+	} else {
+		d.Spec.Strategy = model.Strategy{Type: model.RollingUpdateStrategy, RollingUpdate: &model.RollingUpdate{MaxSurge: fence(), MaxUnavailable: fence()}}
+	}
+	d = model.Default(d)
+	d.Status = model.DeploymentStatus{
+		ObservedGeneration: int64(r.next() % 4), Replicas: int32(r.next() % 30), UpdatedReplicas: int32(r.next() % 30),
+		AvailableReplicas: int32(r.next() % 30), ReadyReplicas: int32(r.next() % 30),
+	}
+	if r.next()%3 == 0 {
+		d.Status.Conditions = []model.DeploymentCondition{{Type: model.DeploymentProgressing, Status: model.ConditionTrue,
+			Reason: []string{model.ReasonNewReplicaSetAvailable, model.ReasonReplicaSetUpdated, model.ReasonDeploymentPaused}[r.next()%3],
+			LastUpdateTime: plantest.Epoch}}
+	}
+	var rss []*model.ReplicaSet
+	for i := range r.next() % 5 {
+		name := fmt.Sprint("web-", i)
+		labels := map[string]string{"app": "web", model.PodTemplateHashLabel: fmt.Sprint(i)}
+		spec := int32(r.next() % 25)
+		rs := &model.ReplicaSet{
+			ObjectMeta: model.ObjectMeta{Name: name, Namespace: "ns", UID: name, Labels: labels,
+				CreationTimestamp: plantest.Epoch.Add(time.Duration(r.next()%4) * time.Minute),
+				Generation:        int64(r.next() % 3),
+				Annotations: map[string]string{
+					model.RevisionAnnotation:        fmt.Sprint(r.next() % 6),
+					model.DesiredReplicasAnnotation: fmt.Sprint(r.next() % 25),
+					model.MaxReplicasAnnotation:     fmt.Sprint(r.next() % 30),
+				},
+			},
+			Spec: model.ReplicaSetSpec{Replicas: &spec, Selector: &model.LabelSelector{MatchLabels: labels},
+				Template: model.PodTemplate{Labels: labels, Spec: fmt.Sprint("v", r.next()%3)}},
+			Status: model.ReplicaSetStatus{Replicas: int32(r.next() % 25), AvailableReplicas: int32(r.next() % 25),
+				ObservedGeneration: int64(r.next() % 3)},
+		}
+		if r.next()%4 != 0 {
+			rs.OwnerReferences = []model.OwnerReference{model.NewControllerRef(model.AppsV1APIVersion, model.DeploymentKind, "web", "d")}
+		}
+		rss = append(rss, rs)
+	}
+	return plan.State{Deployment: d, ReplicaSets: rss, Now: plantest.Epoch.Add(time.Duration(r.next()) * 10 * time.Second)}
+}
+
+func fuzzSeeds() []plan.State {
+	var out []plan.State
+	for _, b := range [][]byte{{3, 1, 1, 0, 2, 5, 3, 2, 1, 0, 9, 1}, {10, 3, 2, 1, 4, 10, 10, 8, 2, 5, 3, 0, 0, 7, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10}} {
+		out = append(out, stateFromBytes(b))
+	}
+	return out
+}
