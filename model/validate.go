@@ -269,75 +269,85 @@ func validatePod(errs *fieldErrs, at prefix, p *Pod) {
 func Validate(d *Deployment, replicaSets []*ReplicaSet, pods []*Pod) error {
 	var errs fieldErrs
 	validateDeployment(&errs, prefix{list: "deployment", index: -1}, d)
-	// A quadratic scan for duplicate ReplicaSets: a namespace holds a handful,
-	// and it allocates nothing.
+	rsNames := duplicateIndex(replicaSets, func(rs *ReplicaSet) (nameKey, bool) { return nameKey{rs.Namespace, rs.Name}, true })
+	rsUIDs := duplicateIndex(replicaSets, func(rs *ReplicaSet) (string, bool) { return rs.UID, rs.UID != "" })
 	for i, rs := range replicaSets {
 		at := prefix{list: "replicaSets", index: i}
 		validateReplicaSet(&errs, at, rs)
-		if rs == nil {
-			continue
-		}
-		if j := slices.IndexFunc(replicaSets[:i], func(o *ReplicaSet) bool { return o != nil && o.Namespace == rs.Namespace && o.Name == rs.Name }); j >= 0 {
+		if j, dup := rsNames[i]; dup {
 			errs.add(at.field("metadata.name"), rs.Name, "duplicate ReplicaSet name (also replicaSets[%d])", j)
 		}
-		if j := slices.IndexFunc(replicaSets[:i], func(o *ReplicaSet) bool { return o != nil && o.UID == rs.UID }); j >= 0 && rs.UID != "" {
+		if j, dup := rsUIDs[i]; dup {
 			errs.add(at.field("metadata.uid"), rs.UID, "duplicate ReplicaSet UID (also replicaSets[%d])", j)
 		}
 	}
-	dup := duplicates(pods)
+	podNames := duplicateIndex(pods, func(p *Pod) (nameKey, bool) { return nameKey{p.Namespace, p.Name}, true })
+	podUIDs := duplicateIndex(pods, func(p *Pod) (string, bool) { return p.UID, p.UID != "" })
 	for i, p := range pods {
 		at := prefix{list: "pods", index: i}
 		validatePod(&errs, at, p)
-		if p == nil {
-			continue
-		}
-		if j, ok := dup.names[i]; ok {
+		if j, dup := podNames[i]; dup {
 			errs.add(at.field("metadata.name"), p.Name, "duplicate Pod name (also pods[%d])", j)
 		}
-		if j, ok := dup.uids[i]; ok {
+		if j, dup := podUIDs[i]; dup {
 			errs.add(at.field("metadata.uid"), p.UID, "duplicate Pod UID (also pods[%d])", j)
 		}
 	}
 	return errs.err()
 }
 
-// podDuplicates maps the index of every pod whose name (in its namespace)
-// or UID repeats an earlier pod's to that earlier pod's index.
-type podDuplicates struct {
-	names, uids map[int]int
-}
+type nameKey struct{ namespace, name string }
 
-// duplicates finds repeated pod names and UIDs in linear time.
-func duplicates(pods []*Pod) podDuplicates {
-	type key struct{ namespace, name string }
-	var out podDuplicates
-	names := make(map[key]int, len(pods))
-	uids := make(map[string]int, len(pods))
-	for i, p := range pods {
-		if p == nil {
+// duplicateIndex maps the index of every non-nil item whose key (when key
+// reports one) repeats an earlier item's to that earlier item's index. It
+// is linear in len(items), and allocates only when it finds a duplicate or
+// the slice is long enough for a map to pay off.
+func duplicateIndex[T comparable, K comparable](items []T, key func(T) (K, bool)) map[int]int {
+	var zero T
+	var dups map[int]int
+	note := func(i, j int) {
+		if dups == nil {
+			dups = map[int]int{}
+		}
+		dups[i] = j
+	}
+	if len(items) <= 16 {
+		for i, x := range items {
+			if x == zero {
+				continue
+			}
+			k, ok := key(x)
+			if !ok {
+				continue
+			}
+			for j, y := range items[:i] {
+				if y == zero {
+					continue
+				}
+				if ky, ok := key(y); ok && ky == k {
+					note(i, j)
+					break
+				}
+			}
+		}
+		return dups
+	}
+	first := make(map[K]int, len(items))
+	for i, x := range items {
+		if x == zero {
 			continue
 		}
-		if j, ok := names[key{p.Namespace, p.Name}]; ok {
-			if out.names == nil {
-				out.names = map[int]int{}
-			}
-			out.names[i] = j
-		} else {
-			names[key{p.Namespace, p.Name}] = i
-		}
-		if p.UID == "" {
+		k, ok := key(x)
+		if !ok {
 			continue
 		}
-		if j, ok := uids[p.UID]; ok {
-			if out.uids == nil {
-				out.uids = map[int]int{}
-			}
-			out.uids[i] = j
+		if j, seen := first[k]; seen {
+			note(i, j)
 		} else {
-			uids[p.UID] = i
+			first[k] = i
 		}
 	}
-	return out
+	return dups
 }
 
 func nonNegative(errs *fieldErrs, at prefix, field string, v int32) {

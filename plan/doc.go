@@ -21,7 +21,7 @@
 // The steps of a sync are exported under upstream's names so that a reader
 // who knows the controller finds each counterpart in one hop:
 // [FindNewReplicaSet], [FindOldReplicaSets], [NewRSNewReplicas],
-// [ReconcileNewReplicaSet], [CleanupUnhealthyReplicas],
+// [ReconcileNewReplicaSet], [ReconcileOldReplicaSets], [CleanupUnhealthyReplicas],
 // [ScaleDownOldReplicaSetsForRollingUpdate], [FindActiveOrLatest],
 // [IsSaturated], [CalculateStatus], [DeploymentComplete],
 // [DeploymentProgressing], [DeploymentTimedOut], [SetDeploymentCondition].

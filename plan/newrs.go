@@ -45,7 +45,17 @@ func FindOldReplicaSets(d *model.Deployment, rss []*model.ReplicaSet) (required,
 
 // getAllReplicaSetsAndSyncRevision finds the new ReplicaSet (creating it when
 // create is set) and the old ones; ok is false when the sync ends here.
+//
+// Upstream calls it up to twice per sync (to detect a scaling event, then
+// for the strategy). When the first call wrote nothing, the second would
+// compute exactly the same from the same inputs, so its result is reused;
+// after a write the second call runs again, as it must to reproduce
+// upstream's second write.
 func (s *syncer) getAllReplicaSetsAndSyncRevision(rsList []*model.ReplicaSet, create bool) (newRS *model.ReplicaSet, oldRSs []*model.ReplicaSet, ok bool) {
+	if f := s.found; f.valid && (f.newRS != nil || !create) {
+		return f.newRS, f.oldRSs, true
+	}
+	writes := len(s.plan.Actions)
 	// rsList is the claimed list, already in creation order.
 	existing := FindNewReplicaSet(s.d, rsList)
 	oldRSs = make([]*model.ReplicaSet, 0, len(rsList))
@@ -55,7 +65,18 @@ func (s *syncer) getAllReplicaSetsAndSyncRevision(rsList []*model.ReplicaSet, cr
 		}
 	}
 	newRS, ok = s.getNewReplicaSet(rsList, oldRSs, create)
+	if ok && len(s.plan.Actions) == writes {
+		s.found = foundReplicaSets{valid: true, newRS: newRS, oldRSs: oldRSs}
+	}
 	return newRS, oldRSs, ok
+}
+
+// foundReplicaSets remembers a getAllReplicaSetsAndSyncRevision that wrote
+// nothing.
+type foundReplicaSets struct {
+	valid  bool
+	newRS  *model.ReplicaSet
+	oldRSs []*model.ReplicaSet
 }
 
 // getNewReplicaSet returns the new ReplicaSet after syncing its annotations
@@ -137,7 +158,10 @@ func (s *syncer) createNewReplicaSet(oldRSs []*model.ReplicaSet, newRevision str
 		// carries on with the cached object as if it had created it.
 		created, alreadyExists = taken, true
 	} else {
-		created = s.writeReplicaSet(CreateReplicaSet, rs, nil, why)
+		created = s.writeReplicaSet(CreateReplicaSet, rs, nil, reason(ReasonCreateNewReplicaSet,
+			append([]Value{v("replicas", int64(count))}, why.Values...),
+			"no ReplicaSet has the current template: create %s (revision %s) with %d replicas; %s",
+			rs.Name, newRevision, count, why.Message))
 	}
 	if !alreadyExists && count > 0 {
 		s.event(model.EventTypeNormal, model.EventScalingReplicaSet, "Scaled up replica set %s from 0 to %d", rs.Name, count)

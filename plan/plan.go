@@ -48,6 +48,21 @@ func (p Plan) Accepted() []Action {
 	return p.Actions[:p.ConflictAt]
 }
 
+// AcceptedEvents returns the events a real API server lets upstream record:
+// those that follow only accepted writes.
+func (p Plan) AcceptedEvents() []Event {
+	if p.ConflictAt < 0 {
+		return p.Events
+	}
+	var out []Event
+	for _, e := range p.Events {
+		if e.AfterAction < p.ConflictAt {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
 // ActionKind names a write.
 type ActionKind string
 
@@ -122,6 +137,11 @@ type Event struct {
 	Message string `json:"message"`
 	// Object is "Deployment/<name>".
 	Object string `json:"object"`
+	// AfterAction is the index of the last action recorded before the
+	// event, or -1. Upstream records an event only after its write
+	// succeeded, so on a real API server the events with AfterAction at or
+	// past Plan.ConflictAt never happen ([Plan.AcceptedEvents]).
+	AfterAction int `json:"afterAction"`
 }
 
 // RequeueKind says how the next sync is scheduled.

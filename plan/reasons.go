@@ -87,9 +87,6 @@ const (
 	// NoteRecreateMultipleActive: Recreate cannot scale several active
 	// ReplicaSets (spec §18.7).
 	NoteRecreateMultipleActive ReasonCode = "RecreateMultipleActive"
-	// NoteCleanupSkipped: a ReplicaSet over the history limit still has pods
-	// or an unobserved change.
-	NoteCleanupSkipped ReasonCode = "CleanupSkipped"
 )
 
 func reason(code ReasonCode, values []Value, format string, args ...any) Reason {

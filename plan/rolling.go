@@ -179,44 +179,74 @@ func (s *syncer) rolloutRolling(rsList []*model.ReplicaSet) {
 	s.syncRolloutStatus(allRSs, newRS)
 }
 
-// reconcileOldReplicaSets scales old ReplicaSets down (spec §6.5) and
-// reports whether any changed.
-func (s *syncer) reconcileOldReplicaSets(allRSs, oldActive []*model.ReplicaSet, newRS *model.ReplicaSet) bool {
-	d := s.d
-	oldPods := sumSpec(oldActive)
-	if oldPods == 0 {
-		return false
+// ReconcileOldReplicaSets decides how far old ReplicaSets shrink in a
+// rolling sync (spec §6.5). The budget is total − minAvailable − the new
+// ReplicaSet's unavailable pods (10 + 3 − 8 − 3 = 2 while the 3 new pods are
+// not available yet); within it, unavailable old pods go first
+// ([CleanupUnhealthyReplicas]), then available ones as far as availability
+// allows ([ScaleDownOldReplicaSetsForRollingUpdate], computed on the sizes
+// the cleanup leaves). It returns the scales in upstream's order, notes on
+// why it stopped short, and the error upstream computes when an old
+// ReplicaSet reports more available pods than its spec; the scales before
+// that error are still upstream's writes.
+func ReconcileOldReplicaSets(allRSs, oldActive []*model.ReplicaSet, newRS *model.ReplicaSet, d *model.Deployment) ([]Scale, []Reason, error) {
+	if sumSpec(oldActive) == 0 {
+		return nil, nil, nil
 	}
 	allPods := sumSpec(allRSs)
-	desired := d.DesiredReplicas()
-	minAvailable := desired - proportion.MaxUnavailable(d)
+	minAvailable := d.DesiredReplicas() - proportion.MaxUnavailable(d)
 	newUnavailable := newRS.SpecReplicas() - newRS.Status.AvailableReplicas
 	maxScaledDown := allPods - minAvailable - newUnavailable
 	if maxScaledDown <= 0 {
-		s.note(reason(NoteAvailabilityBudgetSpent,
+		return nil, []Reason{reason(NoteAvailabilityBudgetSpent,
 			[]Value{v("total", int64(allPods)), v("minAvailable", int64(minAvailable)), v("newUnavailable", int64(newUnavailable))},
 			"total %d − minAvailable %d − unavailable new pods %d ≤ 0: old ReplicaSets wait for new pods to become available",
-			allPods, minAvailable, newUnavailable))
-		return false
+			allPods, minAvailable, newUnavailable)}, nil
 	}
-
-	cleanups, cleaned, err := CleanupUnhealthyReplicas(oldActive, d, maxScaledDown)
-	updated := sortedByCreation(oldActive)
+	cleanups, _, err := CleanupUnhealthyReplicas(oldActive, d, maxScaledDown)
+	if err != nil {
+		return cleanups, nil, err
+	}
+	// The healthy scale-down sees the sizes the cleanup leaves.
+	resized := sortedByCreation(oldActive)
 	for _, sc := range cleanups {
-		_, out := s.scaleReplicaSetAndRecordEvent(sc.ReplicaSet, sc.To, sc.Reason)
-		updated[slices.Index(updated, sc.ReplicaSet)] = out
+		i := slices.Index(resized, sc.ReplicaSet)
+		c := *resized[i]
+		c.Spec.Replicas = model.Int32Ptr(sc.To)
+		resized[i] = &c
+	}
+	downs, _, why := ScaleDownOldReplicaSetsForRollingUpdate(appendRS(resized, newRS), resized, d)
+	for i, sc := range downs {
+		downs[i].ReplicaSet = oldActive[slices.IndexFunc(oldActive, func(rs *model.ReplicaSet) bool { return rs.Name == sc.ReplicaSet.Name })]
+	}
+	var notes []Reason
+	if why.Code != "" {
+		notes = append(notes, why)
+	}
+	return append(cleanups, downs...), notes, nil
+}
+
+// reconcileOldReplicaSets carries ReconcileOldReplicaSets out and reports
+// whether any old ReplicaSet changed. A ReplicaSet scaled twice is written
+// the second time from the first write's result, as upstream does.
+func (s *syncer) reconcileOldReplicaSets(allRSs, oldActive []*model.ReplicaSet, newRS *model.ReplicaSet) bool {
+	scales, notes, err := ReconcileOldReplicaSets(allRSs, oldActive, newRS, s.d)
+	s.plan.Notes = append(s.plan.Notes, notes...)
+	latest := map[string]*model.ReplicaSet{}
+	scaled := false
+	for _, sc := range scales {
+		base := sc.ReplicaSet
+		if rs, ok := latest[base.Name]; ok {
+			base = rs
+		}
+		did, out := s.scaleReplicaSetAndRecordEvent(base, sc.To, sc.Reason)
+		latest[base.Name] = out
+		scaled = scaled || did
 	}
 	if err != nil {
 		return s.oldReplicaSetError(err)
 	}
-	downs, down, why := ScaleDownOldReplicaSetsForRollingUpdate(appendRS(updated, newRS), updated, d)
-	if why.Code != "" {
-		s.note(why)
-	}
-	for _, sc := range downs {
-		s.scaleReplicaSetAndRecordEvent(sc.ReplicaSet, sc.To, sc.Reason)
-	}
-	return cleaned+down > 0
+	return scaled
 }
 
 // oldReplicaSetError handles an error of the old-ReplicaSet scale-down:

@@ -170,12 +170,12 @@ func TestProportionalScalingThroughSync(t *testing.T) {
 			wantEvents: []string{"Normal ScalingReplicaSet: Scaled up replica set web-v1 from 8 to 34",
 				"Normal ScalingReplicaSet: Scaled up replica set web-v2 from 5 to 22"},
 			wantDesired: "50", wantMax: "56"},
-		{why: why{"sign flip keeps the overall direction in the event", "§8.4/§8.7/§18.4: toAdd 5 (D 10→15); v1 6·15/10 → +3, leftover +4 → 13; v2 (max 40) round(1.5)=2 → −2; upstream passes op \"up\" to every scaleReplicaSet, so v2's event reads \"Scaled up … from 4 to 2\""},
+		{why: why{"sign flip: each event names its own direction", "§8.4/§18.4: toAdd 5 (D 10→15); v1 6·15/10 → +3, leftover +4 → 13; v2 (max 40) round(1.5)=2 → −2; v1.36's scaleReplicaSet derives up/down from each ReplicaSet's old and new size (the \"from A to B\" event of the conformance data), so v2's event reads \"Scaled down … from 4 to 2\""},
 			d:  newDeployment("web", 15, "v2", rolling(intStr(0), intStr(1)), revisionAnn(2), generation(2)),
 			v1: 6, v2: 4, v1Max: 10, v2Max: 40, old: 10,
 			wantActions: []string{"UpdateReplicaSet web-v1 replicas=13", "UpdateReplicaSet web-v2 replicas=2", "UpdateDeploymentStatus web"},
 			wantEvents: []string{"Normal ScalingReplicaSet: Scaled up replica set web-v1 from 6 to 13",
-				"Normal ScalingReplicaSet: Scaled up replica set web-v2 from 4 to 2"},
+				"Normal ScalingReplicaSet: Scaled down replica set web-v2 from 4 to 2"},
 			wantDesired: "15", wantMax: "15"},
 	}
 	runCases(t, cases, func(t *testing.T, c tc) {

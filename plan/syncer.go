@@ -26,6 +26,7 @@ type syncer struct {
 	// hand was derived from (absent: the cached input, version 0).
 	serverVersion map[string]int
 	objVersion    map[*model.ReplicaSet]int
+	found foundReplicaSets
 	// statusComputed is set by the status writers, for Plan.Status.
 	statusComputed *model.DeploymentStatus
 }
@@ -63,6 +64,7 @@ func (s *syncer) note(r Reason) { s.plan.Notes = append(s.plan.Notes, r) }
 func (s *syncer) event(typ, reason, format string, args ...any) {
 	s.plan.Events = append(s.plan.Events, Event{
 		Type: typ, Reason: reason, Message: fmt.Sprintf(format, args...), Object: model.DeploymentKind + "/" + s.d.Name,
+		AfterAction: len(s.plan.Actions) - 1,
 	})
 }
 

@@ -37,7 +37,7 @@ type Output struct {
 	// Error is the error the sync ends with, "" if none.
 	Error string `json:"error"`
 	// Events are the events upstream records, in order.
-	Events []plan.Event `json:"events"`
+	Events []Event `json:"events"`
 	// Requeue holds at most one entry: when to sync again. It is omitted
 	// when upstream does not requeue.
 	Requeue []Requeue `json:"requeue,omitempty"`
@@ -104,7 +104,7 @@ func (r Requeue) MarshalJSON() ([]byte, error) {
 // read. It fails when the plan writes an object s does not hold, or a model
 // template cannot be rebuilt.
 func ToOutput(s State, p plan.Plan) (Output, error) {
-	out := Output{Actions: make([]Action, 0, len(p.Actions)), Events: make([]plan.Event, 0, len(p.Events))}
+	out := Output{Actions: make([]Action, 0, len(p.Actions)), Events: make([]Event, 0, len(p.Events))}
 	bases := make(map[string]*apps.ReplicaSet, len(s.ReplicaSets))
 	for _, rs := range s.ReplicaSets {
 		if rs != nil {
@@ -118,7 +118,9 @@ func ToOutput(s State, p plan.Plan) (Output, error) {
 		}
 		out.Actions = append(out.Actions, w)
 	}
-	out.Events = append(out.Events, p.Events...)
+	for _, e := range p.Events {
+		out.Events = append(out.Events, Event{Type: e.Type, Reason: e.Reason, Message: e.Message, Object: e.Object})
+	}
 	if p.Err != nil {
 		out.Error = p.Err.Error()
 	}
@@ -262,4 +264,12 @@ func releasePatch(ownerUID, rsUID string) (json.RawMessage, error) {
 	return json.Marshal(struct {
 		Metadata meta `json:"metadata"`
 	}{meta{OwnerReferences: []del{{Patch: "delete", UID: ownerUID}}, UID: rsUID}})
+}
+
+// Event is an event as the conformance Output records it.
+type Event struct {
+	Type    string `json:"type"`
+	Reason  string `json:"reason"`
+	Message string `json:"message"`
+	Object  string `json:"object"`
 }
