@@ -66,7 +66,7 @@ func ExampleSync() {
 	}
 	fmt.Println("conflict at", p.ConflictAt)
 	// Output:
-	// CreateReplicaSet shop/web-7ffd4c7dc5: CreateNewReplicaSet: no ReplicaSet has the current template: create web-7ffd4c7dc5 (revision 2) with 3 replicas, as new web-7ffd4c7dc5 0→3: up = min(replicas 10 + maxSurge 3 − total 10, replicas 10 − new 0) = 3
+	// CreateReplicaSet shop/web-7ffd4c7dc5: CreateNewReplicaSet: no ReplicaSet has the current template: create web-7ffd4c7dc5 (revision 2) with 3: up = min(replicas 10 + maxSurge 3 − total 10, replicas 10 − new 0) = 3
 	// UpdateDeploymentStatus shop/web: SyncRevision: the Deployment records revision 2 and its new ReplicaSet web-7ffd4c7dc5
 	// UpdateReplicaSet shop/web-6b8c7d9f45: ScaleDownOldReplicaSet: old web-6b8c7d9f45 10→8: available 10 > minAvailable 8 = replicas 10 − maxUnavailable 2
 	// UpdateDeploymentStatus shop/web (conflict): SyncStatus: status: 10 replicas, 0 updated, 10 ready, 10 available, 3 unavailable

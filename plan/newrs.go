@@ -160,7 +160,7 @@ func (s *syncer) createNewReplicaSet(oldRSs []*model.ReplicaSet, newRevision str
 	} else {
 		created = s.writeReplicaSet(CreateReplicaSet, rs, nil, reason(ReasonCreateNewReplicaSet,
 			append([]Value{v("replicas", int64(count))}, why.Values...),
-			"no ReplicaSet has the current template: create %s (revision %s) with %d replicas, as %s",
+			"no ReplicaSet has the current template: create %s (revision %s) with %d: %s",
 			rs.Name, newRevision, count, why.Message))
 	}
 	if !alreadyExists && count > 0 {

@@ -51,8 +51,8 @@ func NewRSNewReplicas(d *model.Deployment, allRSs []*model.ReplicaSet, newRS *mo
 	up := min(maxTotal-current, desired-have)
 	return have + up, reason(ReasonScaleUpNew,
 		[]Value{v("from", int64(have)), v("to", int64(have+up)), v("current", int64(current)), v("maxTotal", int64(maxTotal)), v("replicas", int64(desired))},
-		"new %s %d→%d: up = min(replicas %d + maxSurge %d − total %d, replicas %d − new %d) = %d",
-		newRS.Name, have, have+up, desired, surge, current, desired, have, up), nil
+		"up = min(replicas %d + maxSurge %d − total %d, replicas %d − new %d) = %d",
+		desired, surge, current, desired, have, up), nil
 }
 
 // ReconcileNewReplicaSet decides the new ReplicaSet's size in a rolling sync
@@ -72,6 +72,9 @@ func ReconcileNewReplicaSet(allRSs []*model.ReplicaSet, newRS *model.ReplicaSet,
 	to, why, err = NewRSNewReplicas(d, allRSs, newRS)
 	if err != nil {
 		return have, false, Reason{}, err
+	}
+	if to != have {
+		why.Message = fmt.Sprintf("new %s %d→%d: %s", newRS.Name, have, to, why.Message)
 	}
 	return to, to != have, why, nil
 }

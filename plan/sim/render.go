@@ -57,7 +57,7 @@ func (s Step) describe() string {
 		}
 		switch w.Kind {
 		case plan.UpdateDeploymentStatus:
-			if w.Reason.Code != plan.ReasonStatus {
+			if w.Reason.Code != plan.ReasonStatus && w.Reason.Code != plan.ReasonSyncRevision {
 				parts = append(parts, w.Reason.Message)
 			}
 		default:
