@@ -110,7 +110,7 @@ func stateFromBytes(data []byte) plan.State {
 	}
 	if r.next()%3 == 0 {
 		d.Status.Conditions = []model.DeploymentCondition{{Type: model.DeploymentProgressing, Status: model.ConditionTrue,
-			Reason: []string{model.ReasonNewReplicaSetAvailable, model.ReasonReplicaSetUpdated, model.ReasonDeploymentPaused}[r.next()%3],
+			Reason:         []string{model.ReasonNewReplicaSetAvailable, model.ReasonReplicaSetUpdated, model.ReasonDeploymentPaused}[r.next()%3],
 			LastUpdateTime: plantest.Epoch}}
 	}
 	var rss []*model.ReplicaSet

@@ -26,7 +26,7 @@ type syncer struct {
 	// hand was derived from (absent: the cached input, version 0).
 	serverVersion map[string]int
 	objVersion    map[*model.ReplicaSet]int
-	found foundReplicaSets
+	found         foundReplicaSets
 	// statusComputed is set by the status writers, for Plan.Status.
 	statusComputed *model.DeploymentStatus
 }
