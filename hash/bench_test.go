@@ -68,3 +68,23 @@ func BenchmarkEncode(b *testing.B) {
 		s++
 	}
 }
+
+// BenchmarkComputeHashTypical hashes a template the size of the conformance
+// data's: one container with image, port, env, resources and the API
+// server's defaults, about 600 bytes of canonical JSON.
+func BenchmarkComputeHashTypical(b *testing.B) {
+	spec, err := model.CanonicalJSON([]byte(`{"spec":{"containers":[{"name":"api","image":"registry.example.com/api:1.1.5",
+		"ports":[{"name":"http","containerPort":8080,"protocol":"TCP"}],"env":[{"name":"LOG_LEVEL","value":"info"}],
+		"resources":{"requests":{"cpu":"250m","memory":"256Mi"}},"terminationMessagePath":"/dev/termination-log",
+		"terminationMessagePolicy":"File","imagePullPolicy":"IfNotPresent"}],"restartPolicy":"Always",
+		"terminationGracePeriodSeconds":30,"dnsPolicy":"ClusterFirst","securityContext":{},"schedulerName":"default-scheduler"}}`))
+	if err != nil {
+		b.Fatal(err)
+	}
+	tmpl := model.PodTemplate{Labels: map[string]string{"app": "api"}, Spec: spec}
+	b.SetBytes(int64(len(AppendEncoding(nil, tmpl))))
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = ComputeHash(tmpl, nil)
+	}
+}
