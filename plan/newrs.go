@@ -86,11 +86,14 @@ func (s *syncer) getNewReplicaSet(rsList, oldRSs []*model.ReplicaSet, create boo
 	existing := FindNewReplicaSet(d, rsList)
 	newRevision := strconv.FormatInt(revision.MaxRevision(oldRSs)+1, 10)
 	if existing != nil {
-		// Only the annotations can change in place; a written copy is made
-		// whole first.
+		// Only the annotations can change in place, and only when they lag
+		// the Deployment's; a written copy is made whole first.
 		c := *existing
-		c.Annotations = maps.Clone(existing.Annotations)
-		annChanged := revision.SetNewReplicaSetAnnotations(d, &c, newRevision, model.MaxRevisionHistoryLength)
+		annChanged := false
+		if annotationsLag(d, existing, newRevision) {
+			c.Annotations = maps.Clone(existing.Annotations)
+			annChanged = revision.SetNewReplicaSetAnnotations(d, &c, newRevision, model.MaxRevisionHistoryLength)
+		}
 		if annChanged || c.Spec.MinReadySeconds != d.Spec.MinReadySeconds {
 			sent := existing.DeepCopy()
 			sent.Annotations = c.Annotations
@@ -101,7 +104,7 @@ func (s *syncer) getNewReplicaSet(rsList, oldRSs []*model.ReplicaSet, create boo
 				sent.Name, sent.Annotations[model.RevisionAnnotation], d.Spec.MinReadySeconds))
 			return out, true
 		}
-		needs := revision.SetDeploymentRevision(d, c.Annotations[model.RevisionAnnotation])
+		needs := s.setDeploymentRevision(c.Annotations[model.RevisionAnnotation])
 		if HasProgressDeadline(d) && d.Status.Condition(model.DeploymentProgressing) == nil {
 			SetDeploymentCondition(&d.Status, newCondition(model.DeploymentProgressing, model.ConditionTrue,
 				model.ReasonFoundNewReplicaSet, fmt.Sprintf("Found new replica set %q", c.Name), s.now))
@@ -166,7 +169,7 @@ func (s *syncer) createNewReplicaSet(oldRSs []*model.ReplicaSet, newRevision str
 	if !alreadyExists && count > 0 {
 		s.event(model.EventTypeNormal, model.EventScalingReplicaSet, "Scaled up replica set %s from 0 to %d", rs.Name, count)
 	}
-	needs := revision.SetDeploymentRevision(d, newRevision)
+	needs := s.setDeploymentRevision(newRevision)
 	if !alreadyExists && HasProgressDeadline(d) {
 		SetDeploymentCondition(&d.Status, newCondition(model.DeploymentProgressing, model.ConditionTrue,
 			model.ReasonNewReplicaSetCreated, fmt.Sprintf("Created new replica set %q", rs.Name), s.now))
@@ -211,4 +214,22 @@ func withLabel(labels map[string]string, key, value string) map[string]string {
 	maps.Copy(out, labels)
 	out[key] = value
 	return out
+}
+
+// annotationsLag reports whether revision.SetNewReplicaSetAnnotations could
+// change rs: a Deployment annotation rs lacks or holds differently, or a
+// revision that is missing, unparsable or below newRevision. When it says
+// no, the call would change nothing, so the copy it needs is skipped.
+func annotationsLag(d *model.Deployment, rs *model.ReplicaSet, newRevision string) bool {
+	for k, v := range d.Annotations {
+		if model.IsSkippedAnnotation(k) {
+			continue
+		}
+		if got, ok := rs.Annotations[k]; !ok || got != v {
+			return true
+		}
+	}
+	have, err := strconv.ParseInt(rs.Annotations[model.RevisionAnnotation], 10, 64)
+	want, err2 := strconv.ParseInt(newRevision, 10, 64)
+	return err != nil || err2 != nil || have < want
 }

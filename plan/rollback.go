@@ -40,7 +40,8 @@ func (s *syncer) rollback(rsList []*model.ReplicaSet) {
 			return
 		}
 		setFromReplicaSetTemplate(d, rs.Spec.Template)
-		revision.SetDeploymentAnnotationsTo(d, rs)
+		revision.SetDeploymentAnnotationsTo(d, rs) // a new map: the working copy's own
+		s.annotationsOwned = true
 		s.clearRollbackTo(reason(ReasonRollback, []Value{v("revision", target)},
 			"the template of revision %d (%s) becomes the Deployment's", target, rs.Name))
 		s.event(model.EventTypeNormal, model.EventDeploymentRollback, "Rolled back deployment %q to revision %d", d.Name, target)
@@ -64,6 +65,7 @@ func setFromReplicaSetTemplate(d *model.Deployment, t model.PodTemplate) {
 }
 
 func (s *syncer) clearRollbackTo(why Reason) {
+	s.ownAnnotations()
 	delete(s.d.Annotations, model.RollbackToAnnotation)
 	s.writeDeployment(UpdateDeployment, why)
 }

@@ -211,7 +211,7 @@ func ReconcileOldReplicaSets(allRSs, oldActive []*model.ReplicaSet, newRS *model
 		return cleanups, nil, err
 	}
 	// The healthy scale-down sees the sizes the cleanup leaves.
-	resized := sortedByCreation(oldActive)
+	resized := slices.Clone(sortedByCreation(oldActive))
 	for _, sc := range cleanups {
 		i := slices.Index(resized, sc.ReplicaSet)
 		c := *resized[i]

@@ -92,9 +92,13 @@ func (s *syncer) syncStatusOnly(rsList []*model.ReplicaSet) {
 	s.syncDeploymentStatus(appendRS(oldRSs, newRS), newRS)
 }
 
-// sortedByCreation returns a copy of rss sorted oldest first, ties by name:
-// the order upstream's in-place sort leaves the claimed list in.
+// sortedByCreation returns rss sorted oldest first, ties by name: the order
+// upstream's in-place sort leaves the claimed list in. It returns rss itself
+// when it is already in that order, so the result must not be modified.
 func sortedByCreation(rss []*model.ReplicaSet) []*model.ReplicaSet {
+	if slices.IsSortedFunc(rss, revision.ByCreationTimestamp) {
+		return rss // callers only read it
+	}
 	out := slices.Clone(rss)
 	slices.SortFunc(out, revision.ByCreationTimestamp)
 	return out

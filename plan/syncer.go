@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/rolloutplan/rolloutplan/model"
+	"github.com/rolloutplan/rolloutplan/revision"
 )
 
 // syncer carries one sync: the working copy of the Deployment, the plan being
@@ -21,6 +22,7 @@ type syncer struct {
 
 	deploymentWrites int
 	owned            bool // the working copy shares nothing with the input
+	annotationsOwned bool // the working copy's annotations are its own
 	// serverVersion counts the writes each ReplicaSet (by name) has received
 	// this sync; objVersion records which of those versions an object in
 	// hand was derived from (absent: the cached input, version 0).
@@ -32,11 +34,11 @@ type syncer struct {
 }
 
 func newSyncer(s State, cfg config) *syncer {
-	// The working copy shares the input's maps and slices except the
-	// annotations, the one map a sync changes in place; everything else it
-	// changes is replaced whole (conditions, status, template).
+	// The working copy shares the input's maps and slices. A sync changes
+	// only the annotations in place, and copies them first
+	// (ownAnnotations); everything else it changes is replaced whole
+	// (conditions, status, template).
 	d := *s.Deployment
-	d.Annotations = maps.Clone(d.Annotations)
 	return &syncer{
 		cfg:           cfg,
 		now:           s.Now,
@@ -44,8 +46,6 @@ func newSyncer(s State, cfg config) *syncer {
 		all:           s.ReplicaSets,
 		pods:          s.Pods,
 		plan:          Plan{ConflictAt: -1, Actions: make([]Action, 0, 4)},
-		serverVersion: map[string]int{},
-		objVersion:    map[*model.ReplicaSet]int{},
 	}
 }
 
@@ -90,8 +90,28 @@ func (s *syncer) ownWorkingCopy() {
 	s.owned = true
 	d := s.d
 	annotations := d.Annotations
+	d.Annotations = nil // copied separately, and only when changed
 	*d = *d.DeepCopy()
 	d.Annotations = annotations
+}
+
+// ownAnnotations gives the working copy its own annotation map before the
+// sync changes it.
+func (s *syncer) ownAnnotations() {
+	if !s.annotationsOwned {
+		s.annotationsOwned = true
+		s.d.Annotations = maps.Clone(s.d.Annotations)
+	}
+}
+
+// setDeploymentRevision records rev in the working copy's revision
+// annotation and reports whether it changed.
+func (s *syncer) setDeploymentRevision(rev string) bool {
+	if got, ok := s.d.Annotations[model.RevisionAnnotation]; ok && got == rev {
+		return false
+	}
+	s.ownAnnotations()
+	return revision.SetDeploymentRevision(s.d, rev)
 }
 
 func (s *syncer) updateStatus(r Reason) { s.writeDeployment(UpdateDeploymentStatus, r) }
@@ -106,16 +126,28 @@ func (s *syncer) writeReplicaSet(kind ActionKind, rs, base *model.ReplicaSet, r 
 	if kind == UpdateReplicaSet {
 		conflict = s.objVersion[base] != s.serverVersion[rs.Name]
 	}
-	s.serverVersion[rs.Name]++
+	s.bumpVersion(rs.Name)
 	s.record(Action{Kind: kind, Name: rs.Name, ReplicaSet: rs, Conflict: conflict, Reason: r})
+	if s.objVersion == nil {
+		s.objVersion = map[*model.ReplicaSet]int{}
+	}
 	s.objVersion[rs] = s.serverVersion[rs.Name]
 	return rs
+}
+
+// bumpVersion counts a write to the named ReplicaSet. The version maps are
+// made on the first write: most syncs write no ReplicaSet twice, many none.
+func (s *syncer) bumpVersion(name string) {
+	if s.serverVersion == nil {
+		s.serverVersion = map[string]int{}
+	}
+	s.serverVersion[name]++
 }
 
 // touchReplicaSet records a write (patch or delete) that changes the stored
 // ReplicaSet without giving the caller a new object.
 func (s *syncer) touchReplicaSet(a Action) {
-	s.serverVersion[a.Name]++
+	s.bumpVersion(a.Name)
 	s.record(a)
 }
 

@@ -2,7 +2,6 @@ package plantest
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"strconv"
 	"time"
@@ -155,7 +154,7 @@ func (c *Cluster) Apply(a plan.Action, now time.Time) error {
 		}
 		d := *c.Deployment
 		d.Status = a.Deployment.Status.DeepCopy()
-		d.Annotations = maps.Clone(a.Deployment.Annotations)
+		d.Annotations = a.Deployment.Annotations
 		d.ResourceVersion = c.NextResourceVersion()
 		c.Deployment = &d
 	case plan.UpdateDeployment:

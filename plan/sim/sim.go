@@ -185,7 +185,10 @@ func (r *runner) observe(now time.Time) plan.State {
 	if cw, ok := r.world.(countAdapter); ok && s.Deployment.Spec.Strategy.Type == model.RecreateStrategy {
 		s.Pods = append(s.Pods, cw.stubs(&r.cluster, now)...)
 	}
-	stale := r.cfg.Faults.StaleStatusRate > 0 && r.rng.Float64() < r.cfg.Faults.StaleStatusRate
+	if r.cfg.Faults.StaleStatusRate <= 0 {
+		return s
+	}
+	stale := r.rng.Float64() < r.cfg.Faults.StaleStatusRate
 	for i, rs := range s.ReplicaSets {
 		if old, ok := r.prev[rs.Name]; stale && ok {
 			c := rs.DeepCopy()
@@ -332,24 +335,28 @@ func (r *runner) owned() []*model.ReplicaSet {
 	return out
 }
 
-// complete reports a finished rollout: the stored status is complete and no
-// old ReplicaSet has pods.
+// complete reports a finished rollout: the stored status is complete and
+// every owned ReplicaSet without the current template is empty. It runs
+// after every sync, so it allocates nothing.
 func (r *runner) complete() bool {
 	d := r.cluster.Deployment
 	if !plan.DeploymentComplete(d, &d.Status) || d.Spec.Paused {
 		return false
 	}
-	owned := r.owned()
-	newRS := plan.FindNewReplicaSet(d, owned)
-	if newRS == nil {
-		return d.DesiredReplicas() == 0
-	}
-	for _, rs := range owned {
-		if rs != newRS && (rs.SpecReplicas() != 0 || rs.Status.Replicas != 0) {
+	current := false
+	for _, rs := range r.cluster.ReplicaSets {
+		if !rs.IsControlledBy(d.UID) {
+			continue
+		}
+		if model.EqualIgnoreHash(rs.Spec.Template, d.Spec.Template) {
+			current = true
+			continue
+		}
+		if rs.SpecReplicas() != 0 || rs.Status.Replicas != 0 {
 			return false
 		}
 	}
-	return true
+	return current || d.DesiredReplicas() == 0
 }
 
 // finish records why the simulation stopped short of completion.
