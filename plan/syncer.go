@@ -40,12 +40,12 @@ func newSyncer(s State, cfg config) *syncer {
 	// (conditions, status, template).
 	d := *s.Deployment
 	return &syncer{
-		cfg:           cfg,
-		now:           s.Now,
-		d:             &d,
-		all:           s.ReplicaSets,
-		pods:          s.Pods,
-		plan:          Plan{ConflictAt: -1, Actions: make([]Action, 0, 4)},
+		cfg:  cfg,
+		now:  s.Now,
+		d:    &d,
+		all:  s.ReplicaSets,
+		pods: s.Pods,
+		plan: Plan{ConflictAt: -1, Actions: make([]Action, 0, 4)},
 	}
 }
 
