@@ -64,7 +64,7 @@ func (s *syncer) getAllReplicaSetsAndSyncRevision(rsList []*model.ReplicaSet, cr
 			oldRSs = append(oldRSs, rs)
 		}
 	}
-	newRS, ok = s.getNewReplicaSet(rsList, oldRSs, create)
+	newRS, ok = s.getNewReplicaSet(existing, oldRSs, create)
 	if ok && len(s.plan.Actions) == writes {
 		s.found = foundReplicaSets{valid: true, newRS: newRS, oldRSs: oldRSs}
 	}
@@ -79,21 +79,18 @@ type foundReplicaSets struct {
 	oldRSs []*model.ReplicaSet
 }
 
-// getNewReplicaSet returns the new ReplicaSet after syncing its annotations
-// and the Deployment's revision (spec §4.5), or creates it (§4.6).
-func (s *syncer) getNewReplicaSet(rsList, oldRSs []*model.ReplicaSet, create bool) (*model.ReplicaSet, bool) {
+// getNewReplicaSet returns existing, the ReplicaSet with the Deployment's
+// template (or nil), after syncing its annotations and the Deployment's
+// revision (spec §4.5), or creates it (§4.6).
+func (s *syncer) getNewReplicaSet(existing *model.ReplicaSet, oldRSs []*model.ReplicaSet, create bool) (*model.ReplicaSet, bool) {
 	d := s.d
-	existing := FindNewReplicaSet(d, rsList)
 	newRevision := strconv.FormatInt(revision.MaxRevision(oldRSs)+1, 10)
 	if existing != nil {
-		// Only the annotations can change in place, and only when they lag
-		// the Deployment's; a written copy is made whole first.
+		// Only the annotations change in place; a written copy is made
+		// whole first.
 		c := *existing
-		annChanged := false
-		if annotationsLag(d, existing, newRevision) {
-			c.Annotations = maps.Clone(existing.Annotations)
-			annChanged = revision.SetNewReplicaSetAnnotations(d, &c, newRevision, model.MaxRevisionHistoryLength)
-		}
+		c.Annotations = maps.Clone(existing.Annotations)
+		annChanged := revision.SetNewReplicaSetAnnotations(d, &c, newRevision, model.MaxRevisionHistoryLength)
 		if annChanged || c.Spec.MinReadySeconds != d.Spec.MinReadySeconds {
 			sent := existing.DeepCopy()
 			sent.Annotations = c.Annotations
@@ -214,22 +211,4 @@ func withLabel(labels map[string]string, key, value string) map[string]string {
 	maps.Copy(out, labels)
 	out[key] = value
 	return out
-}
-
-// annotationsLag reports whether revision.SetNewReplicaSetAnnotations could
-// change rs: a Deployment annotation rs lacks or holds differently, or a
-// revision that is missing, unparsable or below newRevision. When it says
-// no, the call would change nothing, so the copy it needs is skipped.
-func annotationsLag(d *model.Deployment, rs *model.ReplicaSet, newRevision string) bool {
-	for k, v := range d.Annotations {
-		if model.IsSkippedAnnotation(k) {
-			continue
-		}
-		if got, ok := rs.Annotations[k]; !ok || got != v {
-			return true
-		}
-	}
-	have, err := strconv.ParseInt(rs.Annotations[model.RevisionAnnotation], 10, 64)
-	want, err2 := strconv.ParseInt(newRevision, 10, 64)
-	return err != nil || err2 != nil || have < want
 }

@@ -96,6 +96,15 @@ func corpus() []scenario {
 	d = newDeployment("web", 3, "v1", generation(2))
 	d.Spec.Selector = &model.LabelSelector{}
 	out = append(out, scenario{why{"selecting all", "§3.1 step 1"}, plan.State{Deployment: d, Now: t0}, nil})
+	// Only minReadySeconds lags: the annotation map must still be copied
+	// (a review found the plan sharing it with the input).
+	d = newDeployment("web", 3, "v2", revisionAnn(2), generation(3),
+		withStatus(depStatus(3, 3, 3, 3, 3, 0, availableCond(true, at(-time.Hour)), completeCond)))
+	d.Spec.MinReadySeconds = 5
+	current := newRS(d, "v2", 2, 3, at(-time.Hour))
+	current.Spec.MinReadySeconds = 0
+	out = append(out, scenario{why{"minReadySeconds sync only", "§4.5: the new ReplicaSet is updated for minReadySeconds alone"},
+		plan.State{Deployment: d, ReplicaSets: []*model.ReplicaSet{newRS(d, "v1", 1, 0, at(-2*time.Hour)), current}, Now: t0}, nil})
 	return out
 }
 

@@ -23,36 +23,27 @@ type Scale struct {
 // returns replicas. maxSurge is resolved directly, without the fencepost
 // rule, so an unresolvable maxSurge is an error here.
 func NewRSNewReplicas(d *model.Deployment, allRSs []*model.ReplicaSet, newRS *model.ReplicaSet) (int32, Reason, error) {
-	desired := d.DesiredReplicas()
-	switch d.Spec.Strategy.Type {
-	case model.RecreateStrategy:
-		return desired, reason(ReasonRecreateScaleUp, []Value{v("replicas", int64(desired))},
-			"Recreate sizes the new ReplicaSet to replicas %d at once", desired), nil
-	case model.RollingUpdateStrategy:
-	default:
+	if d != nil && d.Spec.Strategy.Type != model.RollingUpdateStrategy && d.Spec.Strategy.Type != model.RecreateStrategy {
 		return 0, Reason{}, fmt.Errorf("deployment type %s isn't supported", d.Spec.Strategy.Type)
 	}
-	var maxSurge *model.IntOrString
-	if ru := d.Spec.Strategy.RollingUpdate; ru != nil {
-		maxSurge = ru.MaxSurge
-	}
-	surge, err := proportion.ScaledValue(maxSurge, desired, true)
+	n, err := proportion.NewRSNewReplicasDetail(d, allRSs, newRS)
 	if err != nil {
 		return 0, Reason{}, err
 	}
-	current := sumSpec(allRSs)
-	maxTotal := desired + surge
-	have := newRS.SpecReplicas()
-	if current >= maxTotal {
-		return have, reason(NoteSurgeBudgetSpent,
-			[]Value{v("current", int64(current)), v("maxTotal", int64(maxTotal)), v("replicas", int64(desired)), v("maxSurge", int64(surge))},
-			"total %d ≥ replicas %d + maxSurge %d = %d: the new ReplicaSet %s stays at %d", current, desired, surge, maxTotal, newRS.Name, have), nil
+	if d.Spec.Strategy.Type == model.RecreateStrategy {
+		return n.Count, reason(ReasonRecreateScaleUp, []Value{v("replicas", int64(n.Desired))},
+			"Recreate sizes the new ReplicaSet to replicas %d at once", n.Desired), nil
 	}
-	up := min(maxTotal-current, desired-have)
-	return have + up, reason(ReasonScaleUpNew,
-		[]Value{v("from", int64(have)), v("to", int64(have+up)), v("current", int64(current)), v("maxTotal", int64(maxTotal)), v("replicas", int64(desired))},
+	values := []Value{v("from", int64(n.From)), v("to", int64(n.Count)), v("current", int64(n.Current)),
+		v("maxTotal", int64(n.MaxTotal)), v("replicas", int64(n.Desired)), v("maxSurge", int64(n.Surge))}
+	if n.Full {
+		return n.Count, reason(NoteSurgeBudgetSpent, values,
+			"total %d ≥ replicas %d + maxSurge %d = %d: the new ReplicaSet %s stays at %d",
+			n.Current, n.Desired, n.Surge, n.MaxTotal, newRS.Name, n.From), nil
+	}
+	return n.Count, reason(ReasonScaleUpNew, values,
 		"up = min(replicas %d + maxSurge %d − total %d, replicas %d − new %d) = %d",
-		desired, surge, current, desired, have, up), nil
+		n.Desired, n.Surge, n.Current, n.Desired, n.From, n.Count-n.From), nil
 }
 
 // ReconcileNewReplicaSet decides the new ReplicaSet's size in a rolling sync
@@ -263,6 +254,8 @@ func (s *syncer) oldReplicaSetError(err error) bool {
 	return false
 }
 
+// sumSpec is upstream's GetReplicaCountForReplicaSets: Σ spec.replicas over
+// the non-nil entries, in wrapping int32.
 func sumSpec(rss []*model.ReplicaSet) int32 {
 	var n int32
 	for _, rs := range rss {

@@ -27,8 +27,24 @@ import (
 // [FieldMaxSurge]); a nil newRS for RollingUpdate ([ErrNil]); any other
 // strategy type ([ErrUnsupportedStrategy]).
 func NewRSNewReplicas(d *model.Deployment, allRSs []*model.ReplicaSet, newRS *model.ReplicaSet) (int32, error) {
+	n, err := NewRSNewReplicasDetail(d, allRSs, newRS)
+	return n.Count, err
+}
+
+// NewReplicas is the arithmetic behind [NewRSNewReplicas], for callers that
+// explain the result. For RollingUpdate: MaxTotal = Desired + Surge (in
+// wrapping int32); Full reports Current ≥ MaxTotal, in which case Count is
+// From; otherwise Count = From + min(MaxTotal − Current, Desired − From).
+// For Recreate only Desired and Count (= Desired) are set.
+type NewReplicas struct {
+	Count, From, Desired, Surge, Current, MaxTotal int32
+	Full                                           bool
+}
+
+// NewRSNewReplicasDetail is [NewRSNewReplicas] with its arithmetic.
+func NewRSNewReplicasDetail(d *model.Deployment, allRSs []*model.ReplicaSet, newRS *model.ReplicaSet) (NewReplicas, error) {
 	if d == nil {
-		return 0, &ValueError{Field: "deployment", Err: ErrNil}
+		return NewReplicas{}, &ValueError{Field: "deployment", Err: ErrNil}
 	}
 	desired := d.DesiredReplicas()
 	switch d.Spec.Strategy.Type {
@@ -39,22 +55,23 @@ func NewRSNewReplicas(d *model.Deployment, allRSs []*model.ReplicaSet, newRS *mo
 		}
 		surge, err := scaled(ms, desired, true, FieldMaxSurge)
 		if err != nil {
-			return 0, err
+			return NewReplicas{}, err
 		}
 		if newRS == nil {
-			return 0, &ValueError{Field: "newRS", Err: ErrNil}
+			return NewReplicas{}, &ValueError{Field: "newRS", Err: ErrNil}
 		}
-		current := specSum(allRSs)
-		maxTotal := desired + int32(surge)
-		if current >= maxTotal {
-			return newRS.SpecReplicas(), nil
+		n := NewReplicas{From: newRS.SpecReplicas(), Desired: desired, Surge: int32(surge), Current: specSum(allRSs)}
+		n.MaxTotal = desired + n.Surge
+		n.Full = n.Current >= n.MaxTotal
+		n.Count = n.From
+		if !n.Full {
+			n.Count += min(n.MaxTotal-n.Current, desired-n.From)
 		}
-		up := min(maxTotal-current, desired-newRS.SpecReplicas())
-		return newRS.SpecReplicas() + up, nil
+		return n, nil
 	case model.RecreateStrategy:
-		return desired, nil
+		return NewReplicas{Count: desired, Desired: desired}, nil
 	}
-	return 0, &ValueError{Field: FieldStrategyType, Value: string(d.Spec.Strategy.Type), Err: ErrUnsupportedStrategy}
+	return NewReplicas{}, &ValueError{Field: FieldStrategyType, Value: string(d.Spec.Strategy.Type), Err: ErrUnsupportedStrategy}
 }
 
 // specSum is upstream's GetReplicaCountForReplicaSets: Σ spec.replicas over
