@@ -6,10 +6,11 @@ import (
 )
 
 // cleanupDeployment deletes old ReplicaSets beyond revisionHistoryLimit
-// (spec §9), oldest revision first.
+// (spec §9), oldest revision first. oldRSs is in the order upstream holds
+// them at this point, which decides ties among unparsable revisions.
 func (s *syncer) cleanupDeployment(oldRSs []*model.ReplicaSet) {
 	limit := s.d.Spec.RevisionHistoryLimit
-	for _, rs := range revision.ToDelete(oldRSs, limit) {
+	for _, rs := range revision.ToDeleteFrom(oldRSs, limit) {
 		s.touchReplicaSet(Action{
 			Kind: DeleteReplicaSet, Name: rs.Name, UID: rs.UID,
 			Reason: reason(ReasonHistoryLimit, []Value{v("revisionHistoryLimit", int64(*limit))},

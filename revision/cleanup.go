@@ -36,6 +36,21 @@ import (
 // (0,0), (0,1), (1,0), (1,1) and limit 0 examine all four and delete only
 // revision 1; with limit 1 and three idle ReplicaSets, revisions 1 and 2 go.
 func ToDelete(oldRSs []*model.ReplicaSet, revisionHistoryLimit *int32) []*model.ReplicaSet {
+	return toDelete(oldRSs, revisionHistoryLimit, false)
+}
+
+// ToDeleteFrom is [ToDelete] for a caller that holds oldRSs in the order
+// upstream holds them when it cleans up: creation order after a rollout
+// sync, newest first in a paused sync (where upstream's FindActiveOrLatest
+// has just re-sorted them). The two give the same result unless an
+// unparsable revision makes the comparison non-transitive; then upstream's
+// choice depends on that starting order, and ToDeleteFrom sorts from the
+// order given.
+func ToDeleteFrom(oldRSs []*model.ReplicaSet, revisionHistoryLimit *int32) []*model.ReplicaSet {
+	return toDelete(oldRSs, revisionHistoryLimit, true)
+}
+
+func toDelete(oldRSs []*model.ReplicaSet, revisionHistoryLimit *int32, keepOrder bool) []*model.ReplicaSet {
 	if revisionHistoryLimit == nil || *revisionHistoryLimit == model.NoLimit {
 		return nil
 	}
@@ -77,10 +92,12 @@ func ToDelete(oldRSs []*model.ReplicaSet, revisionHistoryLimit *int32) []*model.
 	} else {
 		// An unparsable revision makes the comparison non-transitive, and
 		// the result depends on where the sort starts. Start where upstream
-		// does, in creation order; slices.SortFunc runs the same
-		// pattern-defeating quicksort as upstream's sort.Sort, so it makes
-		// the same moves.
-		slices.SortFunc(cands, func(a, b candidate) int { return byCreationThenUID(a.rs, b.rs) })
+		// does (creation order, unless the caller holds upstream's order);
+		// slices.SortFunc runs the same pattern-defeating quicksort as
+		// upstream's sort.Sort, so it makes the same moves.
+		if !keepOrder {
+			slices.SortFunc(cands, func(a, b candidate) int { return byCreationThenUID(a.rs, b.rs) })
+		}
 		slices.SortFunc(cands, func(a, b candidate) int {
 			return compareRevisions(a.rs, b.rs, a.rev, b.rev, a.valid && b.valid)
 		})
