@@ -16,6 +16,9 @@ func newCondition(t model.DeploymentConditionType, status model.ConditionStatus,
 // removed and c appended at the end, keeping the old lastTransitionTime when
 // the status is unchanged.
 func SetDeploymentCondition(st *model.DeploymentStatus, c model.DeploymentCondition) {
+	if st == nil {
+		return
+	}
 	cur := st.Condition(c.Type)
 	if cur != nil && cur.Status == c.Status && cur.Reason == c.Reason {
 		return
@@ -28,6 +31,9 @@ func SetDeploymentCondition(st *model.DeploymentStatus, c model.DeploymentCondit
 
 // RemoveDeploymentCondition removes the condition of type t from st.
 func RemoveDeploymentCondition(st *model.DeploymentStatus, t model.DeploymentConditionType) {
+	if st == nil {
+		return
+	}
 	st.Conditions = withoutCondition(st.Conditions, t)
 }
 

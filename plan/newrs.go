@@ -15,6 +15,9 @@ import (
 // Deployment's (ignoring pod-template-hash), or nil. When several match, the
 // oldest wins (ties by name), as upstream. rss is not reordered.
 func FindNewReplicaSet(d *model.Deployment, rss []*model.ReplicaSet) *model.ReplicaSet {
+	if d == nil {
+		return nil
+	}
 	var found *model.ReplicaSet
 	for _, rs := range rss {
 		if rs == nil || !model.EqualIgnoreHash(rs.Spec.Template, d.Spec.Template) {

@@ -174,15 +174,11 @@ const (
 	// ReplicaSet that is not this template's (a hash collision); the plan
 	// bumps status.collisionCount and the next sync hashes with it.
 	ErrKindAlreadyExists ErrorKind = "AlreadyExists"
-	// ErrKindInvalidSelector: the Deployment's selector cannot be evaluated.
-	ErrKindInvalidSelector ErrorKind = "InvalidSelector"
-	// ErrKindUnsupportedStrategy: strategy.type is neither RollingUpdate nor
-	// Recreate.
-	ErrKindUnsupportedStrategy ErrorKind = "UnsupportedStrategy"
 	// ErrKindInvalidScale: a scale-down computed from inconsistent status,
 	// surfaced only with [SurfaceOldReplicaSetErrors].
 	ErrKindInvalidScale ErrorKind = "InvalidScale"
-	// ErrKindInvalidFencepost: maxSurge or maxUnavailable cannot be resolved.
+	// ErrKindInvalidFencepost: maxSurge cannot be resolved. Validation
+	// rejects every such value, so a planned sync does not end with it.
 	ErrKindInvalidFencepost ErrorKind = "InvalidFencepost"
 )
 

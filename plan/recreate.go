@@ -93,7 +93,7 @@ func OldPodsRunning(newRS *model.ReplicaSet, oldRSs []*model.ReplicaSet, podsByO
 			continue
 		}
 		for _, p := range pods {
-			if !p.IsTerminal() {
+			if p != nil && !p.IsTerminal() {
 				running++
 			}
 		}

@@ -50,6 +50,9 @@ func NewRSNewReplicas(d *model.Deployment, allRSs []*model.ReplicaSet, newRS *mo
 // (spec §6.4): down to replicas when above it, else [NewRSNewReplicas]. ok
 // is false when the size stays.
 func ReconcileNewReplicaSet(allRSs []*model.ReplicaSet, newRS *model.ReplicaSet, d *model.Deployment) (to int32, ok bool, why Reason, err error) {
+	if d == nil || newRS == nil {
+		return 0, false, Reason{}, errNil("deployment or newRS")
+	}
 	desired := d.DesiredReplicas()
 	have := newRS.SpecReplicas()
 	if have == desired {
@@ -83,6 +86,9 @@ func CleanupUnhealthyReplicas(oldActive []*model.ReplicaSet, d *model.Deployment
 		if total >= maxCleanup {
 			break
 		}
+		if rs == nil {
+			continue
+		}
 		spec, avail := rs.SpecReplicas(), rs.Status.AvailableReplicas
 		if spec == 0 || spec == avail {
 			continue
@@ -104,6 +110,9 @@ func CleanupUnhealthyReplicas(oldActive []*model.ReplicaSet, d *model.Deployment
 // ReplicaSets, oldest first, by as much as availability allows (spec §6.7):
 // with replicas 10, maxUnavailable 2 and 10 available pods, 2 old pods go.
 func ScaleDownOldReplicaSetsForRollingUpdate(allRSs, oldActive []*model.ReplicaSet, d *model.Deployment) ([]Scale, int32, Reason) {
+	if d == nil {
+		return nil, 0, Reason{}
+	}
 	desired := d.DesiredReplicas()
 	maxUnavailable := proportion.MaxUnavailable(d)
 	minAvailable := desired - maxUnavailable
@@ -119,6 +128,9 @@ func ScaleDownOldReplicaSetsForRollingUpdate(allRSs, oldActive []*model.ReplicaS
 	for _, rs := range sortedByCreation(oldActive) {
 		if total >= target {
 			break
+		}
+		if rs == nil {
+			continue
 		}
 		spec := rs.SpecReplicas()
 		if spec == 0 {
@@ -184,6 +196,10 @@ func (s *syncer) rolloutRolling(rsList []*model.ReplicaSet) {
 // ReplicaSet reports more available pods than its spec; the scales before
 // that error are still upstream's writes.
 func ReconcileOldReplicaSets(allRSs, oldActive []*model.ReplicaSet, newRS *model.ReplicaSet, d *model.Deployment) ([]Scale, []Reason, error) {
+	if d == nil || newRS == nil {
+		return nil, nil, errNil("deployment or newRS")
+	}
+	oldActive = slices.DeleteFunc(slices.Clone(oldActive), func(rs *model.ReplicaSet) bool { return rs == nil })
 	if sumSpec(oldActive) == 0 {
 		return nil, nil, nil
 	}
@@ -274,4 +290,9 @@ func sumAvailable(rss []*model.ReplicaSet) int32 {
 		}
 	}
 	return n
+}
+
+// errNil reports a nil argument the way validation reports a missing field.
+func errNil(what string) error {
+	return &model.FieldError{Field: what, Detail: "must not be nil"}
 }

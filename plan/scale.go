@@ -57,7 +57,7 @@ func newestFirst(rss []*model.ReplicaSet) []*model.ReplicaSet {
 // pods all equal the Deployment's replicas. The annotation is read with a
 // signed parser and truncated to int32, unlike elsewhere (spec §18.15).
 func IsSaturated(d *model.Deployment, rs *model.ReplicaSet) bool {
-	if rs == nil {
+	if d == nil || rs == nil {
 		return false
 	}
 	desired, err := strconv.ParseInt(rs.Annotations[model.DesiredReplicasAnnotation], 10, 64)

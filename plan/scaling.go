@@ -11,6 +11,9 @@ import (
 // ReplicasAnnotationsNeedUpdate reports whether rs's desired-replicas or
 // max-replicas annotation differs from the decimal desired or maxReplicas.
 func ReplicasAnnotationsNeedUpdate(rs *model.ReplicaSet, desired, maxReplicas int32) bool {
+	if rs == nil {
+		return false
+	}
 	return rs.Annotations == nil ||
 		rs.Annotations[model.DesiredReplicasAnnotation] != strconv.Itoa(int(desired)) ||
 		rs.Annotations[model.MaxReplicasAnnotation] != strconv.Itoa(int(maxReplicas))
@@ -21,6 +24,9 @@ func ReplicasAnnotationsNeedUpdate(rs *model.ReplicaSet, desired, maxReplicas in
 // reports whether either changed. For replicas 10 and maxSurge 3 they become
 // "10" and "13".
 func SetReplicasAnnotations(rs *model.ReplicaSet, desired, maxReplicas int32) bool {
+	if rs == nil {
+		return false
+	}
 	if rs.Annotations == nil {
 		rs.Annotations = map[string]string{}
 	}

@@ -11,6 +11,9 @@ import (
 // HasProgressDeadline reports whether progressDeadlineSeconds is set and not
 // model.NoLimit.
 func HasProgressDeadline(d *model.Deployment) bool {
+	if d == nil {
+		return false
+	}
 	p := d.Spec.ProgressDeadlineSeconds
 	return p != nil && *p != model.NoLimit
 }
@@ -23,6 +26,9 @@ func HasProgressDeadline(d *model.Deployment) bool {
 // gate).
 func CalculateStatus(allRSs []*model.ReplicaSet, newRS *model.ReplicaSet, d *model.Deployment, now time.Time, terminating bool) model.DeploymentStatus {
 	var st model.DeploymentStatus
+	if d == nil {
+		return st
+	}
 	var totalSpec int32
 	for _, rs := range allRSs {
 		if rs == nil {
@@ -83,6 +89,9 @@ func TerminatingReplicas(rss []*model.ReplicaSet) *int32 {
 // available and the current generation observed. With replicas 5: status
 // (replicas 5, updated 5, available 5) is complete, (5, 5, 4) is not.
 func DeploymentComplete(d *model.Deployment, st *model.DeploymentStatus) bool {
+	if d == nil || st == nil {
+		return false
+	}
 	want := d.DesiredReplicas()
 	return st.UpdatedReplicas == want && st.Replicas == want && st.AvailableReplicas == want &&
 		st.ObservedGeneration >= d.Generation
@@ -92,6 +101,9 @@ func DeploymentComplete(d *model.Deployment, st *model.DeploymentStatus) bool {
 // status: more updated, ready or available replicas, or fewer old ones.
 // (10 replicas, 4 updated) → (10, 6) is progress; (10, 7) → (10, 6) is not.
 func DeploymentProgressing(d *model.Deployment, st *model.DeploymentStatus) bool {
+	if d == nil || st == nil {
+		return false
+	}
 	old := &d.Status
 	return st.UpdatedReplicas > old.UpdatedReplicas ||
 		st.Replicas-st.UpdatedReplicas < old.Replicas-old.UpdatedReplicas ||
@@ -103,7 +115,7 @@ func DeploymentProgressing(d *model.Deployment, st *model.DeploymentStatus) bool
 // the progress deadline at now (strictly: a 10 s deadline from 00:01:10 has
 // not passed at 00:01:20 but has at 00:01:20.000000001), or already says so.
 func DeploymentTimedOut(d *model.Deployment, st *model.DeploymentStatus, now time.Time) bool {
-	if !HasProgressDeadline(d) {
+	if !HasProgressDeadline(d) || st == nil {
 		return false
 	}
 	c := st.Condition(model.DeploymentProgressing)

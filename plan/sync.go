@@ -16,9 +16,12 @@ import (
 // revision-history cleanup, status, conditions and the progress-deadline
 // requeue.
 //
-// It returns an error only for input that fails [State.Validate]; the error
-// names the field. Errors upstream's sync ends with (a hash collision, an
-// unsupported strategy) are part of the plan, in [Plan.Err].
+// It returns an error only for input that fails [State.Validate] (an
+// unknown strategy type, for example, which upstream would report as
+// "unexpected deployment strategy type"); the error names the field. Errors
+// upstream's sync ends with on valid input (a hash collision, or an
+// old-ReplicaSet error under [SurfaceOldReplicaSetErrors]) are part of the
+// plan, in [Plan.Err].
 //
 // For example, a Deployment of 10 replicas with maxSurge 25% (3) and
 // maxUnavailable 25% (2) whose template just changed, with one old ReplicaSet
@@ -61,13 +64,11 @@ func (s *syncer) syncDeployment() {
 		s.sync(rsList)
 		return
 	}
-	switch d.Spec.Strategy.Type {
-	case model.RecreateStrategy:
+	// State.Validate admits only the two strategies upstream knows.
+	if d.Spec.Strategy.Type == model.RecreateStrategy {
 		s.rolloutRecreate(rsList)
-	case model.RollingUpdateStrategy:
+	} else {
 		s.rolloutRolling(rsList)
-	default:
-		s.fail(ErrKindUnsupportedStrategy, "unexpected deployment strategy type: %s", d.Spec.Strategy.Type)
 	}
 }
 
