@@ -61,10 +61,10 @@ func (s *LabelSelector) Check() error {
 	}
 	for _, k := range slices.Sorted(maps.Keys(s.MatchLabels)) {
 		if msg := checkLabelKey(k); msg != "" {
-			return fmt.Errorf("matchLabels: key %q: %s", k, msg)
+			return selectorError("matchLabels: key %q: %s", k, msg)
 		}
 		if msg := checkLabelValue(s.MatchLabels[k]); msg != "" {
-			return fmt.Errorf("matchLabels: value %q of key %q: %s", s.MatchLabels[k], k, msg)
+			return selectorError("matchLabels: value %q of key %q: %s", s.MatchLabels[k], k, msg)
 		}
 	}
 	return nil
@@ -72,24 +72,24 @@ func (s *LabelSelector) Check() error {
 
 func (r LabelSelectorRequirement) check() error {
 	if msg := checkLabelKey(r.Key); msg != "" {
-		return fmt.Errorf("key %q: %s", r.Key, msg)
+		return selectorError("key %q: %s", r.Key, msg)
 	}
 	for _, v := range r.Values {
 		if msg := checkLabelValue(v); msg != "" {
-			return fmt.Errorf("value %q of key %q: %s", v, r.Key, msg)
+			return selectorError("value %q of key %q: %s", v, r.Key, msg)
 		}
 	}
 	switch r.Operator {
 	case SelectorOpIn, SelectorOpNotIn:
 		if len(r.Values) == 0 {
-			return fmt.Errorf("operator %s for key %q needs at least one value", r.Operator, r.Key)
+			return selectorError("operator %s for key %q needs at least one value", r.Operator, r.Key)
 		}
 	case SelectorOpExists, SelectorOpDoesNotExist:
 		if len(r.Values) != 0 {
-			return fmt.Errorf("operator %s for key %q takes no values", r.Operator, r.Key)
+			return selectorError("operator %s for key %q takes no values", r.Operator, r.Key)
 		}
 	default:
-		return fmt.Errorf("%q is not a valid label selector operator", r.Operator)
+		return selectorError("%q is not a valid label selector operator", r.Operator)
 	}
 	return nil
 }
@@ -180,4 +180,20 @@ func (s *LabelSelector) DeepCopy() *LabelSelector {
 // fullyLabeledReplicas.
 func SelectorFromLabels(labels map[string]string) *LabelSelector {
 	return &LabelSelector{MatchLabels: maps.Clone(labels)}
+}
+
+// SelectorError says why a selector cannot be evaluated. It matches
+// [ErrInvalid] with errors.Is.
+type SelectorError struct {
+	Detail string
+}
+
+// Error returns the detail, e.g. `key "a b": name part must consist of ...`.
+func (e *SelectorError) Error() string { return e.Detail }
+
+// Is makes errors.Is(err, ErrInvalid) true.
+func (e *SelectorError) Is(target error) bool { return target == ErrInvalid }
+
+func selectorError(format string, args ...any) error {
+	return &SelectorError{Detail: fmt.Sprintf(format, args...)}
 }

@@ -1,6 +1,7 @@
 package model_test
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -227,5 +228,19 @@ func TestSelectorFromLabels(t *testing.T) {
 	}
 	if s := model.SelectorFromLabels(nil); s == nil || !s.IsEmpty() {
 		t.Fatalf("SelectorFromLabels(nil) = %#v, want a non-nil selector with nil maps (everything)", s)
+	}
+}
+
+func TestSelectorErrorsMatchErrInvalid(t *testing.T) {
+	for _, s := range []*model.LabelSelector{
+		{MatchLabels: map[string]string{"a b": "x"}},
+		{MatchExpressions: []model.LabelSelectorRequirement{{Key: "a", Operator: "Near"}}},
+		{MatchExpressions: []model.LabelSelectorRequirement{{Key: "a", Operator: model.SelectorOpIn}}},
+	} {
+		err := s.Check()
+		var se *model.SelectorError
+		if !errors.Is(err, model.ErrInvalid) || !errors.As(err, &se) {
+			t.Errorf("Check(%+v) = %v: want a *model.SelectorError matching model.ErrInvalid", s, err)
+		}
 	}
 }

@@ -106,7 +106,7 @@ func RollbackTarget(d *model.Deployment, rss []*model.ReplicaSet, toRevision int
 		return nil, &RevisionNotFoundError{Revision: toRevision}
 	}
 	if d == nil {
-		return nil, errors.New("revision: RollbackTarget needs a Deployment")
+		return nil, &model.FieldError{Field: "deployment", Detail: "must not be nil"}
 	}
 	all, err := kubectlReplicaSets(d, rss)
 	if err != nil {

@@ -173,6 +173,14 @@ type SyncError struct {
 // Error returns upstream's message, e.g. "unable to delete pods: timeout".
 func (e *SyncError) Error() string { return e.Message }
 
+// Is matches another *SyncError of the same Kind (and Message, when the
+// target has one), so errors.Is(err, &replicaset.SyncError{Kind:
+// model.ReasonFailedCreate}) works.
+func (e *SyncError) Is(target error) bool {
+	t, ok := target.(*SyncError)
+	return ok && t.Kind == e.Kind && (t.Message == "" || t.Message == e.Message)
+}
+
 // ReasonCode is the machine-readable part of a [Reason].
 type ReasonCode string
 
