@@ -29,6 +29,7 @@
 //
 // # Copies
 //
-// Every type has a DeepCopy method. The planners never mutate their inputs and
+// Deployment, ReplicaSet and Pod, and the parts of them that hold maps,
+// slices or pointers, have DeepCopy methods. The planners never mutate their inputs and
 // never return values that share maps or slices with them.
 package model

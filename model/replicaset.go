@@ -2,6 +2,7 @@ package model
 
 import (
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -64,4 +65,16 @@ func (rs *ReplicaSet) DeepCopy() *ReplicaSet {
 	out.Status.TerminatingReplicas = cloneInt32(rs.Status.TerminatingReplicas)
 	out.Status.Conditions = slices.Clone(rs.Status.Conditions)
 	return out
+}
+
+// CompareCreation orders two ReplicaSets oldest first and, at equal
+// creation times, by name: upstream's ReplicaSetsByCreationTimestamp, the
+// tie-break of most of its orders. Times compare as instants. Both must be
+// non-nil; the cmp functions of packages revision and proportion build on it
+// and decide where nil goes.
+func CompareCreation(a, b *ReplicaSet) int {
+	if c := a.CreationTimestamp.Compare(b.CreationTimestamp); c != 0 {
+		return c
+	}
+	return strings.Compare(a.Name, b.Name)
 }

@@ -111,7 +111,7 @@ func stateFromBytes(data []byte) plan.State {
 	if r.next()%3 == 0 {
 		d.Status.Conditions = []model.DeploymentCondition{{Type: model.DeploymentProgressing, Status: model.ConditionTrue,
 			Reason:         []string{model.ReasonNewReplicaSetAvailable, model.ReasonReplicaSetUpdated, model.ReasonDeploymentPaused}[r.next()%3],
-			LastUpdateTime: plantest.Epoch}}
+			LastUpdateTime: plantest.Epoch()}}
 	}
 	var rss []*model.ReplicaSet
 	for i := range r.next() % 5 {
@@ -120,7 +120,7 @@ func stateFromBytes(data []byte) plan.State {
 		spec := int32(r.next() % 25)
 		rs := &model.ReplicaSet{
 			ObjectMeta: model.ObjectMeta{Name: name, Namespace: "ns", UID: name, Labels: labels,
-				CreationTimestamp: plantest.Epoch.Add(time.Duration(r.next()%4) * time.Minute),
+				CreationTimestamp: plantest.Epoch().Add(time.Duration(r.next()%4) * time.Minute),
 				Generation:        int64(r.next() % 3),
 				Annotations: map[string]string{
 					model.RevisionAnnotation:        fmt.Sprint(r.next() % 6),
@@ -138,7 +138,7 @@ func stateFromBytes(data []byte) plan.State {
 		}
 		rss = append(rss, rs)
 	}
-	return plan.State{Deployment: d, ReplicaSets: rss, Now: plantest.Epoch.Add(time.Duration(r.next()) * 10 * time.Second)}
+	return plan.State{Deployment: d, ReplicaSets: rss, Now: plantest.Epoch().Add(time.Duration(r.next()) * 10 * time.Second)}
 }
 
 func fuzzSeeds() []plan.State {

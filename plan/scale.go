@@ -1,12 +1,10 @@
 package plan
 
 import (
-	"slices"
 	"strconv"
 
 	"github.com/rolloutplan/rolloutplan/model"
 	"github.com/rolloutplan/rolloutplan/proportion"
-	"github.com/rolloutplan/rolloutplan/revision"
 )
 
 // isScalingEvent reports whether an active ReplicaSet's desired-replicas
@@ -47,9 +45,7 @@ func (s *syncer) sync(rsList []*model.ReplicaSet) {
 }
 
 func newestFirst(rss []*model.ReplicaSet) []*model.ReplicaSet {
-	out := slices.Clone(rss)
-	slices.SortFunc(out, func(a, b *model.ReplicaSet) int { return revision.ByCreationTimestamp(b, a) })
-	return out
+	return proportion.Sorted(rss, proportion.NewestFirst)
 }
 
 // IsSaturated reports whether rs is a new ReplicaSet that has fully rolled

@@ -32,8 +32,9 @@
 //   - [GetProportion] and [ReplicaSetFraction] are the per-ReplicaSet steps.
 //   - [NonNegativeInt32Annotation] parses the replica annotations.
 //   - [RoundToInt32] is the rounding (half away from zero) used throughout.
-//   - [Options] holds the only deviation from upstream on offer:
-//     [Options.ExactProduct] avoids an int32 overflow.
+//   - [Options] holds the deviations from upstream on offer, both off by
+//     default: [Options.ExactProduct] avoids an int32 overflow and
+//     [Options.Monotonic] keeps shares in the direction of the change.
 //
 // # Selecting and ordering ReplicaSets
 //

@@ -21,10 +21,7 @@ func ByCreationTimestamp(a, b *model.ReplicaSet) int {
 	if c, done := nilsLast(a, b); done {
 		return c
 	}
-	if c := a.CreationTimestamp.Compare(b.CreationTimestamp); c != 0 {
-		return c
-	}
-	return cmp.Compare(a.Name, b.Name)
+	return model.CompareCreation(a, b)
 }
 
 // NewestFirst is the exact reverse of [ByCreationTimestamp]: newest first,

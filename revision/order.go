@@ -16,10 +16,7 @@ func ByCreationTimestamp(a, b *model.ReplicaSet) int {
 	if a == nil || b == nil {
 		return compareNil(a, b)
 	}
-	if c := a.CreationTimestamp.Compare(b.CreationTimestamp); c != 0 {
-		return c
-	}
-	return strings.Compare(a.Name, b.Name)
+	return model.CompareCreation(a, b)
 }
 
 // ByRevision orders ReplicaSets by revision, lowest first: upstream's

@@ -147,15 +147,14 @@ func newCheck(before plan.State, p plan.Plan) *check {
 			c.reasons[a.Name] = append(c.reasons[a.Name], a.Reason.Code)
 		}
 	}
-	var newest *model.ReplicaSet
+	owned := make([]*model.ReplicaSet, 0, len(c.names))
 	for _, name := range c.names {
-		rs := c.byName[name].rs
-		if model.EqualIgnoreHash(rs.Spec.Template, d.Spec.Template) && (newest == nil || rs.CreationTimestamp.Before(newest.CreationTimestamp)) {
-			newest = rs
-		}
+		owned = append(owned, c.byName[name].rs)
 	}
-	if newest != nil {
-		c.newName = newest.Name
+	// The planner's own rule (oldest with the template, ties by name), so
+	// the answer does not depend on the input order.
+	if newRS := plan.FindNewReplicaSet(d, owned); newRS != nil {
+		c.newName = newRS.Name
 	}
 	return c
 }

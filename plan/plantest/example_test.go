@@ -23,7 +23,7 @@ func ExampleCheck() {
 		},
 	})
 	cluster := plantest.Cluster{Deployment: d}
-	now := plantest.Epoch
+	now := plantest.Epoch()
 	for range 3 {
 		s := cluster.State(now)
 		p, err := plan.Sync(s)
@@ -66,7 +66,7 @@ func ExampleViolation_quirk() {
 			Strategy: model.Strategy{Type: model.RecreateStrategy},
 		},
 	})
-	s := plan.State{Deployment: d, ReplicaSets: []*model.ReplicaSet{old("web-1", "v1", 1, "1")}, Now: plantest.Epoch}
+	s := plan.State{Deployment: d, ReplicaSets: []*model.ReplicaSet{old("web-1", "v1", 1, "1")}, Now: plantest.Epoch()}
 	p, _ := plan.Sync(s)
 	for _, v := range plantest.Check(s, p) {
 		fmt.Println(v.Invariant, v.Quirk != "")

@@ -11,8 +11,9 @@ import (
 	"github.com/rolloutplan/rolloutplan/plan"
 )
 
-// Epoch is the clock the generators build around.
-var Epoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+// Epoch returns the clock the generators build around:
+// 2026-01-01T00:00:00Z.
+func Epoch() time.Time { return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC) }
 
 // Fencepost draws a maxSurge or maxUnavailable value: an integer up to max
 // or a percentage up to 100%.
@@ -34,7 +35,7 @@ func Deployment(maxReplicas int32) *rapid.Generator[*model.Deployment] {
 	return rapid.Custom(func(t *rapid.T) *model.Deployment {
 		d := &model.Deployment{
 			ObjectMeta: model.ObjectMeta{Name: "web", Namespace: "default", UID: "web-uid",
-				Generation: rapid.Int64Range(1, 5).Draw(t, "generation"), CreationTimestamp: Epoch.Add(-time.Hour)},
+				Generation: rapid.Int64Range(1, 5).Draw(t, "generation"), CreationTimestamp: Epoch().Add(-time.Hour)},
 			Spec: model.DeploymentSpec{
 				Replicas:        model.Int32Ptr(rapid.Int32Range(0, maxReplicas).Draw(t, "replicas")),
 				Selector:        &model.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
@@ -85,7 +86,7 @@ func ReplicaSets(d *model.Deployment, maxSets int) *rapid.Generator[[]*model.Rep
 			rs := &model.ReplicaSet{
 				ObjectMeta: model.ObjectMeta{
 					Name: name, Namespace: "default", UID: name + "-uid",
-					CreationTimestamp: Epoch.Add(time.Duration(i-n) * time.Minute),
+					CreationTimestamp: Epoch().Add(time.Duration(i-n) * time.Minute),
 					Generation:        rapid.Int64Range(1, 3).Draw(t, "rsGeneration"),
 					Labels:            labels,
 					Annotations: map[string]string{
@@ -138,12 +139,12 @@ func State(maxReplicas int32, maxSets int) *rapid.Generator[plan.State] {
 		rss := ReplicaSets(d, maxSets).Draw(t, "replicaSets")
 		newRS := plan.FindNewReplicaSet(d, rss)
 		if rapid.Bool().Draw(t, "statusKnown") {
-			st := plan.CalculateStatus(rss, newRS, d, Epoch.Add(-time.Minute), true)
+			st := plan.CalculateStatus(rss, newRS, d, Epoch().Add(-time.Minute), true)
 			st.ObservedGeneration = d.Status.ObservedGeneration
 			st.CollisionCount = d.Status.CollisionCount
 			d.Status = st
 		}
-		now := Epoch.Add(time.Duration(rapid.IntRange(0, 900).Draw(t, "seconds")) * time.Second)
+		now := Epoch().Add(time.Duration(rapid.IntRange(0, 900).Draw(t, "seconds")) * time.Second)
 		return plan.State{Deployment: d, ReplicaSets: rss, Now: now}
 	})
 }

@@ -188,7 +188,7 @@ func TestPlannerStateMachine(t *testing.T) {
 		d.Status = model.DeploymentStatus{}
 		m := &machine{
 			cluster: plantest.Cluster{Deployment: d},
-			now:     plantest.Epoch,
+			now:     plantest.Epoch(),
 		}
 		m.world = newCountWorld(World{
 			ReadyAfter:       time.Duration(rapid.IntRange(0, 10).Draw(t, "readyAfter")) * time.Second,

@@ -13,7 +13,7 @@ import (
 	"github.com/rolloutplan/rolloutplan/plan/plantest"
 )
 
-// DefaultStart is the clock of the first sync when Config.Start is zero.
+// defaultStart is the clock of the first sync when Config.Start is zero.
 var defaultStart = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // world is a pod model: Counts or Pods fidelity.

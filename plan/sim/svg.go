@@ -9,9 +9,10 @@ import (
 
 var palette = []string{"#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22"}
 
-// WriteSVG draws the trace as a chart: pods per ReplicaSet (solid lines),
-// available pods (dashed black) and the desired replicas (dotted grey),
-// against the sync number, with the user's actions marked.
+// WriteSVG draws the trace as a chart against the sync number: pods per
+// ReplicaSet (solid lines), available pods (dashed black), all pods
+// including terminating ones (dotted grey) and the desired replicas (red
+// dash-dot), with the user's actions marked.
 func (t *Trace) WriteSVG(w io.Writer, title string) error {
 	const width, height, left, right, top, bottom = 960, 420, 60, 180, 40, 50
 	plotW, plotH := float64(width-left-right), float64(height-top-bottom)
