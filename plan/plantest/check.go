@@ -2,6 +2,7 @@ package plantest
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/rolloutplan/rolloutplan/model"
@@ -193,14 +194,12 @@ func (c *check) checkTotal() {
 	}
 }
 
+// wroteWith reports whether any ReplicaSet write of the plan has one of the
+// reason codes.
 func (c *check) wroteWith(codes ...plan.ReasonCode) bool {
-	for _, rs := range c.reasons {
-		for _, got := range rs {
-			for _, want := range codes {
-				if got == want {
-					return true
-				}
-			}
+	for name := range c.reasons {
+		if c.grewFor(name, codes...) {
+			return true
 		}
 	}
 	return false
@@ -257,12 +256,12 @@ func (c *check) checkNewAndOld() {
 	}
 }
 
+// grewFor reports whether a write to the named ReplicaSet has one of the
+// reason codes.
 func (c *check) grewFor(name string, codes ...plan.ReasonCode) bool {
 	for _, got := range c.reasons[name] {
-		for _, want := range codes {
-			if got == want {
-				return true
-			}
+		if slices.Contains(codes, got) {
+			return true
 		}
 	}
 	return false

@@ -2,6 +2,7 @@ package plantest
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"time"
@@ -165,7 +166,7 @@ func (c *Cluster) Apply(a plan.Action, now time.Time) error {
 		d := a.Deployment.DeepCopy() // full updates are rare: keep it simple
 		d.UID, d.CreationTimestamp, d.Generation = old.UID, old.CreationTimestamp, old.Generation
 		d.Status = old.Status.DeepCopy()
-		if !deploymentSpecEqual(&old.Spec, &d.Spec) || !stringMapsEqual(old.Annotations, d.Annotations) {
+		if !deploymentSpecEqual(&old.Spec, &d.Spec) || !maps.Equal(old.Annotations, d.Annotations) {
 			d.Generation++
 		}
 		d.ResourceVersion = c.NextResourceVersion()
@@ -185,7 +186,7 @@ func (c *Cluster) UpdateDeploymentSpec(spec model.DeploymentSpec, annotations ma
 	if annotations != nil {
 		d.Annotations = model.ObjectMeta{Annotations: annotations}.DeepCopy().Annotations
 	}
-	if !deploymentSpecEqual(&c.Deployment.Spec, &d.Spec) || !stringMapsEqual(c.Deployment.Annotations, d.Annotations) {
+	if !deploymentSpecEqual(&c.Deployment.Spec, &d.Spec) || !maps.Equal(c.Deployment.Annotations, d.Annotations) {
 		d.Generation++
 	}
 	d.ResourceVersion = c.NextResourceVersion()

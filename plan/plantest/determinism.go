@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/rolloutplan/rolloutplan/plan"
 )
@@ -33,18 +34,8 @@ func CheckDeterminism(s plan.State, opts ...plan.Option) []Violation {
 	if after, _ := json.Marshal(s); !bytes.Equal(snapshot, after) {
 		out = append(out, Violation{Invariant: "I5", Message: "Sync modified its input"})
 	}
-	slices.SortFunc(out, func(a, b Violation) int { return compareStrings(a.Message, b.Message) })
+	slices.SortFunc(out, func(a, b Violation) int { return strings.Compare(a.Message, b.Message) })
 	return out
-}
-
-func compareStrings(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 func plannedJSON(s plan.State, opts []plan.Option) ([]byte, error) {

@@ -1,22 +1,11 @@
 package plantest
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/rolloutplan/rolloutplan/model"
 )
-
-func stringMapsEqual(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, va := range a {
-		if vb, ok := b[k]; !ok || va != vb {
-			return false
-		}
-	}
-	return true
-}
 
 func int32PtrEqual(a, b *int32) bool {
 	return (a == nil) == (b == nil) && (a == nil || *a == *b)
@@ -26,14 +15,14 @@ func selectorEqual(a, b *model.LabelSelector) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
-	return stringMapsEqual(a.MatchLabels, b.MatchLabels) &&
+	return maps.Equal(a.MatchLabels, b.MatchLabels) &&
 		slices.EqualFunc(a.MatchExpressions, b.MatchExpressions, func(x, y model.LabelSelectorRequirement) bool {
 			return x.Key == y.Key && x.Operator == y.Operator && slices.Equal(x.Values, y.Values)
 		})
 }
 
 func templateEqual(a, b model.PodTemplate) bool {
-	return a.Spec == b.Spec && stringMapsEqual(a.Labels, b.Labels) && stringMapsEqual(a.Annotations, b.Annotations)
+	return a.Spec == b.Spec && maps.Equal(a.Labels, b.Labels) && maps.Equal(a.Annotations, b.Annotations)
 }
 
 func replicaSetSpecEqual(a, b *model.ReplicaSetSpec) bool {

@@ -277,16 +277,13 @@ func (s *syncer) delete(surplus int) {
 	s.burstNote(surplus, "delete")
 
 	mask := relatedMask(rs, s.pods, s.replicaSets)
-	perNode := make(map[string]int)
+	related := make([]*model.Pod, 0, len(s.pods))
 	for i, p := range s.pods {
-		if mask[i] && model.IsPodActive(p) {
-			perNode[p.Spec.NodeName]++
+		if mask[i] {
+			related = append(related, p)
 		}
 	}
-	ranks := make([]int, active)
-	for i, p := range s.active {
-		ranks[i] = perNode[p.Spec.NodeName]
-	}
+	ranks := CoLocationRanks(s.active, related)
 	var keys []*podKey
 	logScale := !s.now.IsZero()
 	if s.cfg.upstreamTies && n >= active {

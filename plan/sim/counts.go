@@ -7,11 +7,8 @@ import (
 
 	"github.com/rolloutplan/rolloutplan/model"
 	"github.com/rolloutplan/rolloutplan/plan/plantest"
+	"github.com/rolloutplan/rolloutplan/plan/replicaset"
 )
-
-// burstReplicas is how many pods the ReplicaSet controller creates or
-// deletes in one sync at most.
-const burstReplicas = 500
 
 // cohort is a group of a ReplicaSet's pods created together that are not yet
 // available; once available they join the ReplicaSet's settled count, which
@@ -122,11 +119,11 @@ func (cw *countWorld) reconcile(c *plantest.Cluster, now time.Time) bool {
 		active, spec := p.active(), rs.SpecReplicas()
 		switch {
 		case active < spec:
-			k := min(spec-active, burstReplicas)
+			k := min(spec-active, replicaset.BurstReplicas)
 			p.pending = append(p.pending, cohort{n: k, created: now, readyAt: cw.readyAt(rs.Spec.Template, now)})
 			changed = true
 		case active > spec:
-			cw.remove(p, min(active-spec, burstReplicas), now)
+			cw.remove(p, min(active-spec, replicaset.BurstReplicas), now)
 			changed = true
 		}
 		st := cw.status(rs, p, now)
