@@ -125,15 +125,15 @@ func StateFromList(data []byte, namespace, name string, now time.Time) (State, e
 		switch head.Kind {
 		case "Deployment":
 			d := new(apps.Deployment)
-			err = strictUnmarshal(raw, d)
+			err = UnmarshalStrict(raw, d)
 			deployments = append(deployments, d)
 		case "ReplicaSet":
 			rs := new(apps.ReplicaSet)
-			err = strictUnmarshal(raw, rs)
+			err = UnmarshalStrict(raw, rs)
 			rss = append(rss, rs)
 		case "Pod":
 			p := new(core.Pod)
-			err = strictUnmarshal(raw, p)
+			err = UnmarshalStrict(raw, p)
 			pods = append(pods, p)
 		case "":
 			err = errors.New("item has no kind")
@@ -174,14 +174,16 @@ func StateFromList(data []byte, namespace, name string, now time.Time) (State, e
 	return s, nil
 }
 
-// strictUnmarshal decodes one JSON document into v and rejects trailing data.
-func strictUnmarshal(data []byte, v any) error {
+// UnmarshalStrict decodes exactly one JSON document into v: anything but
+// white space after it is an error (a stray "]" or "}" included, which
+// json.Decoder.More lets through).
+func UnmarshalStrict(data []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(v); err != nil {
 		return err
 	}
-	if dec.More() {
-		return errors.New("unexpected data after the JSON document")
+	if rest := bytes.TrimSpace(data[dec.InputOffset():]); len(rest) > 0 {
+		return fmt.Errorf("unexpected data after the JSON document at offset %d", dec.InputOffset())
 	}
 	return nil
 }

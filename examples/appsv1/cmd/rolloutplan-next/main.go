@@ -133,13 +133,13 @@ func readState(data []byte, o options) (appsv1.State, error) {
 		return appsv1.State{}, usageError{errors.New("no input on stdin: pipe `kubectl get deployment,replicasets,pods -o json` or a conformance Case")}
 	}
 	var top map[string]json.RawMessage
-	if err := decodeOne(data, &top); err != nil {
+	if err := appsv1.UnmarshalStrict(data, &top); err != nil {
 		return appsv1.State{}, fmt.Errorf("stdin is not a JSON object: %w", err)
 	}
 	if raw, ok := top["case"]; ok { // a line of public-seed1.jsonl
 		data = raw
 		top = nil
-		if err := decodeOne(data, &top); err != nil {
+		if err := appsv1.UnmarshalStrict(data, &top); err != nil {
 			return appsv1.State{}, fmt.Errorf("case: not a JSON object: %w", err)
 		}
 	}
@@ -164,7 +164,7 @@ func readState(data []byte, o options) (appsv1.State, error) {
 
 func caseState(data []byte, o options) (appsv1.State, error) {
 	var c appsv1.Case
-	if err := decodeOne(data, &c); err != nil {
+	if err := appsv1.UnmarshalStrict(data, &c); err != nil {
 		return appsv1.State{}, fmt.Errorf("case: %w", err)
 	}
 	if c.Deployment == nil {
@@ -183,18 +183,6 @@ func caseState(data []byte, o options) (appsv1.State, error) {
 		return appsv1.State{}, usageError{errors.New("case: no \"now\"; give --now")}
 	}
 	return c.State(), nil
-}
-
-// decodeOne decodes exactly one JSON document.
-func decodeOne(data []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(v); err != nil {
-		return err
-	}
-	if dec.More() {
-		return errors.New("more than one JSON document")
-	}
-	return nil
 }
 
 func explain(w io.Writer, out appsv1.Output, p plan.Plan) {

@@ -203,7 +203,7 @@ func TestBadInput(t *testing.T) {
 	}{
 		{"empty stdin", nil, nil, 2, "no input on stdin"},
 		{"invalid JSON", []byte(`{"deployment": `), nil, 1, "stdin is not a JSON object"},
-		{"two documents", []byte(`{} {}`), nil, 1, "more than one JSON document"},
+		{"two documents", []byte(`{} {}`), nil, 1, "unexpected data after the JSON document"},
 		{"a JSON array", []byte(`[1]`), nil, 1, "stdin is not a JSON object"},
 		{"neither form", []byte(`{"foo": 1}`), nil, 1, "neither a List"},
 		{"a single object", []byte(`{"kind": "Deployment", "metadata": {}}`), nil, 1, "single Deployment"},
