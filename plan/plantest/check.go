@@ -32,6 +32,9 @@ func (v Violation) String() string {
 const (
 	QuirkRollbackCreate   = "§18.18: the legacy rollback creates a ReplicaSet for the abandoned template; plan.RollbackWithoutCreate avoids it"
 	QuirkProportionalSign = "§18.4: proportions from inconsistent max-replicas annotations move against the change; plan.MonotonicProportions avoids it"
+	// QuirkStaleAvailability has no option: the planner cannot know how
+	// many of the reported pods are really still there.
+	QuirkStaleAvailability = "§18.5: an old ReplicaSet's status still reports more available pods than its spec keeps (the status lags a scale-down) and upstream's availability budget counts them"
 )
 
 // Check reports every violation of the invariants I1–I3 and I6–I9 (see the
@@ -78,8 +81,16 @@ func (c *check) attributeQuirks() {
 			againstTheChange = againstTheChange || proportion != 0 && (proportion > 0) != (toAdd > 0)
 		}
 	}
+	staleAvailability := false
+	for _, name := range c.names {
+		if s := c.byName[name]; !s.reset && s.rs.Status.AvailableReplicas > s.spec {
+			staleAvailability = true
+		}
+	}
 	for i, v := range c.out {
 		switch {
+		case staleAvailability && v.Invariant == "I2":
+			c.out[i].Quirk = QuirkStaleAvailability
 		case rollbackCreate && (v.Invariant == "I1" || v.Invariant == "I3" || v.Invariant == "I9"):
 			c.out[i].Quirk = QuirkRollbackCreate
 		case againstTheChange && (v.Invariant == "I1" || v.Invariant == "I6"):

@@ -117,7 +117,7 @@ func (r *runner) run() (*Trace, error) {
 		}
 		changed = changed || moved
 
-		state := r.observe(now)
+		state, lagging := r.observe(now)
 		p, err := plan.Sync(state, r.cfg.PlanOptions...)
 		if err != nil {
 			return nil, fmt.Errorf("sim: sync %d: the planner rejected the state: %w", sync, err)
@@ -135,7 +135,9 @@ func (r *runner) run() (*Trace, error) {
 		r.record(sync, now, user, p, writes, violations)
 		// A sync that ends with an error (a conflict, a lost write, a hash
 		// collision) is retried by the controller's rate limiter.
-		retry := p.Err != nil || slices.ContainsFunc(writes, func(w Write) bool { return !w.Applied })
+		// So is one that saw lagging statuses: the informer catches up and
+		// the status update triggers another sync.
+		retry := p.Err != nil || lagging || slices.ContainsFunc(writes, func(w Write) bool { return !w.Applied })
 		changed = changed || retry
 
 		settled = !changed
@@ -179,28 +181,31 @@ func (r *runner) userActions(sync int, settled bool, now time.Time) ([]string, e
 }
 
 // observe returns what the planner sees, with lagging statuses when the
-// StaleStatus fault fires.
-func (r *runner) observe(now time.Time) plan.State {
+// StaleStatus fault fires, and whether any status it shows is not the
+// current one.
+func (r *runner) observe(now time.Time) (plan.State, bool) {
 	s := r.cluster.State(now)
 	if cw, ok := r.world.(countAdapter); ok && s.Deployment.Spec.Strategy.Type == model.RecreateStrategy {
 		s.Pods = append(s.Pods, cw.stubs(&r.cluster, now)...)
 	}
 	if r.cfg.Faults.StaleStatusRate <= 0 {
-		return s
+		return s, false
 	}
 	stale := r.rng.Float64() < r.cfg.Faults.StaleStatusRate
+	lagging := false
 	for i, rs := range s.ReplicaSets {
-		if old, ok := r.prev[rs.Name]; stale && ok {
+		if old, ok := r.prev[rs.Name]; stale && ok && !replicaSetStatusEqual(&old, &rs.Status) {
 			c := rs.DeepCopy()
 			c.Status = old
 			s.ReplicaSets[i] = c
+			lagging = true
 		}
 	}
 	clear(r.prev)
 	for _, rs := range r.cluster.ReplicaSets {
 		r.prev[rs.Name] = rs.Status
 	}
-	return s
+	return s, lagging
 }
 
 // applyPlan applies the writes chosen by Config.Apply, minus injected faults.
