@@ -21,7 +21,7 @@ type syncer struct {
 	plan Plan
 
 	deploymentWrites int
-	owned            bool // the working copy shares nothing with the input
+	owned            bool // the working copy shares nothing with the input but (maybe) its annotations
 	annotationsOwned bool // the working copy's annotations are its own
 	// serverVersion counts the writes each ReplicaSet (by name) has received
 	// this sync; objVersion records which of those versions an object in
@@ -79,10 +79,10 @@ func (s *syncer) writeDeployment(kind ActionKind, r Reason) {
 	s.deploymentWrites++
 }
 
-// ownWorkingCopy makes the working copy share nothing with the input, once,
-// before its first write: the recorded Deployments then share its parts that
-// the sync replaces rather than changes in place (everything but the
-// annotations), never the input's.
+// ownWorkingCopy makes the working copy share nothing with the input but its
+// annotations (which ownAnnotations copies before any change, and every
+// recorded write copies anyway), once, before its first write: the recorded
+// Deployments then share the working copy's parts, never the input's.
 func (s *syncer) ownWorkingCopy() {
 	if s.owned {
 		return
