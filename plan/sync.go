@@ -31,7 +31,7 @@ import (
 // [Plan.ConflictAt]).
 func Sync(s State, opts ...Option) (Plan, error) {
 	if err := s.Validate(); err != nil {
-		return Plan{}, err
+		return Plan{ConflictAt: -1}, err
 	}
 	sy := newSyncer(s, newConfig(opts))
 	sy.syncDeployment()
