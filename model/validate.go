@@ -269,70 +269,60 @@ func validatePod(errs *fieldErrs, at prefix, p *Pod) {
 func Validate(d *Deployment, replicaSets []*ReplicaSet, pods []*Pod) error {
 	var errs fieldErrs
 	validateDeployment(&errs, prefix{list: "deployment", index: -1}, d)
-	rsNames := duplicateIndex(replicaSets, func(rs *ReplicaSet) (nameKey, bool) { return nameKey{rs.Namespace, rs.Name}, true })
-	rsUIDs := duplicateIndex(replicaSets, func(rs *ReplicaSet) (string, bool) { return rs.UID, rs.UID != "" })
-	for i, rs := range replicaSets {
-		at := prefix{list: "replicaSets", index: i}
-		validateReplicaSet(&errs, at, rs)
-		if j, dup := rsNames[i]; dup {
-			errs.add(at.field("metadata.name"), rs.Name, "duplicate ReplicaSet name (also replicaSets[%d])", j)
-		}
-		if j, dup := rsUIDs[i]; dup {
-			errs.add(at.field("metadata.uid"), rs.UID, "duplicate ReplicaSet UID (also replicaSets[%d])", j)
-		}
-	}
-	podNames := duplicateIndex(pods, func(p *Pod) (nameKey, bool) { return nameKey{p.Namespace, p.Name}, true })
-	podUIDs := duplicateIndex(pods, func(p *Pod) (string, bool) { return p.UID, p.UID != "" })
-	for i, p := range pods {
-		at := prefix{list: "pods", index: i}
-		validatePod(&errs, at, p)
-		if j, dup := podNames[i]; dup {
-			errs.add(at.field("metadata.name"), p.Name, "duplicate Pod name (also pods[%d])", j)
-		}
-		if j, dup := podUIDs[i]; dup {
-			errs.add(at.field("metadata.uid"), p.UID, "duplicate Pod UID (also pods[%d])", j)
-		}
-	}
+	validateList(&errs, "replicaSets", "ReplicaSet", replicaSets, func(rs *ReplicaSet) *ObjectMeta { return &rs.ObjectMeta }, validateReplicaSet)
+	validateList(&errs, "pods", "Pod", pods, func(p *Pod) *ObjectMeta { return &p.ObjectMeta }, validatePod)
 	return errs.err()
+}
+
+// validateList validates every object of a snapshot list and reports the
+// ones whose name (in its namespace) or UID repeats an earlier one's.
+func validateList[T comparable](errs *fieldErrs, list, kind string, items []T, meta func(T) *ObjectMeta, validate func(*fieldErrs, prefix, T)) {
+	names := duplicateIndex(items, func(x T) (nameKey, bool) { m := meta(x); return nameKey{m.Namespace, m.Name}, true })
+	uids := duplicateIndex(items, func(x T) (string, bool) { m := meta(x); return m.UID, m.UID != "" })
+	for i, x := range items {
+		at := prefix{list: list, index: i}
+		validate(errs, at, x)
+		if j, dup := names[i]; dup {
+			errs.add(at.field("metadata.name"), meta(x).Name, "duplicate %s name (also %s[%d])", kind, list, j)
+		}
+		if j, dup := uids[i]; dup {
+			errs.add(at.field("metadata.uid"), meta(x).UID, "duplicate %s UID (also %s[%d])", kind, list, j)
+		}
+	}
 }
 
 type nameKey struct{ namespace, name string }
 
 // duplicateIndex maps the index of every non-nil item whose key (when key
 // reports one) repeats an earlier item's to that earlier item's index. It
-// is linear in len(items), and allocates only when it finds a duplicate or
-// the slice is long enough for a map to pay off.
+// is linear in len(items): a short list is scanned, which allocates
+// nothing, and a long one goes through a map.
 func duplicateIndex[T comparable, K comparable](items []T, key func(T) (K, bool)) map[int]int {
 	var zero T
+	var first map[K]int
+	if len(items) > 16 {
+		first = make(map[K]int, len(items))
+	}
+	earlier := func(i int, k K) int {
+		if first != nil {
+			j, seen := first[k]
+			if !seen {
+				first[k] = i
+				return -1
+			}
+			return j
+		}
+		for j, y := range items[:i] {
+			if y == zero {
+				continue
+			}
+			if ky, ok := key(y); ok && ky == k {
+				return j
+			}
+		}
+		return -1
+	}
 	var dups map[int]int
-	note := func(i, j int) {
-		if dups == nil {
-			dups = map[int]int{}
-		}
-		dups[i] = j
-	}
-	if len(items) <= 16 {
-		for i, x := range items {
-			if x == zero {
-				continue
-			}
-			k, ok := key(x)
-			if !ok {
-				continue
-			}
-			for j, y := range items[:i] {
-				if y == zero {
-					continue
-				}
-				if ky, ok := key(y); ok && ky == k {
-					note(i, j)
-					break
-				}
-			}
-		}
-		return dups
-	}
-	first := make(map[K]int, len(items))
 	for i, x := range items {
 		if x == zero {
 			continue
@@ -341,10 +331,11 @@ func duplicateIndex[T comparable, K comparable](items []T, key func(T) (K, bool)
 		if !ok {
 			continue
 		}
-		if j, seen := first[k]; seen {
-			note(i, j)
-		} else {
-			first[k] = i
+		if j := earlier(i, k); j >= 0 {
+			if dups == nil {
+				dups = map[int]int{}
+			}
+			dups[i] = j
 		}
 	}
 	return dups
