@@ -269,19 +269,23 @@ func validatePod(errs *fieldErrs, at prefix, p *Pod) {
 func Validate(d *Deployment, replicaSets []*ReplicaSet, pods []*Pod) error {
 	var errs fieldErrs
 	validateDeployment(&errs, prefix{list: "deployment", index: -1}, d)
-	validateList(&errs, "replicaSets", "ReplicaSet", replicaSets, func(rs *ReplicaSet) *ObjectMeta { return &rs.ObjectMeta }, validateReplicaSet)
-	validateList(&errs, "pods", "Pod", pods, func(p *Pod) *ObjectMeta { return &p.ObjectMeta }, validatePod)
+	for i, rs := range replicaSets {
+		validateReplicaSet(&errs, prefix{list: "replicaSets", index: i}, rs)
+	}
+	reportDuplicates(&errs, "replicaSets", "ReplicaSet", replicaSets, func(rs *ReplicaSet) *ObjectMeta { return &rs.ObjectMeta })
+	for i, p := range pods {
+		validatePod(&errs, prefix{list: "pods", index: i}, p)
+	}
+	reportDuplicates(&errs, "pods", "Pod", pods, func(p *Pod) *ObjectMeta { return &p.ObjectMeta })
 	return errs.err()
 }
 
-// validateList validates every object of a snapshot list and reports the
-// ones whose name (in its namespace) or UID repeats an earlier one's.
-func validateList[T comparable](errs *fieldErrs, list, kind string, items []T, meta func(T) *ObjectMeta, validate func(*fieldErrs, prefix, T)) {
-	names := duplicateIndex(items, func(x T) (nameKey, bool) { m := meta(x); return nameKey{m.Namespace, m.Name}, true })
-	uids := duplicateIndex(items, func(x T) (string, bool) { m := meta(x); return m.UID, m.UID != "" })
+// reportDuplicates reports the objects of a snapshot list whose name (in
+// its namespace) or UID repeats an earlier one's.
+func reportDuplicates[T comparable](errs *fieldErrs, list, kind string, items []T, meta func(T) *ObjectMeta) {
+	names, uids := duplicates(items, meta)
 	for i, x := range items {
 		at := prefix{list: list, index: i}
-		validate(errs, at, x)
 		if j, dup := names[i]; dup {
 			errs.add(at.field("metadata.name"), meta(x).Name, "duplicate %s name (also %s[%d])", kind, list, j)
 		}
@@ -293,51 +297,66 @@ func validateList[T comparable](errs *fieldErrs, list, kind string, items []T, m
 
 type nameKey struct{ namespace, name string }
 
-// duplicateIndex maps the index of every non-nil item whose key (when key
-// reports one) repeats an earlier item's to that earlier item's index. It
-// is linear in len(items): a short list is scanned, which allocates
-// nothing, and a long one goes through a map.
-func duplicateIndex[T comparable, K comparable](items []T, key func(T) (K, bool)) map[int]int {
+// duplicates maps the index of every non-nil item whose name (in its
+// namespace) or non-empty UID repeats an earlier item's to that earlier
+// item's index. It is linear in len(items): a short list is scanned, which
+// allocates nothing unless a duplicate turns up, and a long one goes
+// through maps.
+func duplicates[T comparable](items []T, meta func(T) *ObjectMeta) (names, uids map[int]int) {
 	var zero T
-	var first map[K]int
-	if len(items) > 16 {
-		first = make(map[K]int, len(items))
+	var firstName map[nameKey]int
+	var firstUID map[string]int
+	long := len(items) > 16
+	if long {
+		firstName = make(map[nameKey]int, len(items))
+		firstUID = make(map[string]int, len(items))
 	}
-	earlier := func(i int, k K) int {
-		if first != nil {
-			j, seen := first[k]
-			if !seen {
-				first[k] = i
-				return -1
-			}
-			return j
-		}
-		for j, y := range items[:i] {
-			if y == zero {
-				continue
-			}
-			if ky, ok := key(y); ok && ky == k {
-				return j
-			}
-		}
-		return -1
-	}
-	var dups map[int]int
 	for i, x := range items {
 		if x == zero {
 			continue
 		}
-		k, ok := key(x)
-		if !ok {
-			continue
-		}
-		if j := earlier(i, k); j >= 0 {
-			if dups == nil {
-				dups = map[int]int{}
+		m := meta(x)
+		key := nameKey{m.Namespace, m.Name}
+		sameName, sameUID := -1, -1
+		if long {
+			if j, seen := firstName[key]; seen {
+				sameName = j
+			} else {
+				firstName[key] = i
 			}
-			dups[i] = j
+			if j, seen := firstUID[m.UID]; seen && m.UID != "" {
+				sameUID = j
+			} else if m.UID != "" {
+				firstUID[m.UID] = i
+			}
+		} else {
+			for j, y := range items[:i] {
+				if y == zero {
+					continue
+				}
+				my := meta(y)
+				if sameName < 0 && my.Namespace == m.Namespace && my.Name == m.Name {
+					sameName = j
+				}
+				if sameUID < 0 && m.UID != "" && my.UID == m.UID {
+					sameUID = j
+				}
+			}
 		}
+		names = noteDuplicate(names, i, sameName)
+		uids = noteDuplicate(uids, i, sameUID)
 	}
+	return names, uids
+}
+
+func noteDuplicate(dups map[int]int, i, earlier int) map[int]int {
+	if earlier < 0 {
+		return dups
+	}
+	if dups == nil {
+		dups = map[int]int{}
+	}
+	dups[i] = earlier
 	return dups
 }
 
