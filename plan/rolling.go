@@ -200,10 +200,10 @@ func ReconcileOldReplicaSets(allRSs, oldActive []*model.ReplicaSet, newRS *model
 		return nil, nil, errNil("deployment or newRS")
 	}
 	oldActive = slices.DeleteFunc(slices.Clone(oldActive), func(rs *model.ReplicaSet) bool { return rs == nil })
-	if sumSpec(oldActive) == 0 {
+	if proportion.ReplicaCount(oldActive) == 0 {
 		return nil, nil, nil
 	}
-	allPods := sumSpec(allRSs)
+	allPods := proportion.ReplicaCount(allRSs)
 	minAvailable := d.DesiredReplicas() - proportion.MaxUnavailable(d)
 	newUnavailable := newRS.SpecReplicas() - newRS.Status.AvailableReplicas
 	maxScaledDown := allPods - minAvailable - newUnavailable
@@ -268,18 +268,6 @@ func (s *syncer) oldReplicaSetError(err error) bool {
 	}
 	s.note(reason(NoteSwallowedError, nil, "upstream ignores: %v", err))
 	return false
-}
-
-// sumSpec is upstream's GetReplicaCountForReplicaSets: Σ spec.replicas over
-// the non-nil entries, in wrapping int32.
-func sumSpec(rss []*model.ReplicaSet) int32 {
-	var n int32
-	for _, rs := range rss {
-		if rs != nil {
-			n += rs.SpecReplicas()
-		}
-	}
-	return n
 }
 
 func sumAvailable(rss []*model.ReplicaSet) int32 {

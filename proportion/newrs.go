@@ -60,7 +60,7 @@ func NewRSNewReplicasDetail(d *model.Deployment, allRSs []*model.ReplicaSet, new
 		if newRS == nil {
 			return NewReplicas{}, &ValueError{Field: "newRS", Err: ErrNil}
 		}
-		n := NewReplicas{From: newRS.SpecReplicas(), Desired: desired, Surge: int32(surge), Current: specSum(allRSs)}
+		n := NewReplicas{From: newRS.SpecReplicas(), Desired: desired, Surge: int32(surge), Current: ReplicaCount(allRSs)}
 		n.MaxTotal = desired + n.Surge
 		n.Full = n.Current >= n.MaxTotal
 		n.Count = n.From
@@ -74,9 +74,10 @@ func NewRSNewReplicasDetail(d *model.Deployment, allRSs []*model.ReplicaSet, new
 	return NewReplicas{}, &ValueError{Field: FieldStrategyType, Value: string(d.Spec.Strategy.Type), Err: ErrUnsupportedStrategy}
 }
 
-// specSum is upstream's GetReplicaCountForReplicaSets: Σ spec.replicas over
-// the non-nil entries, in wrapping int32.
-func specSum(rss []*model.ReplicaSet) int32 {
+// ReplicaCount is upstream's GetReplicaCountForReplicaSets: Σ spec.replicas
+// over the non-nil entries, in wrapping int32. For ReplicaSets of 3, 0 and
+// 2 replicas it is 5.
+func ReplicaCount(rss []*model.ReplicaSet) int32 {
 	var sum int32
 	for _, rs := range rss {
 		if rs != nil {

@@ -79,7 +79,7 @@ func genReplicaSets(t *rapid.T, consistent bool) []*model.ReplicaSet {
 		out = append(out, rs)
 	}
 	if consistent {
-		total := strconv.Itoa(int(specSum(FilterActiveReplicaSets(out))))
+		total := strconv.Itoa(int(ReplicaCount(FilterActiveReplicaSets(out))))
 		for _, rs := range out {
 			if rs != nil {
 				rs.Annotations = map[string]string{model.MaxReplicasAnnotation: total}
@@ -101,8 +101,8 @@ func checkDistribution(t *rapid.T, d *model.Deployment, in []*model.ReplicaSet, 
 	if d.DesiredReplicas() > 0 {
 		wantAllowed = d.DesiredReplicas() + MaxSurge(d)
 	}
-	if got.Allowed != wantAllowed || got.Current != specSum(active) || got.ToAdd != got.Allowed-got.Current {
-		t.Fatalf("totals %+v, want allowed %d current %d", got, wantAllowed, specSum(active))
+	if got.Allowed != wantAllowed || got.Current != ReplicaCount(active) || got.ToAdd != got.Allowed-got.Current {
+		t.Fatalf("totals %+v, want allowed %d current %d", got, wantAllowed, ReplicaCount(active))
 	}
 	if len(got.Shares) == 0 {
 		return
