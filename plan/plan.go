@@ -219,6 +219,17 @@ type Value struct {
 	Value int64  `json:"value"`
 }
 
+// Value returns the number named name and whether the reason has it, e.g.
+// r.Value("maxSurge").
+func (r Reason) Value(name string) (int64, bool) {
+	for _, v := range r.Values {
+		if v.Name == name {
+			return v.Value, true
+		}
+	}
+	return 0, false
+}
+
 // MarshalJSON writes the duration as Go duration text ("31s").
 func (r Requeue) MarshalJSON() ([]byte, error) {
 	type wire struct {

@@ -67,17 +67,10 @@ func (c *check) attributeQuirks() {
 		case plan.ReasonRollback:
 			rollbackCreate = rollbackCreate || c.wroteWith(plan.ReasonCreateNewReplicaSet, plan.ReasonRecreateScaleUp, plan.ReasonScaleUpNew)
 		case plan.ReasonProportional:
-			var proportion, toAdd int64
-			for _, v := range a.Reason.Values {
-				switch v.Name {
-				case "proportion":
-					proportion = v.Value
-				case "allowed":
-					toAdd += v.Value
-				case "current":
-					toAdd -= v.Value
-				}
-			}
+			proportion, _ := a.Reason.Value("proportion")
+			allowed, _ := a.Reason.Value("allowed")
+			current, _ := a.Reason.Value("current")
+			toAdd := allowed - current
 			againstTheChange = againstTheChange || proportion != 0 && (proportion > 0) != (toAdd > 0)
 		}
 	}
@@ -287,14 +280,8 @@ func (c *check) checkProportional() {
 			continue
 		}
 		found = true
-		for _, v := range a.Reason.Values {
-			switch v.Name {
-			case "allowed":
-				allowed = v.Value
-			case "current":
-				current = v.Value
-			}
-		}
+		allowed, _ = a.Reason.Value("allowed")
+		current, _ = a.Reason.Value("current")
 		if a.ReplicaSet.SpecReplicas() < 0 {
 			c.fail("I6", "proportional scaling takes %s below zero (%d)", a.Name, a.ReplicaSet.SpecReplicas())
 		}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/rolloutplan/rolloutplan/model"
+	"github.com/rolloutplan/rolloutplan/plan"
 )
 
 // Plan is the outcome of one ReplicaSet sync: the writes upstream attempts, the
@@ -240,20 +241,11 @@ type Reason struct {
 // String renders "Code: message".
 func (r Reason) String() string { return string(r.Code) + ": " + r.Message }
 
-// Value is one named number of a [Reason].
-type Value struct {
-	Name  string `json:"name"`
-	Value int64  `json:"value"`
-}
+// Value is one named number of a [Reason], the same type as the
+// Deployment planner's.
+type Value = plan.Value
 
 // Value returns the value named name and whether the reason has it.
-func (r Reason) Value(name string) (int64, bool) {
-	for _, v := range r.Values {
-		if v.Name == name {
-			return v.Value, true
-		}
-	}
-	return 0, false
-}
+func (r Reason) Value(name string) (int64, bool) { return plan.Reason{Values: r.Values}.Value(name) }
 
 func val(name string, x int64) Value { return Value{Name: name, Value: x} }
