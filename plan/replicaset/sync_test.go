@@ -31,8 +31,8 @@ func TestSyncScaleUpFromZero(t *testing.T) {
 		return Action{Kind: CreatePod, Namespace: "ns", Name: name, GenerateName: "web-", Pod: pod(name),
 			Reason: Reason{Code: ReasonTooFewPods,
 				Message: fmt.Sprintf("create pod %d of 3 (batch %d of 2, size %d): 0 active < 3 desired", i, batch, size),
-				Values: []Value{{"pod", int64(i)}, {"of", 3}, {"batch", int64(batch)}, {"batches", 2}, {"batchSize", int64(size)},
-					{"active", 0}, {"desired", 3}}}}
+				Values: []Value{{Name: "pod", Value: int64(i)}, {Name: "of", Value: 3}, {Name: "batch", Value: int64(batch)}, {Name: "batches", Value: 2}, {Name: "batchSize", Value: int64(size)},
+					{Name: "active", Value: 0}, {Name: "desired", Value: 3}}}}
 	}
 	zero := int32(0)
 	status := model.ReplicaSetStatus{TerminatingReplicas: &zero, ObservedGeneration: 2}
@@ -44,8 +44,8 @@ func TestSyncScaleUpFromZero(t *testing.T) {
 			{Kind: UpdateReplicaSetStatus, Namespace: "ns", Name: "web", UID: "rs-web", Status: &status, ResourceVersion: "7",
 				Reason: Reason{Code: ReasonStatusChanged,
 					Message: "status changes: terminatingReplicas nil→0, observedGeneration 1→2",
-					Values: []Value{{"replicas", 0}, {"fullyLabeledReplicas", 0}, {"readyReplicas", 0}, {"availableReplicas", 0},
-						{"terminatingReplicas", 0}, {"observedGeneration", 2}}}},
+					Values: []Value{{Name: "replicas", Value: 0}, {Name: "fullyLabeledReplicas", Value: 0}, {Name: "readyReplicas", Value: 0}, {Name: "availableReplicas", Value: 0},
+						{Name: "terminatingReplicas", Value: 0}, {Name: "observedGeneration", Value: 2}}}},
 		},
 		Events: []Event{
 			{Type: "Normal", Reason: "SuccessfulCreate", Message: "Created pod: " + n0, Object: "ReplicaSet/web"},
@@ -55,7 +55,7 @@ func TestSyncScaleUpFromZero(t *testing.T) {
 		Status:        status,
 		StatusChanged: true,
 		Notes: []Reason{{Code: NoteScaleUp, Message: "create 3 pods in batches 1,2: 0 active < 3 desired",
-			Values: []Value{{"create", 3}, {"batches", 2}, {"active", 0}, {"desired", 3}}}},
+			Values: []Value{{Name: "create", Value: 3}, {Name: "batches", Value: 2}, {Name: "active", Value: 0}, {Name: "desired", Value: 3}}}},
 	}
 	if diff := cmp.Diff(want, p); diff != "" {
 		t.Errorf("plan (-want +got):\n%s", diff)
