@@ -2,6 +2,7 @@ package hash
 
 import (
 	"encoding/hex"
+	"github.com/rolloutplan/rolloutplan/internal/casetest"
 	"hash/fnv"
 	"strconv"
 	"strings"
@@ -14,9 +15,7 @@ import (
 // that every hand-checked value says where it comes from.
 func needReason(t *testing.T, name, reason string) {
 	t.Helper()
-	if name == "" || strings.TrimSpace(reason) == "" {
-		t.Fatalf("table case %q has no reason; every case must say why its expectation holds", name)
-	}
+	casetest.Require(t, name, reason)
 }
 
 func i32(v int32) *int32 { return &v }

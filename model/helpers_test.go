@@ -3,6 +3,8 @@ package model_test
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
+	"github.com/rolloutplan/rolloutplan/internal/casetest"
 	"slices"
 	"strings"
 	"testing"
@@ -25,34 +27,20 @@ type namedCase interface{ info() tc }
 // checkCases fails tb (Fatal) on a case without a name, without a reason, or
 // with a duplicate name. It is split from runCases so that its refusal can be
 // tested with a fake testing.TB.
-func checkCases[C namedCase](tb testing.TB, cases []C) {
+func checkCases[C namedCase](tb casetest.TB, cases []C) {
 	tb.Helper()
-	seen := make(map[string]bool, len(cases))
-	for i, c := range cases {
-		info := c.info()
-		if info.name == "" {
-			tb.Fatalf("case %d has no name", i)
-		}
-		if strings.TrimSpace(info.why) == "" {
-			tb.Fatalf("case %q has no reason: say which spec section, example or validation rule backs it", info.name)
-		}
-		if seen[info.name] {
-			tb.Fatalf("duplicate case name %q", info.name)
-		}
-		seen[info.name] = true
-	}
+	casetest.Check(tb, cases, caseOf[C])
+}
+
+func caseOf[C namedCase](c C) casetest.Case {
+	info := c.info()
+	return casetest.Case{Name: info.name, Why: info.why}
 }
 
 // runCases checks the table and runs f for each case as a subtest.
 func runCases[C namedCase](t *testing.T, cases []C, f func(t *testing.T, c C)) {
 	t.Helper()
-	checkCases(t, cases)
-	for _, c := range cases {
-		t.Run(c.info().name, func(t *testing.T) {
-			t.Helper()
-			f(t, c)
-		})
-	}
+	casetest.Run(t, cases, caseOf[C], f)
 }
 
 // fatalRecorder is a testing.TB whose Fatal/Fatalf record the message and
@@ -67,7 +55,7 @@ var errFatal = errors.New("fatal called")
 
 func (r *fatalRecorder) Helper() {}
 func (r *fatalRecorder) Fatalf(format string, args ...any) {
-	r.msg = format
+	r.msg = fmt.Sprintf(format, args...)
 	panic(errFatal)
 }
 func (r *fatalRecorder) Fatal(args ...any) { r.Fatalf("fatal") }

@@ -2,6 +2,7 @@ package plan_test
 
 import (
 	"fmt"
+	"github.com/rolloutplan/rolloutplan/internal/casetest"
 	"maps"
 	"slices"
 	"strconv"
@@ -26,39 +27,21 @@ type namedCase interface{ caseInfo() why }
 
 // checkCases fails tb (Fatal) on a case without a name or a reason, or with a
 // duplicate name (t.Run would silently rename it).
-func checkCases[C namedCase](tb testing.TB, cases []C) {
+func checkCases[C namedCase](tb casetest.TB, cases []C) {
 	tb.Helper()
-	seen := make(map[string]bool, len(cases))
-	for i, c := range cases {
-		w := c.caseInfo()
-		switch {
-		case w.name == "":
-			tb.Fatalf("case %d has no name", i)
-		case strings.TrimSpace(w.reason) == "":
-			tb.Fatalf("case %d (%q) has no reason: say which spec rule or example backs its numbers", i, w.name)
-		case seen[w.name]:
-			tb.Fatalf("duplicate case name %q", w.name)
-		}
-		seen[w.name] = true
-	}
+	casetest.Check(tb, cases, caseOf[C])
+}
+
+func caseOf[C namedCase](c C) casetest.Case {
+	w := c.caseInfo()
+	return casetest.Case{Name: w.name, Why: w.reason}
 }
 
 // runCases checks the table and runs fn for every case as a subtest, logging
 // the case's reason when it fails.
 func runCases[C namedCase](t *testing.T, cases []C, fn func(t *testing.T, c C)) {
 	t.Helper()
-	checkCases(t, cases)
-	for _, c := range cases {
-		w := c.caseInfo()
-		t.Run(w.name, func(t *testing.T) {
-			t.Cleanup(func() {
-				if t.Failed() {
-					t.Logf("case reason: %s", w.reason)
-				}
-			})
-			fn(t, c)
-		})
-	}
+	casetest.Run(t, cases, caseOf[C], fn)
 }
 
 // fatalRecorder is a testing.TB whose Fatalf records instead of stopping the

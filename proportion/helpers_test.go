@@ -1,7 +1,7 @@
 package proportion
 
 import (
-	"fmt"
+	"github.com/rolloutplan/rolloutplan/internal/casetest"
 	"strconv"
 	"testing"
 	"time"
@@ -23,40 +23,19 @@ type namedCase interface{ caseInfo() why }
 // checkCases reports the first case without a name or a reason, or with a
 // duplicate name (t.Run would silently rename it).
 func checkCases[C namedCase](cases []C) error {
-	seen := map[string]bool{}
-	for i, c := range cases {
-		w := c.caseInfo()
-		switch {
-		case w.name == "":
-			return fmt.Errorf("case %d has no name", i)
-		case w.reason == "":
-			return fmt.Errorf("case %d (%q) has no reason: say where its numbers come from", i, w.name)
-		case seen[w.name]:
-			return fmt.Errorf("case %d: duplicate name %q", i, w.name)
-		}
-		seen[w.name] = true
-	}
-	return nil
+	return casetest.Problem(cases, caseOf[C])
+}
+
+func caseOf[C namedCase](c C) casetest.Case {
+	w := c.caseInfo()
+	return casetest.Case{Name: w.name, Why: w.reason}
 }
 
 // runCases runs fn for every case as a subtest and prints the case's reason
 // when it fails.
 func runCases[C namedCase](t *testing.T, cases []C, fn func(t *testing.T, c C)) {
 	t.Helper()
-	if err := checkCases(cases); err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range cases {
-		w := c.caseInfo()
-		t.Run(w.name, func(t *testing.T) {
-			t.Cleanup(func() {
-				if t.Failed() {
-					t.Logf("case reason: %s", w.reason)
-				}
-			})
-			fn(t, c)
-		})
-	}
+	casetest.Run(t, cases, caseOf[C], fn)
 }
 
 func TestCheckCasesRefusesUnexplainedCases(t *testing.T) {

@@ -1,7 +1,7 @@
 package revision
 
 import (
-	"strings"
+	"github.com/rolloutplan/rolloutplan/internal/casetest"
 	"testing"
 	"time"
 
@@ -12,9 +12,7 @@ import (
 // that every hand-checked value says where it comes from.
 func needReason(t *testing.T, name, reason string) {
 	t.Helper()
-	if name == "" || strings.TrimSpace(reason) == "" {
-		t.Fatalf("table case %q has no reason; every case must say why its expectation holds", name)
-	}
+	casetest.Require(t, name, reason)
 }
 
 var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)

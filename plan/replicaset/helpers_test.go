@@ -1,6 +1,7 @@
 package replicaset
 
 import (
+	"github.com/rolloutplan/rolloutplan/internal/casetest"
 	"testing"
 	"time"
 
@@ -11,13 +12,11 @@ import (
 // whole seconds, so it does too.
 var t0 = time.Date(2026, 7, 1, 12, 0, 0, 0, time.UTC)
 
-// needReason refuses a table case without a reason: a case nobody can
-// explain cannot be maintained.
+// needReason refuses a table case without a name or a one-line reason, so
+// that every hand-checked value says where it comes from.
 func needReason(t *testing.T, name, reason string) {
 	t.Helper()
-	if reason == "" {
-		t.Fatalf("case %q has no reason", name)
-	}
+	casetest.Require(t, name, reason)
 }
 
 type podOpt func(*model.Pod)
