@@ -55,14 +55,7 @@ func FuzzParseIntOrString(f *testing.F) {
 		}
 		// JSON round trip (JSON cannot carry invalid UTF-8).
 		if utf8.ValidString(s) {
-			b, err := json.Marshal(v)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var back model.IntOrString
-			if err := json.Unmarshal(b, &back); err != nil || back != v {
-				t.Fatalf("%#v -> %s -> %#v, %v", v, b, back, err)
-			}
+			requireJSONRoundTrip(t, v)
 		}
 	})
 }
@@ -99,14 +92,7 @@ func FuzzIntOrStringJSON(f *testing.F) {
 		if v.Type == model.String && (len(trimmed) == 0 || trimmed[0] != '"') {
 			t.Fatalf("%q decoded to a string without being one", data)
 		}
-		b, err := json.Marshal(v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var back model.IntOrString
-		if err := json.Unmarshal(b, &back); err != nil || back != v {
-			t.Fatalf("%#v -> %s -> %#v, %v", v, b, back, err)
-		}
+		requireJSONRoundTrip(t, v)
 	})
 }
 

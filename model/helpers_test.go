@@ -212,3 +212,15 @@ func snapshot(t fataler, v any) string {
 	}
 	return string(b)
 }
+
+// requireJSONRoundTrip fails t unless v marshals to JSON and back unchanged.
+func requireJSONRoundTrip(t interface{ Fatalf(string, ...any) }, v model.IntOrString) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatalf("marshal %#v: %v", v, err)
+	}
+	var back model.IntOrString
+	if err := json.Unmarshal(b, &back); err != nil || back != v {
+		t.Fatalf("%#v -> %s -> %#v, %v", v, b, back, err)
+	}
+}

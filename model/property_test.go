@@ -430,14 +430,7 @@ func TestPropParseIntOrString(t *testing.T) {
 		} else {
 			v = model.FromString(rapid.String().Draw(t, "s"))
 		}
-		b, err := json.Marshal(v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var back model.IntOrString
-		if err := json.Unmarshal(b, &back); err != nil || back != v {
-			t.Fatalf("%#v -> %s -> %#v, %v", v, b, back, err)
-		}
+		requireJSONRoundTrip(t, v)
 	}))
 }
 
