@@ -1,8 +1,9 @@
 // Package plantest helps test code that plans or applies rollouts: a
 // [Cluster] that applies plans the way the API server would, [Check], which
 // reports every violation of the rollout invariants I1–I9 in one planned
-// sync, and rapid generators of valid Deployments, ReplicaSet histories and
-// pod states.
+// sync, and [CheckDeterminism]. The rapid generators of valid states live in
+// the sub-package gen, so that importing plantest (or the simulator, which
+// uses it) never registers rapid's command-line flags.
 //
 // The invariants, for one planned sync (the numbers of a RollingUpdate
 // unless said otherwise):

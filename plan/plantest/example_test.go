@@ -12,7 +12,7 @@ import (
 // A property test of a policy or adapter in a few lines: plan a state,
 // check the plan against the rollout invariants, apply it the way the API
 // server would, and plan again. In a real test the state comes from
-// plantest.State(...).Draw(t, "state") inside rapid.Check.
+// gen.State(...).Draw(t, "state") inside rapid.Check.
 func ExampleCheck() {
 	d := model.Default(&model.Deployment{
 		ObjectMeta: model.ObjectMeta{Name: "web", Namespace: "default", UID: "web-uid", Generation: 1},

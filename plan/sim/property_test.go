@@ -12,6 +12,7 @@ import (
 	"github.com/rolloutplan/rolloutplan/model"
 	"github.com/rolloutplan/rolloutplan/plan"
 	"github.com/rolloutplan/rolloutplan/plan/plantest"
+	"github.com/rolloutplan/rolloutplan/plan/plantest/gen"
 	"github.com/rolloutplan/rolloutplan/proportion"
 )
 
@@ -40,7 +41,7 @@ func livenessBound(d *model.Deployment) int {
 // invariants.
 func TestLivenessBound(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		d := plantest.Deployment(60).Draw(t, "deployment")
+		d := gen.Deployment(60).Draw(t, "deployment")
 		d.Spec.Paused = false
 		d.Spec.MinReadySeconds = 0 // available as soon as ready
 		d.Spec.ProgressDeadlineSeconds = model.Int32Ptr(model.NoLimit)
@@ -73,7 +74,7 @@ func fidelityOf(f Fidelity) string { return f.String() }
 // script is done.
 func TestFaultsConverge(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		d := plantest.Deployment(30).Draw(t, "deployment")
+		d := gen.Deployment(30).Draw(t, "deployment")
 		d.Spec.Paused = false
 		cfg := Config{
 			Deployment: d, Check: true, Record: RecordSummary, MaxSyncs: 20_000,
@@ -129,8 +130,8 @@ func scriptGen(d *model.Deployment) *rapid.Generator[[]Event] {
 				if d.Spec.Strategy.Type != model.RollingUpdateStrategy {
 					continue
 				}
-				surge := plantest.Fencepost(5).Draw(t, "surge")
-				unav := plantest.Fencepost(5).Draw(t, "unavailable")
+				surge := gen.Fencepost(5).Draw(t, "surge")
+				unav := gen.Fencepost(5).Draw(t, "unavailable")
 				if surge.IsZeroLiteral() && unav.IsZeroLiteral() {
 					surge = model.FromInt(1)
 				}
@@ -184,7 +185,7 @@ func TestDeterministicTrace(t *testing.T) {
 // invariants and for determinism.
 func TestPlannerStateMachine(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		d := plantest.Deployment(15).Draw(t, "deployment")
+		d := gen.Deployment(15).Draw(t, "deployment")
 		d.Status = model.DeploymentStatus{}
 		m := &machine{
 			cluster: plantest.Cluster{Deployment: d},

@@ -1,4 +1,9 @@
-package plantest
+// Package gen holds rapid generators of valid Deployments, ReplicaSet
+// histories, statuses and whole planner states, for property tests of code
+// that plans or applies rollouts. It is the only package of the module that
+// imports rapid, so importing the simulator or the checker never adds rapid's
+// command-line flags to a program.
+package gen
 
 import (
 	"fmt"
@@ -9,11 +14,8 @@ import (
 
 	"github.com/rolloutplan/rolloutplan/model"
 	"github.com/rolloutplan/rolloutplan/plan"
+	"github.com/rolloutplan/rolloutplan/plan/plantest"
 )
-
-// Epoch returns the clock the generators build around:
-// 2026-01-01T00:00:00Z.
-func Epoch() time.Time { return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC) }
 
 // Fencepost draws a maxSurge or maxUnavailable value: an integer up to max
 // or a percentage up to 100%.
@@ -35,7 +37,7 @@ func Deployment(maxReplicas int32) *rapid.Generator[*model.Deployment] {
 	return rapid.Custom(func(t *rapid.T) *model.Deployment {
 		d := &model.Deployment{
 			ObjectMeta: model.ObjectMeta{Name: "web", Namespace: "default", UID: "web-uid",
-				Generation: rapid.Int64Range(1, 5).Draw(t, "generation"), CreationTimestamp: Epoch().Add(-time.Hour)},
+				Generation: rapid.Int64Range(1, 5).Draw(t, "generation"), CreationTimestamp: plantest.Epoch().Add(-time.Hour)},
 			Spec: model.DeploymentSpec{
 				Replicas:        model.Int32Ptr(rapid.Int32Range(0, maxReplicas).Draw(t, "replicas")),
 				Selector:        &model.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
@@ -86,7 +88,7 @@ func ReplicaSets(d *model.Deployment, maxSets int) *rapid.Generator[[]*model.Rep
 			rs := &model.ReplicaSet{
 				ObjectMeta: model.ObjectMeta{
 					Name: name, Namespace: "default", UID: name + "-uid",
-					CreationTimestamp: Epoch().Add(time.Duration(i-n) * time.Minute),
+					CreationTimestamp: plantest.Epoch().Add(time.Duration(i-n) * time.Minute),
 					Generation:        rapid.Int64Range(1, 3).Draw(t, "rsGeneration"),
 					Labels:            labels,
 					Annotations: map[string]string{
@@ -139,12 +141,12 @@ func State(maxReplicas int32, maxSets int) *rapid.Generator[plan.State] {
 		rss := ReplicaSets(d, maxSets).Draw(t, "replicaSets")
 		newRS := plan.FindNewReplicaSet(d, rss)
 		if rapid.Bool().Draw(t, "statusKnown") {
-			st := plan.CalculateStatus(rss, newRS, d, Epoch().Add(-time.Minute), true)
+			st := plan.CalculateStatus(rss, newRS, d, plantest.Epoch().Add(-time.Minute), true)
 			st.ObservedGeneration = d.Status.ObservedGeneration
 			st.CollisionCount = d.Status.CollisionCount
 			d.Status = st
 		}
-		now := Epoch().Add(time.Duration(rapid.IntRange(0, 900).Draw(t, "seconds")) * time.Second)
+		now := plantest.Epoch().Add(time.Duration(rapid.IntRange(0, 900).Draw(t, "seconds")) * time.Second)
 		return plan.State{Deployment: d, ReplicaSets: rss, Now: now}
 	})
 }

@@ -1,4 +1,4 @@
-package plantest
+package gen
 
 import (
 	"testing"
@@ -6,6 +6,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/rolloutplan/rolloutplan/plan"
+	"github.com/rolloutplan/rolloutplan/plan/plantest"
 )
 
 // Every plan for a generated state respects the invariants, except where a
@@ -18,7 +19,7 @@ func TestSyncRespectsInvariants(t *testing.T) {
 		if err != nil {
 			t.Fatalf("generated state rejected: %v", err)
 		}
-		for _, v := range Check(s, p) {
+		for _, v := range plantest.Check(s, p) {
 			if v.Quirk == "" {
 				t.Errorf("%s\nplan: %v", v, p.Actions)
 			}
@@ -27,12 +28,12 @@ func TestSyncRespectsInvariants(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, v := range Check(s, fixed) {
-			if v.Quirk != QuirkStaleAvailability { // the one quirk no option changes
+		for _, v := range plantest.Check(s, fixed) {
+			if v.Quirk != plantest.QuirkStaleAvailability { // the one quirk no option changes
 				t.Errorf("with the quirk fixes: %s\nplan: %v", v, fixed.Actions)
 			}
 		}
-		for _, v := range CheckDeterminism(s) {
+		for _, v := range plantest.CheckDeterminism(s) {
 			t.Error(v)
 		}
 	})
