@@ -25,8 +25,12 @@ type Skip struct {
 // namespace (a pod can only reference configs in its own namespace), sorted
 // by full name.
 //
-// spec is the pod spec as JSON (the model's opaque PodTemplate.Spec). Keys are
-// matched case-sensitively, as the API server decodes them. Read are:
+// spec is the model's opaque PodTemplate.Spec: the JSON of the pod template
+// without labels and annotations ({"metadata":…,"spec":{pod spec}}, as the
+// apps/v1 adapter writes it) or of the pod spec itself (a pod spec has no
+// field "spec", so the two cannot be confused). Keys are matched
+// case-sensitively, as the API server decodes them. Read from the pod spec
+// are:
 //
 //   - containers[] and initContainers[]: envFrom[].configMapRef.name,
 //     envFrom[].secretRef.name, env[].valueFrom.configMapKeyRef.name and
@@ -63,6 +67,12 @@ func References(namespace, spec string, original bool) ([]Ref, []Skip, error) {
 			return nil, nil, nil
 		}
 		return nil, nil, fmt.Errorf("%w: spec: want an object", ErrMalformedPodSpec)
+	}
+	if _, ok := pod["spec"]; ok {
+		// A template document: the pod spec is its "spec".
+		if pod = w.object(pod, "spec", "spec"); pod == nil {
+			return nil, nil, w.err
+		}
 	}
 	w.containers(pod, "containers")
 	if !original {

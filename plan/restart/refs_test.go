@@ -89,3 +89,14 @@ func TestReferencesMalformed(t *testing.T) {
 		}
 	}
 }
+
+// The apps/v1 adapter's Spec is the template document; its pod spec is read.
+func TestReferencesTemplateDocument(t *testing.T) {
+	got, _, err := References("ns", `{"metadata":{"name":"x"},"spec":{"volumes":[{"name":"v","configMap":{"name":"a"}}]}}`, false)
+	if err != nil || !reflect.DeepEqual(names(got), []string{"configmap/ns/a"}) {
+		t.Errorf("%v %v", names(got), err)
+	}
+	if _, _, err := References("ns", `{"spec":[]}`, false); err == nil || !strings.Contains(err.Error(), "spec: want an object") {
+		t.Errorf("error %v", err)
+	}
+}

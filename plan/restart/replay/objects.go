@@ -141,8 +141,17 @@ func (o object) workload() (restart.Workload, error) {
 	if pt.Labels, err = stringMap(tmeta["labels"], "spec.template.metadata.labels"); err != nil {
 		return restart.Workload{}, err
 	}
-	if ps, ok := tmpl["spec"]; ok && ps != nil {
-		b, err := json.Marshal(ps)
+	if tmpl != nil {
+		// The model's Spec: the template without labels and annotations.
+		rest := clone(tmpl).(map[string]any)
+		if m, ok := rest["metadata"].(map[string]any); ok {
+			delete(m, "labels")
+			delete(m, "annotations")
+			if len(m) == 0 {
+				delete(rest, "metadata")
+			}
+		}
+		b, err := json.Marshal(rest)
 		if err != nil {
 			return restart.Workload{}, fmt.Errorf("spec.template.spec: %w", err)
 		}
