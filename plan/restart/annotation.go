@@ -52,15 +52,8 @@ func ParseChecksums(value string) (map[string]string, error) {
 }
 
 // FormatChecksums returns the value of [AnnotationChecksums] the original
-// writes for m: encoding/json's compact encoding, keys sorted, HTML
-// characters escaped. A nil or empty map gives "{}".
+// writes for m: encoding/json's compact encoding of the map, keys sorted,
+// HTML characters escaped. A nil or empty map gives "{}".
 func FormatChecksums(m map[string]string) string {
-	if len(m) == 0 {
-		return "{}"
-	}
-	b, err := json.Marshal(m)
-	if err != nil {
-		return "{}" // a map of strings always encodes
-	}
-	return string(b)
+	return string(appendChecksums(make([]byte, 0, 32*len(m)+2), m))
 }

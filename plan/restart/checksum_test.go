@@ -69,3 +69,26 @@ func TestChecksumIsEncodingJSON(t *testing.T) {
 		}
 	}
 }
+
+// The patch body is byte for byte the original's json.Marshal of its nested
+// maps (UpdateConfigChecksums in meta_deployment.go builds them).
+func TestPatchBodyIsOriginalEncoding(t *testing.T) {
+	for _, p := range []Patch{
+		{Checksums: map[string]string{"configmap/ns/a": "1", "secret/ns/<b>": "\u2028"}},
+		{Checksums: map[string]string{}, Restart: true, Timestamp: "Jan  1 00:00:05"},
+		{Checksums: nil, Restart: true, Timestamp: "2026-01-01T00:00:05&Z"},
+	} {
+		encoded, _ := json.Marshal(p.Checksums)
+		if len(p.Checksums) == 0 {
+			encoded = []byte("{}")
+		}
+		orig := map[string]any{"metadata": map[string]any{"annotations": map[string]any{AnnotationChecksums: string(encoded)}}}
+		if p.Restart {
+			orig["spec"] = map[string]any{"template": map[string]any{"metadata": map[string]any{"annotations": map[string]any{AnnotationTimestamp: p.Timestamp}}}}
+		}
+		want, _ := json.Marshal(orig)
+		if got := patchBody(p); string(got) != string(want) {
+			t.Errorf("%s\nwant %s", got, want)
+		}
+	}
+}

@@ -1,7 +1,6 @@
 package restart
 
 import (
-	"encoding/json"
 	"maps"
 	"slices"
 	"strconv"
@@ -281,17 +280,18 @@ func timestamp(last string, now time.Time, opts Options) string {
 	return v
 }
 
+// patchBody writes the JSON merge patch as the original's json.Marshal of
+// its nested maps writes it (keys sorted: "metadata" before "spec").
 func patchBody(p Patch) []byte {
-	body := map[string]any{
-		"metadata": map[string]any{"annotations": map[string]string{AnnotationChecksums: FormatChecksums(p.Checksums)}},
-	}
+	ann := appendChecksums(make([]byte, 0, 32*len(p.Checksums)+2), p.Checksums)
+	b := make([]byte, 0, 2*len(ann)+200)
+	b = append(b, `{"metadata":{"annotations":{"`+AnnotationChecksums+`":`...)
+	b = appendJSONString(b, string(ann))
+	b = append(b, `}}`...)
 	if p.Restart {
-		body["spec"] = map[string]any{"template": map[string]any{"metadata": map[string]any{
-			"annotations": map[string]string{AnnotationTimestamp: p.Timestamp}}}}
+		b = append(b, `,"spec":{"template":{"metadata":{"annotations":{"`+AnnotationTimestamp+`":`...)
+		b = appendJSONString(b, p.Timestamp)
+		b = append(b, `}}}}`...)
 	}
-	b, err := json.Marshal(body)
-	if err != nil {
-		return nil // maps of strings always encode
-	}
-	return b
+	return append(b, '}')
 }
