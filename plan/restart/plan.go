@@ -3,7 +3,6 @@ package restart
 import (
 	"maps"
 	"slices"
-	"strconv"
 	"time"
 )
 
@@ -266,18 +265,15 @@ func decide(c Catalog, changes Changes, w WorkloadEntry, now time.Time, opts Opt
 }
 
 // timestamp formats now for the restart annotation. Unless
-// [Compat.SameSecondTimestamp], a value equal to the last one is refined so
-// that the template changes.
+// [Compat.SameSecondTimestamp], a value equal to the last one is written with
+// nanoseconds instead, so that the template changes (the finer value cannot
+// equal the coarse one that equals last).
 func timestamp(last string, now time.Time, opts Options) string {
 	v := now.Format(opts.layout())
 	if opts.Compat.SameSecondTimestamp || v != last {
 		return v
 	}
-	v = now.Format(opts.finerLayout())
-	for i := 2; v == last; i++ {
-		v = now.Format(opts.finerLayout()) + "-" + strconv.Itoa(i)
-	}
-	return v
+	return now.Format(opts.finerLayout())
 }
 
 // patchBody writes the JSON merge patch as the original's json.Marshal of
