@@ -305,3 +305,30 @@ func TestRequeueAfter(t *testing.T) {
 		t.Errorf("counters %+v", res.Counters)
 	}
 }
+
+// "A deployment change can only affect the deployment itself, while a config
+// change affects all the deployments that reference the config."
+func TestSeedAffectedWorkloads(t *testing.T) {
+	h := newHarness(t, grace5())
+	h.config(cfgA, "1", "a1", 0)
+	h.workload(workload(dep, "1", map[string]string{cfgA: "a1"}, cfgA), 0)
+	h.workload(workload(sts, "1", map[string]string{cfgA: "a1"}, cfgA), 0)
+	h.run(0, 6)
+	// A config change: both workloads.
+	h.config(cfgA, "2", "a2", 10)
+	res := h.pass(15)
+	if len(res.Changes) != 1 || !slices.Equal(res.Changes[0].Affected, []string{dep, sts}) {
+		t.Fatalf("changes %+v", res.Changes)
+	}
+	if len(res.Patches) != 2 || res.Patches[0].Workload.String() != dep || res.Patches[1].Workload.String() != sts || restarts(res.Patches) != 2 {
+		t.Fatalf("patches %+v", res.Patches)
+	}
+	// A workload change (its annotation lost the checksum): only itself,
+	// and without a restart (the original's "missing annotations get
+	// restored").
+	h.workload(workload(dep, "2", map[string]string{}, cfgA), 20)
+	res = h.pass(25)
+	if len(res.Changes) != 1 || !slices.Equal(res.Changes[0].Affected, []string{dep}) || len(res.Patches) != 1 || res.Patches[0].Restart {
+		t.Fatalf("changes %+v patches %+v", res.Changes, res.Patches)
+	}
+}
