@@ -23,6 +23,11 @@
 //     workloads get their checksums annotation updated and which are
 //     restarted, and returns one [Patch] per workload.
 //
+// Package replay (plan/restart/replay) drives a Tracker through a scripted
+// sequence of informer events on a virtual clock and records a trace in the
+// format of the recorded behaviour of the original, for step-by-step
+// comparison.
+//
 // Where the original controller falls short, the planner is fixed by default
 // and the original's outcome is available behind a named field of [Compat]:
 // a checksums annotation holding JSON null no longer crashes the planner, a

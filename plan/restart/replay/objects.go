@@ -18,9 +18,19 @@ type object struct {
 	kind string // the object's kind as written, e.g. "ConfigMap"
 }
 
-var kinds = map[string]restart.Kind{
-	"ConfigMap": restart.KindConfigMap, "Secret": restart.KindSecret,
-	"Deployment": restart.KindDeployment, "StatefulSet": restart.KindStatefulSet,
+// kindOf maps an object's kind to the planner's.
+func kindOf(kind string) (restart.Kind, bool) {
+	switch kind {
+	case "ConfigMap":
+		return restart.KindConfigMap, true
+	case "Secret":
+		return restart.KindSecret, true
+	case "Deployment":
+		return restart.KindDeployment, true
+	case "StatefulSet":
+		return restart.KindStatefulSet, true
+	}
+	return "", false
 }
 
 func decodeDoc(raw []byte) (map[string]any, error) {
@@ -38,7 +48,7 @@ func decodeDoc(raw []byte) (map[string]any, error) {
 
 func newObject(doc map[string]any) (object, error) {
 	kind, _ := doc["kind"].(string)
-	k, ok := kinds[kind]
+	k, ok := kindOf(kind)
 	if !ok {
 		return object{}, fmt.Errorf("object kind %q: %w (want ConfigMap, Secret, Deployment or StatefulSet)", kind, restart.ErrUnknownKind)
 	}

@@ -80,7 +80,7 @@ func Run(s Script, o Options) (Trace, error) {
 
 func atSeconds(d time.Duration) float64 { return d.Seconds() }
 
-func (r *runner) now(at time.Duration) time.Time { return Epoch.Add(at) }
+func (r *runner) now(at time.Duration) time.Time { return Epoch().Add(at) }
 
 func (r *runner) start() error {
 	tr, err := restart.NewTracker(r.opts)
@@ -378,7 +378,7 @@ func (r *runner) state(st *Step) {
 	changes := []Change{}
 	ch := r.tr.Changes()
 	for _, name := range slices.Sorted(maps.Keys(ch)) {
-		changes = append(changes, Change{Resource: name, Observations: ch[name].Observations, Since: ch[name].Since.Sub(Epoch).Seconds()})
+		changes = append(changes, Change{Resource: name, Observations: ch[name].Observations, Since: ch[name].Since.Sub(Epoch()).Seconds()})
 	}
 	st.Changes = &changes
 	c := r.tr.Counters()

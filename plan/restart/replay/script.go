@@ -10,7 +10,7 @@
 // patches and, when the script sets an echo delay, delivered back to the
 // planner as updates. A controller instance can be stopped gracefully,
 // killed and started again; a start re-lists the cluster in full-name order.
-// Time starts at [Epoch].
+// Time "at": 0 is 2024-01-01T00:00:00Z (see [Epoch]).
 package replay
 
 import (
@@ -22,8 +22,9 @@ import (
 	"time"
 )
 
-// Epoch is the virtual time of "at": 0.
-var Epoch = time.Date(2024, time.January, 1, 0, 0, 0, 0, time.UTC)
+// Epoch returns the virtual time of "at": 0, 2024-01-01T00:00:00Z; restart
+// values in time.Stamp read "Jan  1 00:00:SS".
+func Epoch() time.Time { return time.Date(2024, time.January, 1, 0, 0, 0, 0, time.UTC) }
 
 // Script is a scripted sequence of events.
 type Script struct {
