@@ -66,11 +66,10 @@ func validateDeployment(errs *fieldErrs, at prefix, d *Deployment) {
 	if st.TerminatingReplicas != nil {
 		nonNegative(errs, at, "status.terminatingReplicas", *st.TerminatingReplicas)
 	}
-	for i, c := range st.Conditions {
-		if slices.ContainsFunc(st.Conditions[:i], func(o DeploymentCondition) bool { return o.Type == c.Type }) {
-			errs.add(at.field(fmt.Sprintf("status.conditions[%d].type", i)), string(c.Type), "duplicate condition type")
-		}
-	}
+	// Duplicate condition types are valid for the API (status.conditions
+	// is a list keyed by nothing the server enforces); upstream reads the
+	// first of a type and replaces them all when it sets one, and so does
+	// the planner.
 }
 
 func validateStrategy(errs *fieldErrs, at prefix, path string, s Strategy) {
@@ -121,15 +120,19 @@ func validateFencepost(errs *fieldErrs, at prefix, path string, v *IntOrString, 
 		return 0, false
 	}
 	if capAt100 && n > 100 {
-		errs.add(at.field(path), v.StrVal, "must not be greater than 100%%")
+		errs.add(at.field(path), v.StrVal, "must not be greater than 100%")
 		return 0, false
 	}
 	return n, true
 }
 
 // ParsePercent reads a percentage the way apps/v1 validation accepts it: one
-// or more decimal digits followed by "%" ("25%", "0%", "150%"). Signs, spaces
-// and fractions are rejected.
+// or more decimal digits followed by "%" ("25%", "0%", "150%",
+// "2147483648%"). Signs, spaces and fractions are rejected. The number is
+// read as upstream's validation reads it, with a 64-bit strconv.Atoi whose
+// error it ignores: digits beyond int64 give math.MaxInt64 (so
+// "99999999999999999999%" is valid for maxSurge and over 100% for
+// maxUnavailable).
 func ParsePercent(s string) (int64, error) {
 	digits, ok := strings.CutSuffix(s, "%")
 	if !ok || digits == "" {
@@ -140,10 +143,9 @@ func ParsePercent(s string) (int64, error) {
 			return 0, fmt.Errorf(`must be an integer or a percentage such as "25%%"`)
 		}
 	}
-	n, err := strconv.ParseInt(digits, 10, 32)
-	if err != nil {
-		return 0, fmt.Errorf("percentage out of range")
-	}
+	// Only digits remain, so the one possible error is ErrRange, with n
+	// clamped to math.MaxInt64 as Atoi's result is.
+	n, _ := strconv.ParseInt(digits, 10, 64)
 	return n, nil
 }
 

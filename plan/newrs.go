@@ -197,11 +197,12 @@ func (s *syncer) hashCollision(name, podHash string) {
 	s.fail(ErrKindAlreadyExists, "replicasets.apps %q already exists", name)
 }
 
-// replicaSetNamed looks a name up among every ReplicaSet of the namespace,
+// replicaSetNamed looks a name up among every ReplicaSet of the namespace
+// (the syncer sees no other namespace),
 // the way upstream's create fails on any object of that name.
 func (s *syncer) replicaSetNamed(name string) *model.ReplicaSet {
 	for _, rs := range s.all {
-		if rs.Name == name && (s.d.Namespace == "" || rs.Namespace == "" || rs.Namespace == s.d.Namespace) {
+		if rs != nil && rs.Name == name {
 			return rs
 		}
 	}

@@ -44,6 +44,7 @@ func (s *syncer) syncDeployment() {
 		s.selectingAll()
 		return
 	}
+	s.scopeToNamespace()
 	rsList := s.claimReplicaSets()
 	if d.DeletionTimestamp != nil {
 		s.note(reason(NoteDeleting, nil, "the Deployment is being deleted: status only"))
