@@ -144,7 +144,7 @@ func (s *syncer) createNewReplicaSet(oldRSs []*model.ReplicaSet, newRevision str
 	}
 	count, why, err := NewRSNewReplicas(d, appendRS(oldRSs, rs), rs)
 	if err != nil {
-		s.fail(ErrKindInvalidFencepost, "%v", err)
+		s.failFencepost(err)
 		return nil, false
 	}
 	*rs.Spec.Replicas = count

@@ -177,8 +177,9 @@ const (
 	// ErrKindInvalidScale: a scale-down computed from inconsistent status,
 	// surfaced only with [SurfaceOldReplicaSetErrors].
 	ErrKindInvalidScale ErrorKind = "InvalidScale"
-	// ErrKindInvalidFencepost: maxSurge cannot be resolved. Validation
-	// rejects every such value, so a planned sync does not end with it.
+	// ErrKindInvalidFencepost: maxSurge cannot be resolved. Validation, like
+	// apps/v1's, accepts one such value: a percentage whose digits exceed
+	// int64, on which upstream's sync ends with its intstr error.
 	ErrKindInvalidFencepost ErrorKind = "InvalidFencepost"
 )
 
