@@ -128,7 +128,9 @@ func newCheck(before plan.State, p plan.Plan) *check {
 		}
 	}
 	for _, rs := range before.ReplicaSets {
-		if rs == nil || !(rs.IsControlledBy(d.UID) || adopted[rs.Name]) {
+		// The planner, like upstream's namespaced listers, never sees
+		// another namespace.
+		if rs == nil || rs.Namespace != d.Namespace || !(rs.IsControlledBy(d.UID) || adopted[rs.Name]) {
 			continue
 		}
 		c.add(rs.Name, &sizes{spec: rs.SpecReplicas(), rs: rs})
@@ -412,8 +414,12 @@ func (c *check) checkPausedAndRecreate() {
 	}
 }
 
+// oldPodsRunning reports whether an old ReplicaSet reports pods, or a pod
+// of the Deployment's namespace whose controller reference names an old
+// ReplicaSet by kind, name and UID (whatever its labels) has not finished.
 func (c *check) oldPodsRunning() bool {
-	old := map[string]bool{}
+	type owner struct{ name, uid string }
+	old := map[owner]bool{}
 	for _, name := range c.names {
 		s := c.byName[name]
 		if s.reset || name == c.newName {
@@ -422,14 +428,14 @@ func (c *check) oldPodsRunning() bool {
 		if s.rs.Status.Replicas > 0 {
 			return true
 		}
-		old[s.rs.UID] = true
+		old[owner{s.rs.Name, s.rs.UID}] = true
 	}
-	sel, _ := model.NewMatcher(c.d.Spec.Selector)
 	for _, p := range c.before.Pods {
-		if p == nil || !sel.Matches(p.Labels) {
+		if p == nil || p.Namespace != c.d.Namespace {
 			continue
 		}
-		if ref := p.ControllerRef(); ref != nil && old[ref.UID] && !p.IsTerminal() {
+		ref := p.ControllerRef()
+		if ref != nil && ref.Kind == model.ReplicaSetKind && old[owner{ref.Name, ref.UID}] && !p.IsTerminal() {
 			return true
 		}
 	}
