@@ -80,8 +80,11 @@ func (c *check) attributeQuirks() {
 			staleAvailability = true
 		}
 	}
+	wraps := len(c.out) > 0 && c.wraps()
 	for i, v := range c.out {
 		switch {
+		case wraps:
+			c.out[i].Quirk = QuirkInt32Wrap
 		case staleAvailability && v.Invariant == "I2":
 			c.out[i].Quirk = QuirkStaleAvailability
 		case rollbackCreate && (v.Invariant == "I1" || v.Invariant == "I3" || v.Invariant == "I9"):
@@ -178,14 +181,16 @@ func (c *check) fail(inv, format string, args ...any) {
 	c.out = append(c.out, Violation{Invariant: inv, Message: fmt.Sprintf(format, args...)})
 }
 
-func (c *check) totals() (before, after int32) {
+// totals sums spec.replicas before and after the sync in 64 bits, so that
+// the check itself never wraps.
+func (c *check) totals() (before, after int64) {
 	for _, name := range c.names {
 		s := c.byName[name]
 		if !s.reset {
-			before += s.spec
+			before += int64(s.spec)
 		}
 		if !s.gone {
-			after += c.after[name]
+			after += int64(c.after[name])
 		}
 	}
 	return before, after
@@ -194,7 +199,7 @@ func (c *check) totals() (before, after int32) {
 // checkTotal is I1.
 func (c *check) checkTotal() {
 	before, after := c.totals()
-	limit := c.desired + c.surge
+	limit := int64(c.desired) + int64(c.surge)
 	if after > limit && after > before {
 		c.fail("I1", "total spec.replicas grows %d→%d above replicas %d + maxSurge %d = %d", before, after, c.desired, c.surge, limit)
 	}
@@ -217,13 +222,13 @@ func (c *check) checkAvailability() {
 	if !c.wroteWith(plan.ReasonScaleDownOld, plan.ReasonCleanupUnhealthy) {
 		return
 	}
-	var availBefore, availAfter int32
+	var availBefore, availAfter int64
 	for _, name := range c.names {
 		s := c.byName[name]
 		if s.reset {
 			continue
 		}
-		avail := s.rs.Status.AvailableReplicas
+		avail := int64(s.rs.Status.AvailableReplicas)
 		availBefore += avail
 		switch {
 		case s.gone:
@@ -232,10 +237,10 @@ func (c *check) checkAvailability() {
 			// with a lagging status is not this plan's doing.
 			availAfter += avail
 		default:
-			availAfter += min(avail, c.after[name])
+			availAfter += min(avail, max(0, int64(c.after[name])))
 		}
 	}
-	floor := min(availBefore, c.desired-c.unav)
+	floor := min(availBefore, int64(c.desired)-int64(c.unav))
 	if availAfter < floor {
 		c.fail("I2", "a rolling scale-down leaves at most %d available pods, below min(available %d, replicas %d − maxUnavailable %d)",
 			availAfter, availBefore, c.desired, c.unav)
@@ -318,7 +323,7 @@ func (c *check) checkProportional() {
 		if s.reset || s.gone || s.spec == 0 {
 			continue
 		}
-		move := int64(c.after[name] - s.spec)
+		move := int64(c.after[name]) - int64(s.spec)
 		if move != 0 && (move > 0) != (allowed > current) {
 			c.fail("I6", "proportional scaling moves %s %d→%d against the change %d→%d", name, s.spec, c.after[name], current, allowed)
 		}
