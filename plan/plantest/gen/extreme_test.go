@@ -113,3 +113,37 @@ func negativeAnnotation(rs *model.ReplicaSet) bool {
 	}
 	return false
 }
+
+// A proportional scale's reason adds up at the edges too, with and without
+// plan.ExactProportions: to = from + proportion + leftover in int32, plus
+// what the clamp at 0 added back.
+func TestEdgeProportionalReasonsAddUp(t *testing.T) {
+	seen := 0
+	for i := range edgeStates(t) / 4 {
+		s := EdgeState(20).Example(i)
+		for _, opts := range [][]plan.Option{nil, {plan.ExactProportions()}} {
+			p, err := plan.Sync(s, opts...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, a := range p.Actions {
+				if a.Reason.Code != plan.ReasonProportional {
+					continue
+				}
+				seen++
+				r := a.Reason
+				from, _ := r.Value("from")
+				to, _ := r.Value("to")
+				prop, _ := r.Value("proportion")
+				left, _ := r.Value("leftover")
+				clamped, _ := r.Value("clamped")
+				if int64(int32(from+prop+left))+clamped != to || to != int64(a.ReplicaSet.SpecReplicas()) {
+					t.Fatalf("state %d: %s writes %d", i, r, a.ReplicaSet.SpecReplicas())
+				}
+			}
+		}
+	}
+	if seen == 0 {
+		t.Fatal("no proportional scale drawn")
+	}
+}
