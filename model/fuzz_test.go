@@ -307,8 +307,14 @@ func FuzzCanonicalJSON(f *testing.F) {
 		if !bytes.Equal(in, data) {
 			t.Fatal("CanonicalJSON modified its input")
 		}
-		if (err == nil) != json.Valid(data) {
+		// Valid JSON is rejected only for invalid UTF-8 or a repeated key,
+		// with an error saying which and where.
+		folds := err != nil && (strings.Contains(err.Error(), "invalid UTF-8 at offset") || strings.Contains(err.Error(), "duplicate key"))
+		if (err == nil || folds) != json.Valid(data) {
 			t.Fatalf("CanonicalJSON(%q) error %v, but json.Valid = %v", data, err, json.Valid(data))
+		}
+		if folds && !utf8.Valid(data) != strings.Contains(err.Error(), "UTF-8") {
+			t.Fatalf("CanonicalJSON(%q): %v", data, err)
 		}
 		if err != nil {
 			if err.Error() == "" {

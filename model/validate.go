@@ -28,6 +28,7 @@ func validateDeployment(errs *fieldErrs, at prefix, d *Deployment) {
 		return
 	}
 	validateMeta(errs, at, &d.ObjectMeta)
+	validateNamespace(errs, at, d.Namespace, true)
 	s := &d.Spec
 	if s.Replicas == nil {
 		errs.add(at.field("spec.replicas"), "", "must be set (apply model.Default to undefaulted input)")
@@ -36,6 +37,7 @@ func validateDeployment(errs *fieldErrs, at prefix, d *Deployment) {
 	}
 	validateSelector(errs, at, "spec.selector", s.Selector, true)
 	validateTemplate(errs, at, "spec.template", s.Template)
+	validateTemplateAnnotations(errs, at, "spec.template", s.Template.Annotations)
 	if s.Selector != nil && s.Selector.Check() == nil && !s.Selector.IsEmpty() && !s.Selector.matches(s.Template.Labels) {
 		errs.add(at.field("spec.template.metadata.labels"), fmt.Sprint(s.Template.Labels), "`selector` does not match template `labels`")
 	}
@@ -156,6 +158,7 @@ func validateMeta(errs *fieldErrs, at prefix, m *ObjectMeta) {
 	if m.UID == "" {
 		errs.add(at.field("metadata.uid"), "", "must not be empty: owner references and pods are matched by UID")
 	}
+	validateUID(errs, at, m.UID)
 	if m.Generation < 0 {
 		errs.add(at.field("metadata.generation"), strconv.FormatInt(m.Generation, 10), "must be greater than or equal to 0")
 	}
@@ -216,6 +219,7 @@ func validateReplicaSet(errs *fieldErrs, at prefix, rs *ReplicaSet) {
 		return
 	}
 	validateMeta(errs, at, &rs.ObjectMeta)
+	validateNamespace(errs, at, rs.Namespace, false)
 	if rs.Spec.Replicas == nil {
 		errs.add(at.field("spec.replicas"), "", "must be set (apply model.DefaultReplicaSet to undefaulted input)")
 	} else if *rs.Spec.Replicas < 0 {
@@ -258,6 +262,8 @@ func validatePod(errs *fieldErrs, at prefix, p *Pod) {
 	if p.Name == "" {
 		errs.add(at.field("metadata.name"), "", "must not be empty")
 	}
+	validateNamespace(errs, at, p.Namespace, false)
+	validateUID(errs, at, p.UID)
 	for i, c := range p.Status.ContainerStatuses {
 		if c.RestartCount < 0 {
 			errs.add(at.field(fmt.Sprintf("status.containerStatuses[%d].restartCount", i)), itoa(c.RestartCount), "must be greater than or equal to 0")
