@@ -87,10 +87,10 @@ type fieldErrs struct {
 	list []*FieldError
 }
 
+// add records a field error; detail is a fmt format, always formatted (so
+// go vet checks every call, and a literal percent sign is written "%%").
 func (f *fieldErrs) add(field, value, detail string, args ...any) {
-	if len(args) > 0 {
-		detail = fmt.Sprintf(detail, args...)
-	}
+	detail = fmt.Sprintf(detail, args...)
 	f.list = append(f.list, &FieldError{Field: field, Value: value, Detail: detail})
 }
 

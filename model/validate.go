@@ -122,7 +122,7 @@ func validateFencepost(errs *fieldErrs, at prefix, path string, v *IntOrString, 
 		return 0, false
 	}
 	if capAt100 && n > 100 {
-		errs.add(at.field(path), v.StrVal, "must not be greater than 100%")
+		errs.add(at.field(path), v.StrVal, "must not be greater than 100%%")
 		return 0, false
 	}
 	return n, true

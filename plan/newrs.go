@@ -127,6 +127,10 @@ func (s *syncer) getNewReplicaSet(existing *model.ReplicaSet, oldRSs []*model.Re
 func (s *syncer) createNewReplicaSet(oldRSs []*model.ReplicaSet, newRevision string) (*model.ReplicaSet, bool) {
 	d := s.d
 	podHash := s.cfg.hasher(d.Spec.Template, d.Status.CollisionCount)
+	if err := checkHash(podHash); err != nil {
+		s.hasherErr = err
+		return nil, false
+	}
 	tmpl := d.Spec.Template.DeepCopy()
 	tmpl.Labels = withLabel(d.Spec.Template.Labels, model.PodTemplateHashLabel, podHash)
 	selector := d.Spec.Selector.DeepCopy()

@@ -31,6 +31,9 @@ type syncer struct {
 	found         foundReplicaSets
 	// statusComputed is set by the status writers, for Plan.Status.
 	statusComputed *model.DeploymentStatus
+	// hasherErr is set when the WithHasher function returned an unusable
+	// hash; Sync then returns it instead of a plan.
+	hasherErr error
 }
 
 func newSyncer(s State, cfg config) *syncer {
