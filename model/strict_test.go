@@ -93,6 +93,8 @@ func TestCanonicalJSONSaysWhere(t *testing.T) {
 		{`{"a":1,"a":2}`, `invalid JSON: duplicate key "a" at offset 7`},
 		{`{"x":{"b":1, "b":2}}`, `invalid JSON: duplicate key "b" at offset 13`},
 		{"{\"a\":\"ok\",\"b\":\"\xff\"}", `invalid JSON: invalid UTF-8 at offset 15`},
+		{`{"a":1,"\u0061":2}`, `invalid JSON: duplicate key "a" at offset 7`},
+		{`{"k0":0,"k1":1,"k2":2,"k3":3,"k4":4,"k5":5,"k6":6,"k7":7,"k8":8,"k9":9,"ka":0,"kb":0,"kc":0,"kd":0,"ke":0,"kf":0,"kg":0,"k3":0}`, `invalid JSON: duplicate key "k3" at offset 120`},
 	} {
 		_, err := model.CanonicalJSON([]byte(c.in))
 		if err == nil || err.Error() != c.want {
