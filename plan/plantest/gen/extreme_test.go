@@ -2,6 +2,7 @@ package gen
 
 import (
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"testing"
@@ -64,6 +65,14 @@ func TestEdgeStates(t *testing.T) {
 			if a.ReplicaSet != nil && negativeAnnotation(a.ReplicaSet) {
 				negativeAnnotations++
 			}
+		}
+		// The accepted view, applied, leaves a namespace that validates.
+		c := &plantest.Cluster{Deployment: s.Deployment, ReplicaSets: slices.Clone(s.ReplicaSets)}
+		if errs := c.ApplyPlan(p, plantest.ApplyAccepted, s.Now); len(errs) > 0 {
+			t.Fatalf("state %d: applying the accepted writes: %v", i, errs)
+		}
+		if err := c.State(s.Now).Validate(); err != nil {
+			t.Fatalf("state %d: the accepted view leaves an invalid namespace: %v", i, err)
 		}
 		for _, v := range plantest.Check(s, p) {
 			if v.Quirk == "" {
