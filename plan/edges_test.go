@@ -86,3 +86,47 @@ func TestRevisionAtInt64Limit(t *testing.T) {
 		}
 	}
 }
+
+// The issue's example: scaling 1 → 2147483647 with maxSurge 100%. Upstream's
+// int32 replicas + maxSurge is 2147483647 + 2147483647, which wraps to −2, so
+// two active ReplicaSets of 1 (max-replicas 2) must "shed" 4: each fraction
+// is round(1·(−2)/2) − 1 = −2; the older one goes 1 − 2 = −1, clamped at 0
+// (the first share only), the newer one to −1, which the API server
+// rejects. The plan lists it, marked, and the sync ends with that error.
+func TestWrappedProportionalScaleIsMarkedInvalid(t *testing.T) {
+	before := newDeployment("web", 1, "v2", rolling(pct("100%"), intStr(0)))
+	d := newDeployment("web", 2147483647, "v2", rolling(pct("100%"), intStr(0)), revisionAnn(2), deadline(nil))
+	older := newRS(before, "v1", 1, 1, at(-2*time.Hour))
+	newer := newRS(before, "v2", 2, 1, at(-time.Hour))
+	p := mustSync(t, plan.State{Deployment: d, ReplicaSets: []*model.ReplicaSet{older, newer}, Now: t0})
+	first, second := actionAt(t, p, 0, plan.UpdateReplicaSet), actionAt(t, p, 1, plan.UpdateReplicaSet)
+	if first.Name != "web-v1" || first.ReplicaSet.SpecReplicas() != 0 || first.Invalid != "" {
+		t.Errorf("first write %s to %d (invalid %q), want web-v1 clamped to 0, accepted", first, first.ReplicaSet.SpecReplicas(), first.Invalid)
+	}
+	want := `ReplicaSet.apps "web-v2" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0`
+	if second.Name != "web-v2" || second.ReplicaSet.SpecReplicas() != -1 || second.Invalid != want {
+		t.Errorf("second write %s to %d (invalid %q), want web-v2 to -1 marked %q", second, second.ReplicaSet.SpecReplicas(), second.Invalid, want)
+	}
+	if p.ConflictAt != 1 || len(p.Accepted()) != 1 || p.Err == nil || p.Err.Message != want {
+		t.Errorf("ConflictAt %d, %d accepted, Err %v; want 1, 1, the server's error", p.ConflictAt, len(p.Accepted()), p.Err)
+	}
+}
+
+// The issue's other example: 10 replicas with maxSurge 2147483640. Upstream's
+// int32 10 + 2147483640 wraps to −2147483646, the empty total is "above" it,
+// so the new ReplicaSet is created with 0 and max-replicas
+// "-2147483646" and never grows. A server accepts that write (annotation
+// values are free text), so it is not marked; plantest attributes what
+// follows to the int32 wrap quirk.
+func TestSurgeNearInt32StallsAsUpstream(t *testing.T) {
+	d := newDeployment("web", 10, "v1", rolling(intStr(2147483640), intStr(0)))
+	p := mustSync(t, plan.State{Deployment: d, Now: t0}, fixedHash("h"))
+	a := actionAt(t, p, 0, plan.CreateReplicaSet)
+	if a.ReplicaSet.SpecReplicas() != 0 || a.ReplicaSet.Annotations[model.MaxReplicasAnnotation] != "-2147483646" || a.Invalid != "" {
+		t.Fatalf("create %d with max-replicas %q (invalid %q), want 0, \"-2147483646\", accepted",
+			a.ReplicaSet.SpecReplicas(), a.ReplicaSet.Annotations[model.MaxReplicasAnnotation], a.Invalid)
+	}
+	if p.ConflictAt != 2 || p.Err != nil {
+		t.Errorf("ConflictAt %d, Err %v: want only the usual second status write to conflict", p.ConflictAt, p.Err)
+	}
+}
