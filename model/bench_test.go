@@ -73,3 +73,17 @@ func BenchmarkMatcherMatches(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCanonicalJSON re-encodes a pod spec of a typical size, with the
+// check for repeated keys and invalid UTF-8.
+func BenchmarkCanonicalJSON(b *testing.B) {
+	doc := []byte(`{"containers":[{"name":"web","image":"nginx:1.27","ports":[{"containerPort":80,"protocol":"TCP"}],` +
+		`"env":[{"name":"A","value":"1"},{"name":"B","value":"2"}],"resources":{"limits":{"cpu":"500m","memory":"128Mi"}}}],` +
+		`"restartPolicy":"Always","terminationGracePeriodSeconds":30,"dnsPolicy":"ClusterFirst"}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := model.CanonicalJSON(doc); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

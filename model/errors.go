@@ -3,7 +3,9 @@ package model
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // ErrInvalid is matched by every validation error: errors.Is(err,
@@ -20,9 +22,36 @@ type FieldError struct {
 	Detail string // why it is rejected
 }
 
-// Error renders the field, the value and the reason.
+// Error renders the field, the value and the reason. A value longer than
+// 128 bytes is cut there (at a character boundary) and its length given:
+//
+//	metadata.uid: invalid value "aaaa…"… (10000 bytes): must be at most 128 characters
 func (e *FieldError) Error() string {
-	return fmt.Sprintf("%s: invalid value %q: %s", e.Field, e.Value, e.Detail)
+	return fmt.Sprintf("%s: invalid value %s: %s", e.Field, quoteValue(e.Value), e.Detail)
+}
+
+// maxQuotedValue is how many bytes of a bad value an error message quotes.
+const maxQuotedValue = 128
+
+// truncateValue returns s, or its first maxQuotedValue bytes (cut at a
+// character boundary) when it is longer.
+func truncateValue(s string) string {
+	if len(s) <= maxQuotedValue {
+		return s
+	}
+	cut := maxQuotedValue
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut]
+}
+
+// quoteValue quotes s for a message, truncated with its length when long.
+func quoteValue(s string) string {
+	if t := truncateValue(s); len(t) < len(s) {
+		return strconv.Quote(t) + "… (" + strconv.Itoa(len(s)) + " bytes)"
+	}
+	return strconv.Quote(s)
 }
 
 // Is makes errors.Is(err, ErrInvalid) true.
@@ -58,10 +87,10 @@ type fieldErrs struct {
 	list []*FieldError
 }
 
+// add records a field error; detail is a fmt format, always formatted (so
+// go vet checks every call, and a literal percent sign is written "%%").
 func (f *fieldErrs) add(field, value, detail string, args ...any) {
-	if len(args) > 0 {
-		detail = fmt.Sprintf(detail, args...)
-	}
+	detail = fmt.Sprintf(detail, args...)
 	f.list = append(f.list, &FieldError{Field: field, Value: value, Detail: detail})
 }
 

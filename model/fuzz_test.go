@@ -307,8 +307,19 @@ func FuzzCanonicalJSON(f *testing.F) {
 		if !bytes.Equal(in, data) {
 			t.Fatal("CanonicalJSON modified its input")
 		}
-		if (err == nil) != json.Valid(data) {
+		// Valid JSON is rejected only for invalid UTF-8 or a repeated key,
+		// with an error saying which and where.
+		folds := err != nil && (strings.Contains(err.Error(), "invalid UTF-8 at offset") || strings.Contains(err.Error(), "duplicate key"))
+		if err == nil && !json.Valid(data) || err != nil && json.Valid(data) && !folds {
 			t.Fatalf("CanonicalJSON(%q) error %v, but json.Valid = %v", data, err, json.Valid(data))
+		}
+		if folds && !utf8.Valid(data) != strings.Contains(err.Error(), "UTF-8") {
+			t.Fatalf("CanonicalJSON(%q): %v", data, err)
+		}
+		if json.Valid(data) && utf8.Valid(data) {
+			if dup := referenceHasDuplicateKey(data); dup != (err != nil) {
+				t.Fatalf("CanonicalJSON(%q): error %v, but the reference finds a repeated key: %v", data, err, dup)
+			}
 		}
 		if err != nil {
 			if err.Error() == "" {
@@ -324,4 +335,45 @@ func FuzzCanonicalJSON(f *testing.F) {
 			t.Fatalf("not idempotent: %q -> %q (%v)", out, again, err)
 		}
 	})
+}
+
+// referenceHasDuplicateKey finds a key repeated within one object of a valid
+// document by walking encoding/json's tokens, independently of the
+// byte scanner behind CanonicalJSON.
+func referenceHasDuplicateKey(doc []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(doc))
+	type frame struct {
+		keys   map[string]bool
+		object bool
+		key    bool
+	}
+	var stack []frame
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		top := len(stack) - 1
+		if k, ok := tok.(string); ok && top >= 0 && stack[top].object && stack[top].key {
+			if stack[top].keys[k] {
+				return true
+			}
+			stack[top].keys[k] = true
+			stack[top].key = false
+			continue
+		}
+		switch tok {
+		case json.Delim('{'):
+			stack = append(stack, frame{keys: map[string]bool{}, object: true, key: true})
+			continue
+		case json.Delim('['):
+			stack = append(stack, frame{})
+			continue
+		case json.Delim('}'), json.Delim(']'):
+			stack = stack[:top]
+		}
+		if top = len(stack) - 1; top >= 0 && stack[top].object {
+			stack[top].key = true
+		}
+	}
 }

@@ -197,7 +197,7 @@ func fencepost(t *rapid.T, label string, capAt100 bool) model.IntOrString {
 var validishDeployment = rapid.Custom(func(t *rapid.T) *model.Deployment {
 	d := &model.Deployment{ObjectMeta: model.ObjectMeta{
 		Name:       rapid.StringMatching(`[a-z0-9]([-a-z0-9]{0,20}[a-z0-9])?(\.[a-z0-9]{1,5})?`).Draw(t, "name"),
-		Namespace:  rapid.SampledFrom([]string{"", "default", "prod"}).Draw(t, "ns"),
+		Namespace:  rapid.SampledFrom([]string{"default", "prod", "a-b-1"}).Draw(t, "ns"),
 		UID:        rapid.StringMatching(`[a-f0-9]{1,12}`).Draw(t, "uid"),
 		Generation: rapid.Int64Range(0, 100).Draw(t, "generation"),
 		Labels:     validLabels.Draw(t, "labels"),

@@ -70,7 +70,14 @@ func equalStringMaps(a, b map[string]string, ignore string) bool {
 // treats nil and empty slices as equal). Empty objects are kept: in apps/v1 an
 // empty object is a set pointer, which semantic equality tells from nil.
 // It is meant for [PodTemplate.Spec].
+//
+// A document that is not UTF-8, or that repeats a key within one object, is
+// rejected with an error giving the byte offset ("invalid JSON: duplicate
+// key \"a\" at offset 9"): decoding would fold such documents into others.
 func CanonicalJSON(doc []byte) (string, error) {
+	if err := checkJSONText(doc); err != nil {
+		return "", err
+	}
 	dec := json.NewDecoder(bytes.NewReader(doc))
 	dec.UseNumber()
 	var v any

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -140,7 +141,10 @@ func TestCanonicalJSON(t *testing.T) {
 		{tc{"false and zero kept", "zero values other than null/[] are kept"}, `{"a":false,"b":0}`, `{"a":false,"b":0}`, false},
 		{tc{"html not escaped", "SetEscapeHTML(false): <, >, & written as is"}, `{"a":"<b>&"}`, `{"a":"<b>&"}`, false},
 		{tc{"escapes normalised", "equal strings encode alike: \\u00e9 == é"}, `{"a":"\u00e9\/"}`, `{"a":"é/"}`, false},
-		{tc{"duplicate keys last wins", "encoding/json semantics for duplicate members"}, `{"a":1,"a":2}`, `{"a":2}`, false},
+		{tc{"duplicate keys rejected", "folding {\"a\":1,\"a\":2} into {\"a\":2} would make different templates equal"}, `{"a":1,"a":2}`, "", true},
+		{tc{"duplicate nested key rejected", "every object is checked"}, `{"a":{"b":1,"c":[{"d":1,"d":1}]}}`, "", true},
+		{tc{"same key in sibling objects", "keys repeat only within one object"}, `[{"a":1},{"a":2}]`, `[{"a":1},{"a":2}]`, false},
+		{tc{"invalid UTF-8 rejected", "decoding would replace the byte with U+FFFD"}, "\"\xff\"", "", true},
 		{tc{"empty input", "not a JSON document"}, ``, "", true},
 		{tc{"only space", "not a JSON document"}, "  \n", "", true},
 		{tc{"unterminated", "invalid JSON"}, `{"a":1`, "", true},
@@ -169,7 +173,7 @@ func TestCanonicalJSON(t *testing.T) {
 			if err.Error() == "" {
 				t.Fatalf("CanonicalJSON(%q): error with an empty message (%T)", c.in, err)
 			}
-			if json.Valid(in) {
+			if json.Valid(in) && utf8.Valid(in) && !strings.Contains(c.name, "duplicate") {
 				t.Fatalf("test bug: %q is valid JSON", c.in)
 			}
 			return

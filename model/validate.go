@@ -28,6 +28,7 @@ func validateDeployment(errs *fieldErrs, at prefix, d *Deployment) {
 		return
 	}
 	validateMeta(errs, at, &d.ObjectMeta)
+	validateNamespace(errs, at, d.Namespace, true)
 	s := &d.Spec
 	if s.Replicas == nil {
 		errs.add(at.field("spec.replicas"), "", "must be set (apply model.Default to undefaulted input)")
@@ -36,6 +37,7 @@ func validateDeployment(errs *fieldErrs, at prefix, d *Deployment) {
 	}
 	validateSelector(errs, at, "spec.selector", s.Selector, true)
 	validateTemplate(errs, at, "spec.template", s.Template)
+	validateTemplateAnnotations(errs, at, "spec.template", s.Template.Annotations)
 	if s.Selector != nil && s.Selector.Check() == nil && !s.Selector.IsEmpty() && !s.Selector.matches(s.Template.Labels) {
 		errs.add(at.field("spec.template.metadata.labels"), fmt.Sprint(s.Template.Labels), "`selector` does not match template `labels`")
 	}
@@ -66,11 +68,10 @@ func validateDeployment(errs *fieldErrs, at prefix, d *Deployment) {
 	if st.TerminatingReplicas != nil {
 		nonNegative(errs, at, "status.terminatingReplicas", *st.TerminatingReplicas)
 	}
-	for i, c := range st.Conditions {
-		if slices.ContainsFunc(st.Conditions[:i], func(o DeploymentCondition) bool { return o.Type == c.Type }) {
-			errs.add(at.field(fmt.Sprintf("status.conditions[%d].type", i)), string(c.Type), "duplicate condition type")
-		}
-	}
+	// Duplicate condition types are valid for the API (status.conditions
+	// is a list keyed by nothing the server enforces); upstream reads the
+	// first of a type and replaces them all when it sets one, and so does
+	// the planner.
 }
 
 func validateStrategy(errs *fieldErrs, at prefix, path string, s Strategy) {
@@ -128,8 +129,12 @@ func validateFencepost(errs *fieldErrs, at prefix, path string, v *IntOrString, 
 }
 
 // ParsePercent reads a percentage the way apps/v1 validation accepts it: one
-// or more decimal digits followed by "%" ("25%", "0%", "150%"). Signs, spaces
-// and fractions are rejected.
+// or more decimal digits followed by "%" ("25%", "0%", "150%",
+// "2147483648%"). Signs, spaces and fractions are rejected. The number is
+// read as upstream's validation reads it, with a 64-bit strconv.Atoi whose
+// error it ignores: digits beyond int64 give math.MaxInt64 (so
+// "99999999999999999999%" is valid for maxSurge and over 100% for
+// maxUnavailable).
 func ParsePercent(s string) (int64, error) {
 	digits, ok := strings.CutSuffix(s, "%")
 	if !ok || digits == "" {
@@ -140,10 +145,9 @@ func ParsePercent(s string) (int64, error) {
 			return 0, fmt.Errorf(`must be an integer or a percentage such as "25%%"`)
 		}
 	}
-	n, err := strconv.ParseInt(digits, 10, 32)
-	if err != nil {
-		return 0, fmt.Errorf("percentage out of range")
-	}
+	// Only digits remain, so the one possible error is ErrRange, with n
+	// clamped to math.MaxInt64 as Atoi's result is.
+	n, _ := strconv.ParseInt(digits, 10, 64)
 	return n, nil
 }
 
@@ -154,6 +158,7 @@ func validateMeta(errs *fieldErrs, at prefix, m *ObjectMeta) {
 	if m.UID == "" {
 		errs.add(at.field("metadata.uid"), "", "must not be empty: owner references and pods are matched by UID")
 	}
+	validateUID(errs, at, m.UID)
 	if m.Generation < 0 {
 		errs.add(at.field("metadata.generation"), strconv.FormatInt(m.Generation, 10), "must be greater than or equal to 0")
 	}
@@ -214,6 +219,7 @@ func validateReplicaSet(errs *fieldErrs, at prefix, rs *ReplicaSet) {
 		return
 	}
 	validateMeta(errs, at, &rs.ObjectMeta)
+	validateNamespace(errs, at, rs.Namespace, false)
 	if rs.Spec.Replicas == nil {
 		errs.add(at.field("spec.replicas"), "", "must be set (apply model.DefaultReplicaSet to undefaulted input)")
 	} else if *rs.Spec.Replicas < 0 {
@@ -256,6 +262,8 @@ func validatePod(errs *fieldErrs, at prefix, p *Pod) {
 	if p.Name == "" {
 		errs.add(at.field("metadata.name"), "", "must not be empty")
 	}
+	validateNamespace(errs, at, p.Namespace, false)
+	validateUID(errs, at, p.UID)
 	for i, c := range p.Status.ContainerStatuses {
 		if c.RestartCount < 0 {
 			errs.add(at.field(fmt.Sprintf("status.containerStatuses[%d].restartCount", i)), itoa(c.RestartCount), "must be greater than or equal to 0")

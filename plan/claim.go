@@ -36,9 +36,6 @@ func (s *syncer) claimReplicaSets() []*model.ReplicaSet {
 		if d.DeletionTimestamp != nil || !matches(sel, rs.Labels) || rs.DeletionTimestamp != nil {
 			continue
 		}
-		if d.Namespace != "" && rs.Namespace != d.Namespace {
-			continue
-		}
 		ref := model.NewControllerRef(model.AppsV1APIVersion, model.DeploymentKind, d.Name, d.UID)
 		s.touchReplicaSet(Action{
 			Kind: AdoptReplicaSet, Name: rs.Name, UID: rs.UID, OwnerReference: &ref,

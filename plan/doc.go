@@ -16,6 +16,19 @@
 // [Plan.Coalesced] merges the writes into one per object for adapters that
 // prefer fewer round trips.
 //
+// Near the int32 limits upstream's arithmetic wraps, and a write can carry a
+// negative size or status count that apps/v1 validation refuses. Such a
+// write is listed too, as upstream attempts it, marked with the server's
+// message ([Action.Invalid]); it ends the accepted prefix like a conflict,
+// and the plan ends with the server's error ([ErrKindInvalid]).
+//
+// # One namespace
+//
+// Upstream's listers are namespaced: ReplicaSets and Pods of other
+// namespaces (an empty namespace included) are ignored, and a
+// [NoteOtherNamespace] note counts them. A pod belongs to the ReplicaSet its
+// controller reference names by kind, name and UID, whatever its labels.
+//
 // # Building blocks
 //
 // The steps of a sync are exported under upstream's names so that a reader

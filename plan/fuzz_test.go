@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"testing"
 	"time"
 
@@ -28,6 +29,23 @@ func checkFuzzedState(t *testing.T, s plan.State) {
 	for _, v := range plantest.Check(s, p) {
 		if v.Quirk == "" && (v.Invariant == "I1" || v.Invariant == "I2" || v.Invariant == "I3") {
 			t.Fatalf("%s\nactions: %v", v, p.Actions)
+		}
+	}
+	// Writes a server rejects as invalid are marked, and none is accepted.
+	for i, a := range p.Actions {
+		if a.Invalid != "" && (p.ConflictAt < 0 || i < p.ConflictAt) {
+			t.Fatalf("invalid write %d (%s) before ConflictAt %d", i, a, p.ConflictAt)
+		}
+	}
+	for _, a := range p.Accepted() {
+		if a.ReplicaSet != nil && a.ReplicaSet.SpecReplicas() < 0 {
+			t.Fatalf("accepted write %s with spec.replicas %d", a, a.ReplicaSet.SpecReplicas())
+		}
+		if d := a.Deployment; d != nil && a.Kind == plan.UpdateDeploymentStatus {
+			st := d.Status
+			if st.Replicas < 0 || st.UpdatedReplicas < 0 || st.ReadyReplicas < 0 || st.AvailableReplicas < 0 || st.UnavailableReplicas < 0 {
+				t.Fatalf("accepted status write with a negative count: %+v", st)
+			}
 		}
 	}
 	for _, v := range plantest.CheckDeterminism(s) {
@@ -59,6 +77,9 @@ func FuzzSyncBytes(f *testing.F) {
 	f.Add([]byte{3, 1, 1, 0, 2, 5, 3, 2, 1, 0, 9, 1})
 	f.Add([]byte{10, 3, 2, 1, 4, 10, 10, 8, 2, 5, 3, 0, 0, 7, 1, 2})
 	f.Add([]byte{0, 0, 0, 200, 1, 1, 1, 1})
+	// At the edges: replicas near 2147483647, maxSurge 2147483647%, many
+	// ReplicaSets near the limit.
+	f.Add([]byte{1, 255, 0, 0, 5, 2, 243, 0, 1, 0, 0, 1, 1, 1, 1, 2, 250, 40, 255, 3, 10, 0, 0, 1, 201, 0, 210, 5, 255, 0, 255, 1})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		checkFuzzedState(t, stateFromBytes(data))
 	})
@@ -75,13 +96,34 @@ func (r *byteReader) next() int {
 	return v
 }
 
-// stateFromBytes turns bytes into a Deployment and up to four ReplicaSets
-// with fuzzed sizes, statuses, annotations, strategy and clock.
+// size reads a size at one of the int32 edges: a byte below 200 gives 0 to
+// 20; a byte b of 200 or more gives 2147483647 − (the next byte · 4 +
+// b − 200), so within [2147483647 − 1000, 2147483647].
+func (r *byteReader) size() int32 {
+	v := r.next()
+	if v < 200 {
+		return int32(v % 21)
+	}
+	return math.MaxInt32 - int32(r.next()*4+v-200)
+}
+
+// stateFromBytes turns bytes into a Deployment and ReplicaSets with fuzzed
+// sizes (at both int32 edges), statuses, annotations, strategy and clock:
+// up to four ReplicaSets, or up to 200 after a count byte of 250 or more;
+// some of another namespace.
 func stateFromBytes(data []byte) plan.State {
 	r := &byteReader{b: data}
 	fence := func() *model.IntOrString {
 		v := r.next()
-		if v&1 == 1 {
+		switch {
+		case v >= 240 && v&1 == 1:
+			// A percentage far past 100%, up to beyond int32.
+			s := model.FromString(fmt.Sprintf("%d%%", int64(math.MaxInt32)-int64(r.next())+int64(v-240)))
+			return &s
+		case v >= 240:
+			i := model.FromInt(r.size())
+			return &i
+		case v&1 == 1:
 			s := model.FromString(fmt.Sprintf("%d%%", v%160))
 			return &s
 		}
@@ -91,7 +133,7 @@ func stateFromBytes(data []byte) plan.State {
 	d := &model.Deployment{
 		ObjectMeta: model.ObjectMeta{Name: "web", Namespace: "ns", UID: "d", Generation: int64(r.next() % 4)},
 		Spec: model.DeploymentSpec{
-			Replicas:        model.Int32Ptr(int32(r.next()) - 8),
+			Replicas:        model.Int32Ptr(r.size() - 1),
 			Selector:        &model.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
 			Template:        model.PodTemplate{Labels: map[string]string{"app": "web"}, Spec: fmt.Sprint("v", r.next()%3)},
 			MinReadySeconds: int32(r.next() % 3),
@@ -114,23 +156,33 @@ func stateFromBytes(data []byte) plan.State {
 			LastUpdateTime: plantest.Epoch()}}
 	}
 	var rss []*model.ReplicaSet
-	for i := range r.next() % 5 {
+	count := r.next()
+	if count >= 250 {
+		count = 5 + r.next()%196
+	} else {
+		count %= 5
+	}
+	for i := range count {
 		name := fmt.Sprint("web-", i)
 		labels := map[string]string{"app": "web", model.PodTemplateHashLabel: fmt.Sprint(i)}
-		spec := int32(r.next() % 25)
+		spec := r.size()
+		ns := "ns"
+		if v := r.next(); v >= 250 {
+			ns = []string{"", "other"}[v%2]
+		}
 		rs := &model.ReplicaSet{
-			ObjectMeta: model.ObjectMeta{Name: name, Namespace: "ns", UID: name, Labels: labels,
+			ObjectMeta: model.ObjectMeta{Name: name, Namespace: ns, UID: name, Labels: labels,
 				CreationTimestamp: plantest.Epoch().Add(time.Duration(r.next()%4) * time.Minute),
 				Generation:        int64(r.next() % 3),
 				Annotations: map[string]string{
 					model.RevisionAnnotation:        fmt.Sprint(r.next() % 6),
-					model.DesiredReplicasAnnotation: fmt.Sprint(r.next() % 25),
-					model.MaxReplicasAnnotation:     fmt.Sprint(r.next() % 30),
+					model.DesiredReplicasAnnotation: fmt.Sprint(r.size()),
+					model.MaxReplicasAnnotation:     fmt.Sprint(r.size()),
 				},
 			},
 			Spec: model.ReplicaSetSpec{Replicas: &spec, Selector: &model.LabelSelector{MatchLabels: labels},
 				Template: model.PodTemplate{Labels: labels, Spec: fmt.Sprint("v", r.next()%3)}},
-			Status: model.ReplicaSetStatus{Replicas: int32(r.next() % 25), AvailableReplicas: int32(r.next() % 25),
+			Status: model.ReplicaSetStatus{Replicas: r.size(), AvailableReplicas: r.size(),
 				ObservedGeneration: int64(r.next() % 3)},
 		}
 		if r.next()%4 != 0 {

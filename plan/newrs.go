@@ -127,6 +127,10 @@ func (s *syncer) getNewReplicaSet(existing *model.ReplicaSet, oldRSs []*model.Re
 func (s *syncer) createNewReplicaSet(oldRSs []*model.ReplicaSet, newRevision string) (*model.ReplicaSet, bool) {
 	d := s.d
 	podHash := s.cfg.hasher(d.Spec.Template, d.Status.CollisionCount)
+	if err := checkHash(podHash); err != nil {
+		s.hasherErr = err
+		return nil, false
+	}
 	tmpl := d.Spec.Template.DeepCopy()
 	tmpl.Labels = withLabel(d.Spec.Template.Labels, model.PodTemplateHashLabel, podHash)
 	selector := d.Spec.Selector.DeepCopy()
@@ -144,7 +148,7 @@ func (s *syncer) createNewReplicaSet(oldRSs []*model.ReplicaSet, newRevision str
 	}
 	count, why, err := NewRSNewReplicas(d, appendRS(oldRSs, rs), rs)
 	if err != nil {
-		s.fail(ErrKindInvalidFencepost, "%v", err)
+		s.failFencepost(err)
 		return nil, false
 	}
 	*rs.Spec.Replicas = count
@@ -197,11 +201,12 @@ func (s *syncer) hashCollision(name, podHash string) {
 	s.fail(ErrKindAlreadyExists, "replicasets.apps %q already exists", name)
 }
 
-// replicaSetNamed looks a name up among every ReplicaSet of the namespace,
+// replicaSetNamed looks a name up among every ReplicaSet of the namespace
+// (the syncer sees no other namespace),
 // the way upstream's create fails on any object of that name.
 func (s *syncer) replicaSetNamed(name string) *model.ReplicaSet {
 	for _, rs := range s.all {
-		if rs.Name == name && (s.d.Namespace == "" || rs.Namespace == "" || rs.Namespace == s.d.Namespace) {
+		if rs != nil && rs.Name == name {
 			return rs
 		}
 	}

@@ -19,16 +19,19 @@ type Plan struct {
 	// Actions are the writes upstream attempts, in its order.
 	Actions []Action `json:"actions"`
 	// ConflictAt is the index of the first action a real API server would
-	// reject with a conflict (see [Action.Conflict]), or -1. Upstream's sync
-	// ends with that conflict; the actions after it are what upstream computes
-	// and sends when no conflict is raised (as against a fake client).
+	// reject (see [Action.Rejected]): with a conflict ([Action.Conflict]) or
+	// as invalid ([Action.Invalid]); -1 when it accepts them all. Upstream's
+	// sync ends with that error; the actions after it are what upstream
+	// computes and sends when the write is not rejected (as against a fake
+	// client, which neither checks versions nor validates).
 	ConflictAt int `json:"conflictAt"`
 	// Events are the events upstream records, in order.
 	Events []Event `json:"events,omitempty"`
 	// Requeue says when upstream wants to sync again if nothing else happens.
 	Requeue Requeue `json:"requeue"`
 	// Err is the error the sync ends with, or nil. It does not count a
-	// conflict flagged through ConflictAt.
+	// conflict flagged through ConflictAt; when the first rejected action
+	// is invalid, Err is the server's error for it ([ErrKindInvalid]).
 	Err *SyncError `json:"error,omitempty"`
 	// Status is the Deployment status the sync computed last, whether or not
 	// it differed from the stored one; nil when the sync never computed one.
@@ -40,7 +43,8 @@ type Plan struct {
 }
 
 // Accepted returns the actions a real API server accepts: those before
-// ConflictAt, or all of them.
+// ConflictAt, the first it rejects (with a conflict or as invalid), or all
+// of them.
 func (p Plan) Accepted() []Action {
 	if p.ConflictAt < 0 || p.ConflictAt > len(p.Actions) {
 		return p.Actions
@@ -112,6 +116,16 @@ type Action struct {
 	// that an earlier write of the same sync already replaced, so a real API
 	// server rejects it with 409 Conflict (spec §2.3).
 	Conflict bool `json:"conflict,omitempty"`
+	// Invalid, when not empty, is the message with which a real API server
+	// rejects the write as invalid (422): upstream's int32 arithmetic can
+	// wrap to a negative size or status count, which apps/v1 validation
+	// refuses. For example:
+	//
+	//	ReplicaSet.apps "web-5d7" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0
+	//
+	// The server checks the version first, so a conflicting write is never
+	// marked invalid.
+	Invalid string `json:"invalid,omitempty"`
 	// Reason says why the write is planned, with the numbers behind it.
 	Reason Reason `json:"reason"`
 }
@@ -123,6 +137,9 @@ func (a Action) String() string {
 	fmt.Fprintf(&b, "%s %s/%s", a.Kind, a.Namespace, a.Name)
 	if a.Conflict {
 		b.WriteString(" (conflict)")
+	}
+	if a.Invalid != "" {
+		b.WriteString(" (invalid)")
 	}
 	if a.Reason.Code != "" {
 		fmt.Fprintf(&b, ": %s", a.Reason)
@@ -177,8 +194,9 @@ const (
 	// ErrKindInvalidScale: a scale-down computed from inconsistent status,
 	// surfaced only with [SurfaceOldReplicaSetErrors].
 	ErrKindInvalidScale ErrorKind = "InvalidScale"
-	// ErrKindInvalidFencepost: maxSurge cannot be resolved. Validation
-	// rejects every such value, so a planned sync does not end with it.
+	// ErrKindInvalidFencepost: maxSurge cannot be resolved. Validation, like
+	// apps/v1's, accepts one such value: a percentage whose digits exceed
+	// int64, on which upstream's sync ends with its intstr error.
 	ErrKindInvalidFencepost ErrorKind = "InvalidFencepost"
 )
 

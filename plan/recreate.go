@@ -48,25 +48,33 @@ func (s *syncer) rolloutRecreate(rsList []*model.ReplicaSet) {
 	s.syncRolloutStatus(allRSs, newRS)
 }
 
-// podsByOwner groups the pods selected by the Deployment by the UID of their
-// controlling ReplicaSet, for the ReplicaSets in rsList (every one gets an
-// entry, possibly empty), as upstream's getPodMapForDeployment.
+// podsByOwner groups the pods of the Deployment's namespace by the
+// ReplicaSet in rsList that controls them (every ReplicaSet gets an entry,
+// possibly empty), keyed by the ReplicaSet's UID, as upstream's
+// getPodMapForDeployment: it looks pods up in an index keyed by the
+// controller reference's kind, name and UID, so a pod counts for a
+// ReplicaSet only when its controller reference names that ReplicaSet by all
+// three, whatever its labels (a pod relabelled out of the selector still
+// counts; one whose reference has the right UID but another name or kind
+// does not).
 func (s *syncer) podsByOwner(rsList []*model.ReplicaSet) map[string][]*model.Pod {
-	sel := s.d.Spec.Selector
+	type owner struct{ name, uid string }
 	out := make(map[string][]*model.Pod, len(rsList))
+	byRef := make(map[owner]string, len(rsList))
 	for _, rs := range rsList {
 		out[rs.UID] = nil
+		byRef[owner{rs.Name, rs.UID}] = rs.UID
 	}
 	for _, p := range s.pods {
-		if p == nil || (s.d.Namespace != "" && p.Namespace != "" && p.Namespace != s.d.Namespace) || !matches(sel, p.Labels) {
+		if p == nil {
 			continue
 		}
 		ref := p.ControllerRef()
-		if ref == nil {
+		if ref == nil || ref.Kind != model.ReplicaSetKind {
 			continue
 		}
-		if pods, ok := out[ref.UID]; ok {
-			out[ref.UID] = append(pods, p)
+		if uid, ok := byRef[owner{ref.Name, ref.UID}]; ok {
+			out[uid] = append(out[uid], p)
 		}
 	}
 	return out

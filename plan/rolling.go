@@ -158,7 +158,7 @@ func (s *syncer) rolloutRolling(rsList []*model.ReplicaSet) {
 
 	to, scale, why, err := ReconcileNewReplicaSet(allRSs, newRS, d)
 	if err != nil {
-		s.fail(ErrKindInvalidFencepost, "%v", err)
+		s.failFencepost(err)
 		return
 	}
 	if scale {

@@ -104,10 +104,6 @@ func (s *syncer) scale(newRS *model.ReplicaSet, oldRSs []*model.ReplicaSet) {
 	}
 	dist := proportion.Distribute(d, proportion.FilterActiveReplicaSets(appendRS(oldRSs, newRS)), s.cfg.proportion)
 	for _, sh := range dist.Shares {
-		s.scaleReplicaSet(sh.ReplicaSet, sh.To, reason(ReasonProportional,
-			[]Value{v("from", int64(sh.From)), v("to", int64(sh.To)), v("proportion", int64(sh.Proportion)), v("leftover", int64(sh.Leftover)),
-				v("allowed", int64(dist.Allowed)), v("current", int64(dist.Current))},
-			"%s %d→%d: proportion %+d, leftover %+d of %+d to reach replicas + maxSurge = %d",
-			sh.ReplicaSet.Name, sh.From, sh.To, sh.Proportion, sh.Leftover, dist.ToAdd, dist.Allowed))
+		s.scaleReplicaSet(sh.ReplicaSet, sh.To, proportionalReason(dist, sh))
 	}
 }

@@ -14,10 +14,15 @@ type State struct {
 	Deployment *model.Deployment
 	// ReplicaSets are all ReplicaSets of the Deployment's namespace: upstream
 	// lists the namespace and then claims by selector and controller
-	// reference. Order does not matter.
+	// reference. Order does not matter. ReplicaSets of other namespaces (an
+	// empty namespace included) are ignored, as upstream's namespaced lister
+	// never returns them, and a NoteOtherNamespace note counts them.
 	ReplicaSets []*model.ReplicaSet
 	// Pods are the pods of the namespace. Only the Recreate strategy reads
-	// them (to wait for old pods to stop); other syncs accept nil.
+	// them (to wait for old pods to stop); other syncs accept nil. A pod
+	// counts for the ReplicaSet its controller reference names by kind, name
+	// and UID, whatever its labels; pods of other namespaces are ignored
+	// like ReplicaSets.
 	Pods []*model.Pod
 	// Now is the controller's clock.
 	Now time.Time

@@ -18,7 +18,9 @@ import (
 //
 // It returns an error only for input that fails [State.Validate] (an
 // unknown strategy type, for example, which upstream would report as
-// "unexpected deployment strategy type"); the error names the field. Errors
+// "unexpected deployment strategy type"), or when the [WithHasher] function
+// returns a hash that cannot label pods and end a ReplicaSet name; the error
+// names the field or the option. Errors
 // upstream's sync ends with on valid input (a hash collision, or an
 // old-ReplicaSet error under [SurfaceOldReplicaSetErrors]) are part of the
 // plan, in [Plan.Err].
@@ -35,6 +37,9 @@ func Sync(s State, opts ...Option) (Plan, error) {
 	}
 	sy := newSyncer(s, newConfig(opts))
 	sy.syncDeployment()
+	if sy.hasherErr != nil {
+		return Plan{ConflictAt: -1}, sy.hasherErr
+	}
 	return sy.finish(), nil
 }
 
@@ -44,6 +49,7 @@ func (s *syncer) syncDeployment() {
 		s.selectingAll()
 		return
 	}
+	s.scopeToNamespace()
 	rsList := s.claimReplicaSets()
 	if d.DeletionTimestamp != nil {
 		s.note(reason(NoteDeleting, nil, "the Deployment is being deleted: status only"))

@@ -31,6 +31,9 @@ type syncer struct {
 	found         foundReplicaSets
 	// statusComputed is set by the status writers, for Plan.Status.
 	statusComputed *model.DeploymentStatus
+	// hasherErr is set when the WithHasher function returned an unusable
+	// hash; Sync then returns it instead of a plan.
+	hasherErr error
 }
 
 func newSyncer(s State, cfg config) *syncer {
@@ -53,7 +56,8 @@ func (s *syncer) replicas() int32 { return s.d.DesiredReplicas() }
 
 func (s *syncer) record(a Action) {
 	a.Namespace = s.d.Namespace
-	if a.Conflict && s.plan.ConflictAt < 0 {
+	markInvalid(&a)
+	if a.Rejected() && s.plan.ConflictAt < 0 {
 		s.plan.ConflictAt = len(s.plan.Actions)
 	}
 	s.plan.Actions = append(s.plan.Actions, a)
@@ -153,6 +157,7 @@ func (s *syncer) touchReplicaSet(a Action) {
 
 func (s *syncer) finish() Plan {
 	p := s.plan
+	invalidOutcome(&p)
 	p.Status = s.statusComputed
 	if len(p.Actions) == 0 && len(p.Notes) == 0 {
 		p.Notes = append(p.Notes, reason(NoteStatusUnchanged, nil, "nothing to do: the stored status is current"))

@@ -1,8 +1,6 @@
 package proportion
 
 import (
-	"math"
-
 	"github.com/rolloutplan/rolloutplan/model"
 )
 
@@ -16,9 +14,12 @@ import (
 // 0/"10%" gives 0 and 1 (10% of 5 rounds down to 0). Validation rejects
 // fenceposts that are literally both zero, not ones that round to zero.
 //
-// An error names the field (see [FieldMaxSurge], [FieldMaxUnavailable]) and
-// wraps the reason from [ScaledValue], [ErrOutOfRange] included; surge and
-// unavailable are then 0.
+// A resolved value beyond int32 is narrowed the way upstream's int32(...)
+// conversion does, keeping the low 32 bits: "2147483647%" of 65536 replicas
+// is 1407374882735, narrowed to -1374324654. An error names the field (see
+// [FieldMaxSurge], [FieldMaxUnavailable]) and wraps the reason from
+// [ScaledValue] (an unparsable percentage, say); surge and unavailable are
+// then 0.
 func ResolveFenceposts(maxSurge, maxUnavailable *model.IntOrString, desired int32) (surge, unavailable int32, err error) {
 	// An unset fencepost counts as the integer 0, as upstream's
 	// ValueOrDefault(v, 0).
@@ -37,15 +38,13 @@ func ResolveFenceposts(maxSurge, maxUnavailable *model.IntOrString, desired int3
 	if err != nil {
 		return 0, 0, err
 	}
+	// The both-zero rule looks at the Go ints, before the narrowing.
 	if s == 0 && u == 0 {
 		u = 1
 	}
-	if s < math.MinInt32 || s > math.MaxInt32 {
-		return 0, 0, &ValueError{Field: FieldMaxSurge, Value: maxSurge.String(), Err: ErrOutOfRange}
-	}
-	if u < math.MinInt32 || u > math.MaxInt32 {
-		return 0, 0, &ValueError{Field: FieldMaxUnavailable, Value: maxUnavailable.String(), Err: ErrOutOfRange}
-	}
+	// Upstream narrows with int32(...): a value beyond int32 keeps its low
+	// 32 bits (a maxSurge of "2147483647%" of 65536 replicas becomes
+	// -1374324654).
 	return int32(s), int32(u), nil
 }
 

@@ -99,10 +99,10 @@ func FuzzResolveFenceposts(f *testing.F) {
 			if !errors.As(err, &ve) || ve.Field != FieldMaxSurge && ve.Field != FieldMaxUnavailable {
 				t.Fatalf("error %v names no fencepost", err)
 			}
-			// Both values are parsed before either is range-checked, so a
-			// parse error in maxUnavailable wins over a surge out of range.
-			surgeOK := serr == nil || errors.Is(serr, ErrOutOfRange) && !errors.Is(ve, ErrOutOfRange)
-			if ve.Field == FieldMaxSurge && serr == nil || ve.Field == FieldMaxUnavailable && (!surgeOK || uerr == nil) {
+			// A value beyond int32 is narrowed, never an error.
+			surgeOK := serr == nil || errors.Is(serr, ErrOutOfRange)
+			unavOK := uerr == nil || errors.Is(uerr, ErrOutOfRange)
+			if ve.Field == FieldMaxSurge && surgeOK || ve.Field == FieldMaxUnavailable && (!surgeOK || unavOK) {
 				t.Fatalf("error on %s, but ScaledValue errors are %v / %v", ve.Field, serr, uerr)
 			}
 			if s != 0 || u != 0 {
@@ -110,18 +110,21 @@ func FuzzResolveFenceposts(f *testing.F) {
 			}
 			return
 		}
-		if serr != nil || uerr != nil {
+		if serr != nil && !errors.Is(serr, ErrOutOfRange) || uerr != nil && !errors.Is(uerr, ErrOutOfRange) {
 			t.Fatalf("ResolveFenceposts accepted what ScaledValue rejects: %v / %v", serr, uerr)
 		}
-		wantU := ru
-		if rs == 0 && ru == 0 {
-			wantU = 1
+		// Upstream's int32(...) narrowing of the Go ints.
+		ws, _ := scaled(surge, desired, true, "")
+		wu, _ := scaled(unav, desired, false, "")
+		if ws == 0 && wu == 0 {
+			wu = 1
 		}
-		if s != rs || u != wantU {
-			t.Fatalf("(%d, %d), want (%d, %d)", s, u, rs, wantU)
+		if s != int32(ws) || u != int32(wu) || serr == nil && s != rs || uerr == nil && wu != 1 && u != ru {
+			t.Fatalf("(%d, %d), want (%d, %d)", s, u, int32(ws), int32(wu))
 		}
+		fits := serr == nil && uerr == nil
 		valid := validFencepost(surge, math.MaxInt32) && validFencepost(unav, 100)
-		if valid && desired >= 0 && (s < 0 || u < 0 || s == 0 && u == 0) {
+		if fits && valid && desired >= 0 && (s < 0 || u < 0 || s == 0 && u == 0) {
 			t.Fatalf("valid %v/%v of %d gave (%d, %d)", surge, unav, desired, s, u)
 		}
 	})

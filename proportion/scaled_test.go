@@ -106,8 +106,10 @@ func TestExample1ResolveFenceposts(t *testing.T) {
 		{why: why{"25% of 1", "§6.2: surge 1, unavailable 0"}, surge: strv("25%"), unav: strv("25%"), desired: 1, wantS: 1, wantU: 0},
 		{why: why{"25% of 3", "§6.2: surge 1, unavailable 0"}, surge: strv("25%"), unav: strv("25%"), desired: 3, wantS: 1, wantU: 0},
 		{why: why{"rounds to zero", "§6.2: maxSurge 0, maxUnavailable 10% of 5 = 0.5 → 0 ⇒ unavailable 1"}, surge: intv(0), unav: strv("10%"), desired: 5, wantS: 0, wantU: 1},
-		{why: why{"surge out of range", "§6.2: results outside int32 are errors"}, surge: strv("3000000000%"), unav: nil, desired: 100, err: ErrOutOfRange, field: FieldMaxSurge},
-		{why: why{"unavailable out of range", "§6.2: results outside int32 are errors"}, surge: nil, unav: strv("-3000000000%"), desired: 100, err: ErrOutOfRange, field: FieldMaxUnavailable},
+		{why: why{"surge beyond int32", "upstream ResolveFenceposts narrows with int32(): 3000000000 − 2^32 = −1294967296"}, surge: strv("3000000000%"), unav: nil, desired: 100, wantS: -1294967296, wantU: 0},
+		{why: why{"unavailable beyond int32", "upstream ResolveFenceposts narrows with int32(): −3000000000 + 2^32 = 1294967296"}, surge: nil, unav: strv("-3000000000%"), desired: 100, wantS: 0, wantU: 1294967296},
+		{why: why{"C4 regression: 2147483647% of 65536", "ceil(2147483647·65536/100) = 1407374882898; int32() keeps the low 32 bits: −1374390190, so upstream v1.36.3 wrote max-replicas 65536 − 1374390190 = \"-1374324654\""}, surge: strv("2147483647%"), unav: intv(0), desired: 65536, wantS: -1374390190, wantU: 0},
+		{why: why{"both zero before narrowing", "upstream checks surge == 0 && unavailable == 0 on the ints: 4294967296 narrows to 0 but is not 0"}, surge: strv("4294967296%"), unav: intv(0), desired: 100, wantS: 0, wantU: 0},
 		{why: why{"surge error wins", "§6.2: surge is resolved first"}, surge: strv("x"), unav: strv("y"), desired: 1, err: ErrNotPercentage, field: FieldMaxSurge},
 	}
 	runCases(t, cases, func(t *testing.T, c tc) {

@@ -80,8 +80,11 @@ func (c *check) attributeQuirks() {
 			staleAvailability = true
 		}
 	}
+	wraps := len(c.out) > 0 && c.wraps()
 	for i, v := range c.out {
 		switch {
+		case wraps:
+			c.out[i].Quirk = QuirkInt32Wrap
 		case staleAvailability && v.Invariant == "I2":
 			c.out[i].Quirk = QuirkStaleAvailability
 		case rollbackCreate && (v.Invariant == "I1" || v.Invariant == "I3" || v.Invariant == "I9"):
@@ -128,7 +131,9 @@ func newCheck(before plan.State, p plan.Plan) *check {
 		}
 	}
 	for _, rs := range before.ReplicaSets {
-		if rs == nil || !(rs.IsControlledBy(d.UID) || adopted[rs.Name]) {
+		// The planner, like upstream's namespaced listers, never sees
+		// another namespace.
+		if rs == nil || rs.Namespace != d.Namespace || !(rs.IsControlledBy(d.UID) || adopted[rs.Name]) {
 			continue
 		}
 		c.add(rs.Name, &sizes{spec: rs.SpecReplicas(), rs: rs})
@@ -176,14 +181,16 @@ func (c *check) fail(inv, format string, args ...any) {
 	c.out = append(c.out, Violation{Invariant: inv, Message: fmt.Sprintf(format, args...)})
 }
 
-func (c *check) totals() (before, after int32) {
+// totals sums spec.replicas before and after the sync in 64 bits, so that
+// the check itself never wraps.
+func (c *check) totals() (before, after int64) {
 	for _, name := range c.names {
 		s := c.byName[name]
 		if !s.reset {
-			before += s.spec
+			before += int64(s.spec)
 		}
 		if !s.gone {
-			after += c.after[name]
+			after += int64(c.after[name])
 		}
 	}
 	return before, after
@@ -192,7 +199,7 @@ func (c *check) totals() (before, after int32) {
 // checkTotal is I1.
 func (c *check) checkTotal() {
 	before, after := c.totals()
-	limit := c.desired + c.surge
+	limit := int64(c.desired) + int64(c.surge)
 	if after > limit && after > before {
 		c.fail("I1", "total spec.replicas grows %d→%d above replicas %d + maxSurge %d = %d", before, after, c.desired, c.surge, limit)
 	}
@@ -215,13 +222,13 @@ func (c *check) checkAvailability() {
 	if !c.wroteWith(plan.ReasonScaleDownOld, plan.ReasonCleanupUnhealthy) {
 		return
 	}
-	var availBefore, availAfter int32
+	var availBefore, availAfter int64
 	for _, name := range c.names {
 		s := c.byName[name]
 		if s.reset {
 			continue
 		}
-		avail := s.rs.Status.AvailableReplicas
+		avail := int64(s.rs.Status.AvailableReplicas)
 		availBefore += avail
 		switch {
 		case s.gone:
@@ -230,10 +237,10 @@ func (c *check) checkAvailability() {
 			// with a lagging status is not this plan's doing.
 			availAfter += avail
 		default:
-			availAfter += min(avail, c.after[name])
+			availAfter += min(avail, max(0, int64(c.after[name])))
 		}
 	}
-	floor := min(availBefore, c.desired-c.unav)
+	floor := min(availBefore, int64(c.desired)-int64(c.unav))
 	if availAfter < floor {
 		c.fail("I2", "a rolling scale-down leaves at most %d available pods, below min(available %d, replicas %d − maxUnavailable %d)",
 			availAfter, availBefore, c.desired, c.unav)
@@ -316,7 +323,7 @@ func (c *check) checkProportional() {
 		if s.reset || s.gone || s.spec == 0 {
 			continue
 		}
-		move := int64(c.after[name] - s.spec)
+		move := int64(c.after[name]) - int64(s.spec)
 		if move != 0 && (move > 0) != (allowed > current) {
 			c.fail("I6", "proportional scaling moves %s %d→%d against the change %d→%d", name, s.spec, c.after[name], current, allowed)
 		}
@@ -412,8 +419,12 @@ func (c *check) checkPausedAndRecreate() {
 	}
 }
 
+// oldPodsRunning reports whether an old ReplicaSet reports pods, or a pod
+// of the Deployment's namespace whose controller reference names an old
+// ReplicaSet by kind, name and UID (whatever its labels) has not finished.
 func (c *check) oldPodsRunning() bool {
-	old := map[string]bool{}
+	type owner struct{ name, uid string }
+	old := map[owner]bool{}
 	for _, name := range c.names {
 		s := c.byName[name]
 		if s.reset || name == c.newName {
@@ -422,14 +433,14 @@ func (c *check) oldPodsRunning() bool {
 		if s.rs.Status.Replicas > 0 {
 			return true
 		}
-		old[s.rs.UID] = true
+		old[owner{s.rs.Name, s.rs.UID}] = true
 	}
-	sel, _ := model.NewMatcher(c.d.Spec.Selector)
 	for _, p := range c.before.Pods {
-		if p == nil || !sel.Matches(p.Labels) {
+		if p == nil || p.Namespace != c.d.Namespace {
 			continue
 		}
-		if ref := p.ControllerRef(); ref != nil && old[ref.UID] && !p.IsTerminal() {
+		ref := p.ControllerRef()
+		if ref != nil && ref.Kind == model.ReplicaSetKind && old[owner{ref.Name, ref.UID}] && !p.IsTerminal() {
 			return true
 		}
 	}

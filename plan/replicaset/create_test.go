@@ -221,7 +221,9 @@ func TestPodNamer(t *testing.T) {
 // before calling the API (no event), which stops the slow start at once.
 func TestNoLabelsTemplate(t *testing.T) {
 	rs := mkRS("web", 3)
-	rs.Spec.Selector = &model.LabelSelector{}
+	// A selector the API server accepts that matches a template without
+	// labels (an empty selector is refused).
+	rs.Spec.Selector = &model.LabelSelector{MatchExpressions: []model.LabelSelectorRequirement{{Key: "app", Operator: model.SelectorOpDoesNotExist}}}
 	rs.Spec.Template.Labels = nil
 	p, err := Sync(rs, nil, nil, t0)
 	if err != nil {
@@ -248,5 +250,18 @@ func TestNamespaceTerminating(t *testing.T) {
 	}
 	if p.Err != nil || len(names(p, CreatePod)) != 4 || p.Count(CreatePod) != 0 || len(p.Events) != 0 {
 		t.Errorf("Err %v, %d attempts, %d accepted, %d events; want nil, 4, 0, 0", p.Err, len(names(p, CreatePod)), p.Count(CreatePod), len(p.Events))
+	}
+}
+
+// TestEmptySelectorRefused: the API server refuses a ReplicaSet whose
+// selector is empty; planning one would adopt every pod of the namespace.
+func TestEmptySelectorRefused(t *testing.T) {
+	rs := mkRS("web", 1)
+	rs.Spec.Selector = &model.LabelSelector{}
+	unrelated := mkPod("db-0", labels("app", "db"))
+	_, err := Sync(rs, []*model.Pod{unrelated}, nil, t0)
+	var fe *model.FieldError
+	if !errors.As(err, &fe) || fe.Field != "replicaSet.spec.selector" {
+		t.Fatalf("err = %v, want one naming replicaSet.spec.selector", err)
 	}
 }

@@ -89,12 +89,25 @@ func (r *byteReader) str(max int) string {
 	return string(b)
 }
 
+// size reads a replica count at one of the int32 edges: a byte below 200
+// gives 0 to 23; a byte b of 200 or more gives 2147483647 − (the next
+// byte · 4 + b − 200), within [2147483647 − 1000, 2147483647].
+func (r *byteReader) size() int32 {
+	b := r.next()
+	if b < 200 {
+		return int32(b % 24)
+	}
+	return math.MaxInt32 - int32(int(r.next())*4+int(b)-200)
+}
+
 // fuzzWorld decodes a namespace from fuzz input. UIDs collide only when the
-// input asks for it, so most inputs are valid.
+// input asks for it, so most inputs are valid. Flag bits of the fourth byte
+// add pods of other namespaces (8) and up to 200 sibling ReplicaSets at the
+// size edges (16).
 func fuzzWorld(data []byte) world {
 	r := &byteReader{data: data}
 	now := t0
-	rs := mkRS("web", int32(r.pick(24)))
+	rs := mkRS("web", r.size())
 	rs.Spec.MinReadySeconds = int32(r.pick(3) * 10)
 	rs.Generation = int64(r.pick(4))
 	rs.Status.ObservedGeneration = int64(r.pick(4))
@@ -112,6 +125,15 @@ func fuzzWorld(data []byte) world {
 	sibling.Spec.Selector.MatchLabels["hash"] = "old"
 	sibling.Spec.Template.Labels["hash"] = "old"
 	rss := []*model.ReplicaSet{sibling}
+	if flags&16 != 0 {
+		for i := range 1 + r.pick(200) {
+			s := mkRS(fmt.Sprintf("web-s%03d", i), r.size())
+			s.UID = fmt.Sprintf("rs-s%03d", i)
+			s.Spec.Selector.MatchLabels["hash"] = s.Name
+			s.Spec.Template.Labels["hash"] = s.Name
+			rss = append(rss, s)
+		}
+	}
 	times := []time.Time{{}, now, now.Add(-time.Second), now.Add(-10 * time.Second), now.Add(-2 * time.Hour), now.Add(-5 * time.Hour), now.Add(-8 * time.Hour), now.AddDate(-1, 0, 0), now.Add(time.Hour)}
 	n := r.pick(40)
 	pods := make([]*model.Pod, n)
@@ -124,6 +146,9 @@ func fuzzWorld(data []byte) world {
 			Name: fmt.Sprintf("p%02d", i), Namespace: "ns", UID: fmt.Sprintf("u%02d", (id*7)%41),
 			CreationTimestamp: times[r.pick(len(times))],
 		}}
+		if flags&8 != 0 {
+			p.Namespace = []string{"ns", "ns", "", "other"}[r.pick(4)]
+		}
 		switch r.pick(4) {
 		case 0:
 			p.Labels = map[string]string{"app": "web"}
@@ -168,6 +193,9 @@ func FuzzSync(f *testing.F) {
 	f.Add([]byte{})
 	f.Add([]byte{3, 0, 1, 0, 0, 5})
 	f.Add([]byte{0, 1, 1, 1, 0, 30, 1, 2, 0, 1, 2, 3, 1, 4, 2, 7, 1, 4, 0, 0, 1, 1, 2, 2, 1, 3, 2, 4, 5, 1, 2, 3})
+	// A spec near 2147483647, siblings at the edges, pods of other
+	// namespaces.
+	f.Add([]byte{255, 3, 1, 1, 1, 24, 150, 201, 0, 2, 255, 9, 7, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 1, 2, 3, 4, 5, 6, 7, 8, 9, 2, 3})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		w := fuzzWorld(data)
 		before := deepCopyPods(w.pods)

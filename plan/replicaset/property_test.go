@@ -119,7 +119,8 @@ func claimedActive(w world) []*model.Pod {
 	sel, _ := model.NewMatcher(w.rs.Spec.Selector)
 	var out []*model.Pod
 	for _, p := range w.pods {
-		if !model.IsPodActive(p) || !sel.Matches(p.Labels) {
+		// The ReplicaSet's namespaced lister sees no other namespace.
+		if p.Namespace != w.rs.Namespace || !model.IsPodActive(p) || !sel.Matches(p.Labels) {
 			continue
 		}
 		ref := p.ControllerRef()

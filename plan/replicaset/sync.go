@@ -53,7 +53,7 @@ func Sync(rs *model.ReplicaSet, pods []*model.Pod, replicaSets []*model.ReplicaS
 	terminating := 0
 	if cfg.terminating {
 		for _, p := range s.pods {
-			if model.IsPodTerminating(p) && p.IsControlledBy(rs.UID) && s.sel.Matches(p.Labels) {
+			if ref := p.ControllerRef(); model.IsPodTerminating(p) && ref != nil && listedFor(ref, rs) && s.sel.Matches(p.Labels) {
 				terminating++
 			}
 		}
@@ -129,7 +129,7 @@ func (s *syncer) claim() {
 		}
 		matches := s.sel.Matches(p.Labels)
 		if ref := p.ControllerRef(); ref != nil {
-			if ref.UID != rs.UID {
+			if !listedFor(ref, rs) {
 				continue
 			}
 			if matches {

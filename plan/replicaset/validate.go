@@ -31,6 +31,12 @@ func validate(rs *model.ReplicaSet, pods []*model.Pod, replicaSets []*model.Repl
 			}
 		}
 	}
+	// The API server refuses an empty selector (apps/v1 validation of a
+	// ReplicaSet spec): it would select, and adopt, every pod of the
+	// namespace.
+	if sel := rs.Spec.Selector; sel != nil && sel.IsEmpty() {
+		add("replicaSet.spec.selector", "{}", "empty selector is invalid: it would select every pod of the namespace")
+	}
 	// The API server refuses a ReplicaSet whose selector does not select its
 	// own template; the controller would otherwise create pods it never
 	// counts, without end.
