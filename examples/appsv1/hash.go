@@ -1,9 +1,6 @@
 package appsv1
 
 import (
-	"hash/fnv"
-
-	"github.com/davecgh/go-spew/spew"
 	"github.com/rolloutplan/rolloutplan/hash"
 	"github.com/rolloutplan/rolloutplan/model"
 	"github.com/rolloutplan/rolloutplan/plan"
@@ -29,17 +26,10 @@ func ComputeHash(t *core.PodTemplateSpec, collisionCount *int32) string {
 	if t != nil {
 		v = *t
 	}
-	printer := spew.ConfigState{
-		Indent:                  " ",
-		SortKeys:                true,
-		DisableMethods:          true,
-		SpewKeys:                true,
-		DisablePointerAddresses: true,
-		DisableCapacities:       true,
-	}
-	h := fnv.New32a()
-	printer.Fprintf(h, "%#v", v)
-	return hash.Encode(hash.Finish(h, collisionCount))
+	w := newSpewWriter(false)
+	w.s("(v1.PodTemplateSpec)")
+	spewPodTemplateSpec(&w, &v)
+	return hash.Encode(w.sum(collisionCount))
 }
 
 // PodTemplateHash is a [plan.Hasher] that reproduces upstream's hash for a
