@@ -35,8 +35,8 @@ func writeKey(verb, resource, sub, name string, obj any) string {
 		} `json:"spec"`
 		Status struct {
 			Replicas, UpdatedReplicas, ReadyReplicas, AvailableReplicas, UnavailableReplicas int32
-			CollisionCount                                                                 *int32
-			Conditions                                                                     []struct{ Type, Status, Reason string }
+			CollisionCount                                                                   *int32
+			Conditions                                                                       []struct{ Type, Status, Reason string }
 		} `json:"status"`
 	}
 	if err := json.Unmarshal(data, &o); err != nil {
