@@ -26,9 +26,22 @@ func ComputeHash(t *core.PodTemplateSpec, collisionCount *int32) string {
 	if t != nil {
 		v = *t
 	}
+	return finishHash(templateState(&v), collisionCount)
+}
+
+// templateState is the FNV-1a state after the go-spew dump of *t, before
+// the collision count.
+func templateState(t *core.PodTemplateSpec) uint32 {
 	w := newSpewWriter(false)
 	w.s("(v1.PodTemplateSpec)")
-	spewPodTemplateSpec(&w, &v)
+	spewPodTemplateSpec(&w, t)
+	return w.h
+}
+
+// finishHash mixes collisionCount into a template's state and renders the
+// hash.
+func finishHash(state uint32, collisionCount *int32) string {
+	w := spewWriter{h: state}
 	return hash.Encode(w.sum(collisionCount))
 }
 
@@ -39,11 +52,21 @@ func ComputeHash(t *core.PodTemplateSpec, collisionCount *int32) string {
 // produces) falls back to rolloutplan's own [hash.ComputeHash], so planning
 // still yields a valid, if non-upstream, name.
 func PodTemplateHash(t model.PodTemplate, collisionCount *int32) string {
-	tmpl, err := TemplateFromModel(t)
-	if err != nil {
+	state, ok := modelTemplateState(t)
+	if !ok {
 		return hash.ComputeHash(t, collisionCount)
 	}
-	return ComputeHash(&tmpl, collisionCount)
+	return finishHash(state, collisionCount)
+}
+
+// modelTemplateState is templateState of the v1.PodTemplateSpec t converts
+// back to; false when t's Spec is not such a document.
+func modelTemplateState(t model.PodTemplate) (uint32, bool) {
+	tmpl, err := TemplateFromModel(t)
+	if err != nil {
+		return 0, false
+	}
+	return templateState(&tmpl), true
 }
 
 var _ plan.Hasher = PodTemplateHash
