@@ -33,7 +33,7 @@ func ComputeHash(t *core.PodTemplateSpec, collisionCount *int32) string {
 // the collision count.
 func templateState(t *core.PodTemplateSpec) uint32 {
 	w := newSpewWriter(false)
-	w.s("(v1.PodTemplateSpec)")
+	w.lit(&podTemplateType)
 	spewPodTemplateSpec(&w, t)
 	return w.h
 }

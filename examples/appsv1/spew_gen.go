@@ -10,53 +10,642 @@ import (
 	intstr "k8s.io/apimachinery/pkg/util/intstr"
 )
 
+// The constant pieces of the output, hashed through tables.
+var (
+	spewLit0   = spewText{text: "{ObjectMeta:(v1.ObjectMeta)"}
+	spewLit1   = spewText{text: " Spec:(v1.PodSpec)"}
+	spewLit2   = spewText{text: "{Name:(string)"}
+	spewLit3   = spewText{text: " GenerateName:(string)"}
+	spewLit4   = spewText{text: " Namespace:(string)"}
+	spewLit5   = spewText{text: " SelfLink:(string)"}
+	spewLit6   = spewText{text: " UID:(types.UID)"}
+	spewLit7   = spewText{text: " ResourceVersion:(string)"}
+	spewLit8   = spewText{text: " Generation:(int64)"}
+	spewLit9   = spewText{text: " CreationTimestamp:"}
+	spewLit10  = spewText{text: " DeletionTimestamp:(*v1.Time)"}
+	spewLit11  = spewText{text: " DeletionTimestamp:(*v1.Time)<nil>"}
+	spewLit12  = spewText{text: " DeletionGracePeriodSeconds:(*int64)"}
+	spewLit13  = spewText{text: " DeletionGracePeriodSeconds:(*int64)<nil>"}
+	spewLit14  = spewText{text: " Labels:(map[string]string)<nil>"}
+	spewLit15  = spewText{text: " Labels:(map[string]string)map["}
+	spewLit16  = spewText{text: " Annotations:(map[string]string)<nil>"}
+	spewLit17  = spewText{text: " Annotations:(map[string]string)map["}
+	spewLit18  = spewText{text: " OwnerReferences:([]v1.OwnerReference)<nil>"}
+	spewLit19  = spewText{text: " OwnerReferences:([]v1.OwnerReference)["}
+	spewLit20  = spewText{text: " Finalizers:([]string)<nil>"}
+	spewLit21  = spewText{text: " Finalizers:([]string)["}
+	spewLit22  = spewText{text: " ManagedFields:([]v1.ManagedFieldsEntry)<nil>"}
+	spewLit23  = spewText{text: " ManagedFields:([]v1.ManagedFieldsEntry)["}
+	spewLit24  = spewText{text: "{Volumes:([]v1.Volume)<nil>"}
+	spewLit25  = spewText{text: "{Volumes:([]v1.Volume)["}
+	spewLit26  = spewText{text: " InitContainers:([]v1.Container)<nil>"}
+	spewLit27  = spewText{text: " InitContainers:([]v1.Container)["}
+	spewLit28  = spewText{text: " Containers:([]v1.Container)<nil>"}
+	spewLit29  = spewText{text: " Containers:([]v1.Container)["}
+	spewLit30  = spewText{text: " EphemeralContainers:([]v1.EphemeralContainer)<nil>"}
+	spewLit31  = spewText{text: " EphemeralContainers:([]v1.EphemeralContainer)["}
+	spewLit32  = spewText{text: " RestartPolicy:(v1.RestartPolicy)"}
+	spewLit33  = spewText{text: " TerminationGracePeriodSeconds:(*int64)"}
+	spewLit34  = spewText{text: " TerminationGracePeriodSeconds:(*int64)<nil>"}
+	spewLit35  = spewText{text: " ActiveDeadlineSeconds:(*int64)"}
+	spewLit36  = spewText{text: " ActiveDeadlineSeconds:(*int64)<nil>"}
+	spewLit37  = spewText{text: " DNSPolicy:(v1.DNSPolicy)"}
+	spewLit38  = spewText{text: " NodeSelector:(map[string]string)<nil>"}
+	spewLit39  = spewText{text: " NodeSelector:(map[string]string)map["}
+	spewLit40  = spewText{text: " ServiceAccountName:(string)"}
+	spewLit41  = spewText{text: " DeprecatedServiceAccount:(string)"}
+	spewLit42  = spewText{text: " AutomountServiceAccountToken:(*bool)"}
+	spewLit43  = spewText{text: " AutomountServiceAccountToken:(*bool)<nil>"}
+	spewLit44  = spewText{text: " NodeName:(string)"}
+	spewLit45  = spewText{text: " HostNetwork:(bool)"}
+	spewLit46  = spewText{text: " HostPID:(bool)"}
+	spewLit47  = spewText{text: " HostIPC:(bool)"}
+	spewLit48  = spewText{text: " ShareProcessNamespace:(*bool)"}
+	spewLit49  = spewText{text: " ShareProcessNamespace:(*bool)<nil>"}
+	spewLit50  = spewText{text: " SecurityContext:(*v1.PodSecurityContext)"}
+	spewLit51  = spewText{text: " SecurityContext:(*v1.PodSecurityContext)<nil>"}
+	spewLit52  = spewText{text: " ImagePullSecrets:([]v1.LocalObjectReference)<nil>"}
+	spewLit53  = spewText{text: " ImagePullSecrets:([]v1.LocalObjectReference)["}
+	spewLit54  = spewText{text: " Hostname:(string)"}
+	spewLit55  = spewText{text: " Subdomain:(string)"}
+	spewLit56  = spewText{text: " Affinity:(*v1.Affinity)"}
+	spewLit57  = spewText{text: " Affinity:(*v1.Affinity)<nil>"}
+	spewLit58  = spewText{text: " SchedulerName:(string)"}
+	spewLit59  = spewText{text: " Tolerations:([]v1.Toleration)<nil>"}
+	spewLit60  = spewText{text: " Tolerations:([]v1.Toleration)["}
+	spewLit61  = spewText{text: " HostAliases:([]v1.HostAlias)<nil>"}
+	spewLit62  = spewText{text: " HostAliases:([]v1.HostAlias)["}
+	spewLit63  = spewText{text: " PriorityClassName:(string)"}
+	spewLit64  = spewText{text: " Priority:(*int32)"}
+	spewLit65  = spewText{text: " Priority:(*int32)<nil>"}
+	spewLit66  = spewText{text: " DNSConfig:(*v1.PodDNSConfig)"}
+	spewLit67  = spewText{text: " DNSConfig:(*v1.PodDNSConfig)<nil>"}
+	spewLit68  = spewText{text: " ReadinessGates:([]v1.PodReadinessGate)<nil>"}
+	spewLit69  = spewText{text: " ReadinessGates:([]v1.PodReadinessGate)["}
+	spewLit70  = spewText{text: " RuntimeClassName:(*string)"}
+	spewLit71  = spewText{text: " RuntimeClassName:(*string)<nil>"}
+	spewLit72  = spewText{text: " EnableServiceLinks:(*bool)"}
+	spewLit73  = spewText{text: " EnableServiceLinks:(*bool)<nil>"}
+	spewLit74  = spewText{text: " PreemptionPolicy:(*v1.PreemptionPolicy)"}
+	spewLit75  = spewText{text: " PreemptionPolicy:(*v1.PreemptionPolicy)<nil>"}
+	spewLit76  = spewText{text: " Overhead:(v1.ResourceList)<nil>"}
+	spewLit77  = spewText{text: " Overhead:(v1.ResourceList)map["}
+	spewLit78  = spewText{text: " TopologySpreadConstraints:([]v1.TopologySpreadConstraint)<nil>"}
+	spewLit79  = spewText{text: " TopologySpreadConstraints:([]v1.TopologySpreadConstraint)["}
+	spewLit80  = spewText{text: " SetHostnameAsFQDN:(*bool)"}
+	spewLit81  = spewText{text: " SetHostnameAsFQDN:(*bool)<nil>"}
+	spewLit82  = spewText{text: " OS:(*v1.PodOS)"}
+	spewLit83  = spewText{text: " OS:(*v1.PodOS)<nil>"}
+	spewLit84  = spewText{text: " HostUsers:(*bool)"}
+	spewLit85  = spewText{text: " HostUsers:(*bool)<nil>"}
+	spewLit86  = spewText{text: " SchedulingGates:([]v1.PodSchedulingGate)<nil>"}
+	spewLit87  = spewText{text: " SchedulingGates:([]v1.PodSchedulingGate)["}
+	spewLit88  = spewText{text: " ResourceClaims:([]v1.PodResourceClaim)<nil>"}
+	spewLit89  = spewText{text: " ResourceClaims:([]v1.PodResourceClaim)["}
+	spewLit90  = spewText{text: " Resources:(*v1.ResourceRequirements)"}
+	spewLit91  = spewText{text: " Resources:(*v1.ResourceRequirements)<nil>"}
+	spewLit92  = spewText{text: " HostnameOverride:(*string)"}
+	spewLit93  = spewText{text: " HostnameOverride:(*string)<nil>"}
+	spewLit94  = spewText{text: " SchedulingGroup:(*v1.PodSchedulingGroup)"}
+	spewLit95  = spewText{text: " SchedulingGroup:(*v1.PodSchedulingGroup)<nil>"}
+	spewLit96  = spewText{text: "{APIVersion:(string)"}
+	spewLit97  = spewText{text: " Kind:(string)"}
+	spewLit98  = spewText{text: " Name:(string)"}
+	spewLit99  = spewText{text: " Controller:(*bool)"}
+	spewLit100 = spewText{text: " Controller:(*bool)<nil>"}
+	spewLit101 = spewText{text: " BlockOwnerDeletion:(*bool)"}
+	spewLit102 = spewText{text: " BlockOwnerDeletion:(*bool)<nil>"}
+	spewLit103 = spewText{text: "{Manager:(string)"}
+	spewLit104 = spewText{text: " Operation:(v1.ManagedFieldsOperationType)"}
+	spewLit105 = spewText{text: " APIVersion:(string)"}
+	spewLit106 = spewText{text: " Time:(*v1.Time)"}
+	spewLit107 = spewText{text: " Time:(*v1.Time)<nil>"}
+	spewLit108 = spewText{text: " FieldsType:(string)"}
+	spewLit109 = spewText{text: " FieldsV1:(*v1.FieldsV1)"}
+	spewLit110 = spewText{text: " FieldsV1:(*v1.FieldsV1)<nil>"}
+	spewLit111 = spewText{text: " Subresource:(string)"}
+	spewLit112 = spewText{text: " VolumeSource:(v1.VolumeSource)"}
+	spewLit113 = spewText{text: " Image:(string)"}
+	spewLit114 = spewText{text: " Command:([]string)<nil>"}
+	spewLit115 = spewText{text: " Command:([]string)["}
+	spewLit116 = spewText{text: " Args:([]string)<nil>"}
+	spewLit117 = spewText{text: " Args:([]string)["}
+	spewLit118 = spewText{text: " WorkingDir:(string)"}
+	spewLit119 = spewText{text: " Ports:([]v1.ContainerPort)<nil>"}
+	spewLit120 = spewText{text: " Ports:([]v1.ContainerPort)["}
+	spewLit121 = spewText{text: " EnvFrom:([]v1.EnvFromSource)<nil>"}
+	spewLit122 = spewText{text: " EnvFrom:([]v1.EnvFromSource)["}
+	spewLit123 = spewText{text: " Env:([]v1.EnvVar)<nil>"}
+	spewLit124 = spewText{text: " Env:([]v1.EnvVar)["}
+	spewLit125 = spewText{text: " Resources:(v1.ResourceRequirements)"}
+	spewLit126 = spewText{text: " ResizePolicy:([]v1.ContainerResizePolicy)<nil>"}
+	spewLit127 = spewText{text: " ResizePolicy:([]v1.ContainerResizePolicy)["}
+	spewLit128 = spewText{text: " RestartPolicy:(*v1.ContainerRestartPolicy)"}
+	spewLit129 = spewText{text: " RestartPolicy:(*v1.ContainerRestartPolicy)<nil>"}
+	spewLit130 = spewText{text: " RestartPolicyRules:([]v1.ContainerRestartRule)<nil>"}
+	spewLit131 = spewText{text: " RestartPolicyRules:([]v1.ContainerRestartRule)["}
+	spewLit132 = spewText{text: " VolumeMounts:([]v1.VolumeMount)<nil>"}
+	spewLit133 = spewText{text: " VolumeMounts:([]v1.VolumeMount)["}
+	spewLit134 = spewText{text: " VolumeDevices:([]v1.VolumeDevice)<nil>"}
+	spewLit135 = spewText{text: " VolumeDevices:([]v1.VolumeDevice)["}
+	spewLit136 = spewText{text: " LivenessProbe:(*v1.Probe)"}
+	spewLit137 = spewText{text: " LivenessProbe:(*v1.Probe)<nil>"}
+	spewLit138 = spewText{text: " ReadinessProbe:(*v1.Probe)"}
+	spewLit139 = spewText{text: " ReadinessProbe:(*v1.Probe)<nil>"}
+	spewLit140 = spewText{text: " StartupProbe:(*v1.Probe)"}
+	spewLit141 = spewText{text: " StartupProbe:(*v1.Probe)<nil>"}
+	spewLit142 = spewText{text: " Lifecycle:(*v1.Lifecycle)"}
+	spewLit143 = spewText{text: " Lifecycle:(*v1.Lifecycle)<nil>"}
+	spewLit144 = spewText{text: " TerminationMessagePath:(string)"}
+	spewLit145 = spewText{text: " TerminationMessagePolicy:(v1.TerminationMessagePolicy)"}
+	spewLit146 = spewText{text: " ImagePullPolicy:(v1.PullPolicy)"}
+	spewLit147 = spewText{text: " SecurityContext:(*v1.SecurityContext)"}
+	spewLit148 = spewText{text: " SecurityContext:(*v1.SecurityContext)<nil>"}
+	spewLit149 = spewText{text: " Stdin:(bool)"}
+	spewLit150 = spewText{text: " StdinOnce:(bool)"}
+	spewLit151 = spewText{text: " TTY:(bool)"}
+	spewLit152 = spewText{text: "{EphemeralContainerCommon:(v1.EphemeralContainerCommon)"}
+	spewLit153 = spewText{text: " TargetContainerName:(string)"}
+	spewLit154 = spewText{text: "{SELinuxOptions:(*v1.SELinuxOptions)"}
+	spewLit155 = spewText{text: "{SELinuxOptions:(*v1.SELinuxOptions)<nil>"}
+	spewLit156 = spewText{text: " WindowsOptions:(*v1.WindowsSecurityContextOptions)"}
+	spewLit157 = spewText{text: " WindowsOptions:(*v1.WindowsSecurityContextOptions)<nil>"}
+	spewLit158 = spewText{text: " RunAsUser:(*int64)"}
+	spewLit159 = spewText{text: " RunAsUser:(*int64)<nil>"}
+	spewLit160 = spewText{text: " RunAsGroup:(*int64)"}
+	spewLit161 = spewText{text: " RunAsGroup:(*int64)<nil>"}
+	spewLit162 = spewText{text: " RunAsNonRoot:(*bool)"}
+	spewLit163 = spewText{text: " RunAsNonRoot:(*bool)<nil>"}
+	spewLit164 = spewText{text: " SupplementalGroups:([]int64)<nil>"}
+	spewLit165 = spewText{text: " SupplementalGroups:([]int64)["}
+	spewLit166 = spewText{text: " SupplementalGroupsPolicy:(*v1.SupplementalGroupsPolicy)"}
+	spewLit167 = spewText{text: " SupplementalGroupsPolicy:(*v1.SupplementalGroupsPolicy)<nil>"}
+	spewLit168 = spewText{text: " FSGroup:(*int64)"}
+	spewLit169 = spewText{text: " FSGroup:(*int64)<nil>"}
+	spewLit170 = spewText{text: " Sysctls:([]v1.Sysctl)<nil>"}
+	spewLit171 = spewText{text: " Sysctls:([]v1.Sysctl)["}
+	spewLit172 = spewText{text: " FSGroupChangePolicy:(*v1.PodFSGroupChangePolicy)"}
+	spewLit173 = spewText{text: " FSGroupChangePolicy:(*v1.PodFSGroupChangePolicy)<nil>"}
+	spewLit174 = spewText{text: " SeccompProfile:(*v1.SeccompProfile)"}
+	spewLit175 = spewText{text: " SeccompProfile:(*v1.SeccompProfile)<nil>"}
+	spewLit176 = spewText{text: " AppArmorProfile:(*v1.AppArmorProfile)"}
+	spewLit177 = spewText{text: " AppArmorProfile:(*v1.AppArmorProfile)<nil>"}
+	spewLit178 = spewText{text: " SELinuxChangePolicy:(*v1.PodSELinuxChangePolicy)"}
+	spewLit179 = spewText{text: " SELinuxChangePolicy:(*v1.PodSELinuxChangePolicy)<nil>"}
+	spewLit180 = spewText{text: "{NodeAffinity:(*v1.NodeAffinity)"}
+	spewLit181 = spewText{text: "{NodeAffinity:(*v1.NodeAffinity)<nil>"}
+	spewLit182 = spewText{text: " PodAffinity:(*v1.PodAffinity)"}
+	spewLit183 = spewText{text: " PodAffinity:(*v1.PodAffinity)<nil>"}
+	spewLit184 = spewText{text: " PodAntiAffinity:(*v1.PodAntiAffinity)"}
+	spewLit185 = spewText{text: " PodAntiAffinity:(*v1.PodAntiAffinity)<nil>"}
+	spewLit186 = spewText{text: "{Key:(string)"}
+	spewLit187 = spewText{text: " Operator:(v1.TolerationOperator)"}
+	spewLit188 = spewText{text: " Value:(string)"}
+	spewLit189 = spewText{text: " Effect:(v1.TaintEffect)"}
+	spewLit190 = spewText{text: " TolerationSeconds:(*int64)"}
+	spewLit191 = spewText{text: " TolerationSeconds:(*int64)<nil>"}
+	spewLit192 = spewText{text: "{IP:(string)"}
+	spewLit193 = spewText{text: " Hostnames:([]string)<nil>"}
+	spewLit194 = spewText{text: " Hostnames:([]string)["}
+	spewLit195 = spewText{text: "{Nameservers:([]string)<nil>"}
+	spewLit196 = spewText{text: "{Nameservers:([]string)["}
+	spewLit197 = spewText{text: " Searches:([]string)<nil>"}
+	spewLit198 = spewText{text: " Searches:([]string)["}
+	spewLit199 = spewText{text: " Options:([]v1.PodDNSConfigOption)<nil>"}
+	spewLit200 = spewText{text: " Options:([]v1.PodDNSConfigOption)["}
+	spewLit201 = spewText{text: "{ConditionType:(v1.PodConditionType)"}
+	spewLit202 = spewText{text: "{MaxSkew:(int32)"}
+	spewLit203 = spewText{text: " TopologyKey:(string)"}
+	spewLit204 = spewText{text: " WhenUnsatisfiable:(v1.UnsatisfiableConstraintAction)"}
+	spewLit205 = spewText{text: " LabelSelector:(*v1.LabelSelector)"}
+	spewLit206 = spewText{text: " LabelSelector:(*v1.LabelSelector)<nil>"}
+	spewLit207 = spewText{text: " MinDomains:(*int32)"}
+	spewLit208 = spewText{text: " MinDomains:(*int32)<nil>"}
+	spewLit209 = spewText{text: " NodeAffinityPolicy:(*v1.NodeInclusionPolicy)"}
+	spewLit210 = spewText{text: " NodeAffinityPolicy:(*v1.NodeInclusionPolicy)<nil>"}
+	spewLit211 = spewText{text: " NodeTaintsPolicy:(*v1.NodeInclusionPolicy)"}
+	spewLit212 = spewText{text: " NodeTaintsPolicy:(*v1.NodeInclusionPolicy)<nil>"}
+	spewLit213 = spewText{text: " MatchLabelKeys:([]string)<nil>"}
+	spewLit214 = spewText{text: " MatchLabelKeys:([]string)["}
+	spewLit215 = spewText{text: "{Name:(v1.OSName)"}
+	spewLit216 = spewText{text: " ResourceClaimName:(*string)"}
+	spewLit217 = spewText{text: " ResourceClaimName:(*string)<nil>"}
+	spewLit218 = spewText{text: " ResourceClaimTemplateName:(*string)"}
+	spewLit219 = spewText{text: " ResourceClaimTemplateName:(*string)<nil>"}
+	spewLit220 = spewText{text: "{Limits:(v1.ResourceList)<nil>"}
+	spewLit221 = spewText{text: "{Limits:(v1.ResourceList)map["}
+	spewLit222 = spewText{text: " Requests:(v1.ResourceList)<nil>"}
+	spewLit223 = spewText{text: " Requests:(v1.ResourceList)map["}
+	spewLit224 = spewText{text: " Claims:([]v1.ResourceClaim)<nil>"}
+	spewLit225 = spewText{text: " Claims:([]v1.ResourceClaim)["}
+	spewLit226 = spewText{text: "{PodGroupName:(*string)"}
+	spewLit227 = spewText{text: "{PodGroupName:(*string)<nil>"}
+	spewLit228 = spewText{text: "{Raw:([]uint8)<nil>"}
+	spewLit229 = spewText{text: "{Raw:([]uint8)["}
+	spewLit230 = spewText{text: "{HostPath:(*v1.HostPathVolumeSource)"}
+	spewLit231 = spewText{text: "{HostPath:(*v1.HostPathVolumeSource)<nil>"}
+	spewLit232 = spewText{text: " EmptyDir:(*v1.EmptyDirVolumeSource)"}
+	spewLit233 = spewText{text: " EmptyDir:(*v1.EmptyDirVolumeSource)<nil>"}
+	spewLit234 = spewText{text: " GCEPersistentDisk:(*v1.GCEPersistentDiskVolumeSource)"}
+	spewLit235 = spewText{text: " GCEPersistentDisk:(*v1.GCEPersistentDiskVolumeSource)<nil>"}
+	spewLit236 = spewText{text: " AWSElasticBlockStore:(*v1.AWSElasticBlockStoreVolumeSource)"}
+	spewLit237 = spewText{text: " AWSElasticBlockStore:(*v1.AWSElasticBlockStoreVolumeSource)<nil>"}
+	spewLit238 = spewText{text: " GitRepo:(*v1.GitRepoVolumeSource)"}
+	spewLit239 = spewText{text: " GitRepo:(*v1.GitRepoVolumeSource)<nil>"}
+	spewLit240 = spewText{text: " Secret:(*v1.SecretVolumeSource)"}
+	spewLit241 = spewText{text: " Secret:(*v1.SecretVolumeSource)<nil>"}
+	spewLit242 = spewText{text: " NFS:(*v1.NFSVolumeSource)"}
+	spewLit243 = spewText{text: " NFS:(*v1.NFSVolumeSource)<nil>"}
+	spewLit244 = spewText{text: " ISCSI:(*v1.ISCSIVolumeSource)"}
+	spewLit245 = spewText{text: " ISCSI:(*v1.ISCSIVolumeSource)<nil>"}
+	spewLit246 = spewText{text: " Glusterfs:(*v1.GlusterfsVolumeSource)"}
+	spewLit247 = spewText{text: " Glusterfs:(*v1.GlusterfsVolumeSource)<nil>"}
+	spewLit248 = spewText{text: " PersistentVolumeClaim:(*v1.PersistentVolumeClaimVolumeSource)"}
+	spewLit249 = spewText{text: " PersistentVolumeClaim:(*v1.PersistentVolumeClaimVolumeSource)<nil>"}
+	spewLit250 = spewText{text: " RBD:(*v1.RBDVolumeSource)"}
+	spewLit251 = spewText{text: " RBD:(*v1.RBDVolumeSource)<nil>"}
+	spewLit252 = spewText{text: " FlexVolume:(*v1.FlexVolumeSource)"}
+	spewLit253 = spewText{text: " FlexVolume:(*v1.FlexVolumeSource)<nil>"}
+	spewLit254 = spewText{text: " Cinder:(*v1.CinderVolumeSource)"}
+	spewLit255 = spewText{text: " Cinder:(*v1.CinderVolumeSource)<nil>"}
+	spewLit256 = spewText{text: " CephFS:(*v1.CephFSVolumeSource)"}
+	spewLit257 = spewText{text: " CephFS:(*v1.CephFSVolumeSource)<nil>"}
+	spewLit258 = spewText{text: " Flocker:(*v1.FlockerVolumeSource)"}
+	spewLit259 = spewText{text: " Flocker:(*v1.FlockerVolumeSource)<nil>"}
+	spewLit260 = spewText{text: " DownwardAPI:(*v1.DownwardAPIVolumeSource)"}
+	spewLit261 = spewText{text: " DownwardAPI:(*v1.DownwardAPIVolumeSource)<nil>"}
+	spewLit262 = spewText{text: " FC:(*v1.FCVolumeSource)"}
+	spewLit263 = spewText{text: " FC:(*v1.FCVolumeSource)<nil>"}
+	spewLit264 = spewText{text: " AzureFile:(*v1.AzureFileVolumeSource)"}
+	spewLit265 = spewText{text: " AzureFile:(*v1.AzureFileVolumeSource)<nil>"}
+	spewLit266 = spewText{text: " ConfigMap:(*v1.ConfigMapVolumeSource)"}
+	spewLit267 = spewText{text: " ConfigMap:(*v1.ConfigMapVolumeSource)<nil>"}
+	spewLit268 = spewText{text: " VsphereVolume:(*v1.VsphereVirtualDiskVolumeSource)"}
+	spewLit269 = spewText{text: " VsphereVolume:(*v1.VsphereVirtualDiskVolumeSource)<nil>"}
+	spewLit270 = spewText{text: " Quobyte:(*v1.QuobyteVolumeSource)"}
+	spewLit271 = spewText{text: " Quobyte:(*v1.QuobyteVolumeSource)<nil>"}
+	spewLit272 = spewText{text: " AzureDisk:(*v1.AzureDiskVolumeSource)"}
+	spewLit273 = spewText{text: " AzureDisk:(*v1.AzureDiskVolumeSource)<nil>"}
+	spewLit274 = spewText{text: " PhotonPersistentDisk:(*v1.PhotonPersistentDiskVolumeSource)"}
+	spewLit275 = spewText{text: " PhotonPersistentDisk:(*v1.PhotonPersistentDiskVolumeSource)<nil>"}
+	spewLit276 = spewText{text: " Projected:(*v1.ProjectedVolumeSource)"}
+	spewLit277 = spewText{text: " Projected:(*v1.ProjectedVolumeSource)<nil>"}
+	spewLit278 = spewText{text: " PortworxVolume:(*v1.PortworxVolumeSource)"}
+	spewLit279 = spewText{text: " PortworxVolume:(*v1.PortworxVolumeSource)<nil>"}
+	spewLit280 = spewText{text: " ScaleIO:(*v1.ScaleIOVolumeSource)"}
+	spewLit281 = spewText{text: " ScaleIO:(*v1.ScaleIOVolumeSource)<nil>"}
+	spewLit282 = spewText{text: " StorageOS:(*v1.StorageOSVolumeSource)"}
+	spewLit283 = spewText{text: " StorageOS:(*v1.StorageOSVolumeSource)<nil>"}
+	spewLit284 = spewText{text: " CSI:(*v1.CSIVolumeSource)"}
+	spewLit285 = spewText{text: " CSI:(*v1.CSIVolumeSource)<nil>"}
+	spewLit286 = spewText{text: " Ephemeral:(*v1.EphemeralVolumeSource)"}
+	spewLit287 = spewText{text: " Ephemeral:(*v1.EphemeralVolumeSource)<nil>"}
+	spewLit288 = spewText{text: " Image:(*v1.ImageVolumeSource)"}
+	spewLit289 = spewText{text: " Image:(*v1.ImageVolumeSource)<nil>"}
+	spewLit290 = spewText{text: " HostPort:(int32)"}
+	spewLit291 = spewText{text: " ContainerPort:(int32)"}
+	spewLit292 = spewText{text: " Protocol:(v1.Protocol)"}
+	spewLit293 = spewText{text: " HostIP:(string)"}
+	spewLit294 = spewText{text: "{Prefix:(string)"}
+	spewLit295 = spewText{text: " ConfigMapRef:(*v1.ConfigMapEnvSource)"}
+	spewLit296 = spewText{text: " ConfigMapRef:(*v1.ConfigMapEnvSource)<nil>"}
+	spewLit297 = spewText{text: " SecretRef:(*v1.SecretEnvSource)"}
+	spewLit298 = spewText{text: " SecretRef:(*v1.SecretEnvSource)<nil>"}
+	spewLit299 = spewText{text: " ValueFrom:(*v1.EnvVarSource)"}
+	spewLit300 = spewText{text: " ValueFrom:(*v1.EnvVarSource)<nil>"}
+	spewLit301 = spewText{text: "{ResourceName:(v1.ResourceName)"}
+	spewLit302 = spewText{text: " RestartPolicy:(v1.ResourceResizeRestartPolicy)"}
+	spewLit303 = spewText{text: "{Action:(v1.ContainerRestartRuleAction)"}
+	spewLit304 = spewText{text: " ExitCodes:(*v1.ContainerRestartRuleOnExitCodes)"}
+	spewLit305 = spewText{text: " ExitCodes:(*v1.ContainerRestartRuleOnExitCodes)<nil>"}
+	spewLit306 = spewText{text: " ReadOnly:(bool)"}
+	spewLit307 = spewText{text: " RecursiveReadOnly:(*v1.RecursiveReadOnlyMode)"}
+	spewLit308 = spewText{text: " RecursiveReadOnly:(*v1.RecursiveReadOnlyMode)<nil>"}
+	spewLit309 = spewText{text: " MountPath:(string)"}
+	spewLit310 = spewText{text: " SubPath:(string)"}
+	spewLit311 = spewText{text: " MountPropagation:(*v1.MountPropagationMode)"}
+	spewLit312 = spewText{text: " MountPropagation:(*v1.MountPropagationMode)<nil>"}
+	spewLit313 = spewText{text: " SubPathExpr:(string)"}
+	spewLit314 = spewText{text: " DevicePath:(string)"}
+	spewLit315 = spewText{text: "{ProbeHandler:(v1.ProbeHandler)"}
+	spewLit316 = spewText{text: " InitialDelaySeconds:(int32)"}
+	spewLit317 = spewText{text: " TimeoutSeconds:(int32)"}
+	spewLit318 = spewText{text: " PeriodSeconds:(int32)"}
+	spewLit319 = spewText{text: " SuccessThreshold:(int32)"}
+	spewLit320 = spewText{text: " FailureThreshold:(int32)"}
+	spewLit321 = spewText{text: "{PostStart:(*v1.LifecycleHandler)"}
+	spewLit322 = spewText{text: "{PostStart:(*v1.LifecycleHandler)<nil>"}
+	spewLit323 = spewText{text: " PreStop:(*v1.LifecycleHandler)"}
+	spewLit324 = spewText{text: " PreStop:(*v1.LifecycleHandler)<nil>"}
+	spewLit325 = spewText{text: " StopSignal:(*v1.Signal)"}
+	spewLit326 = spewText{text: " StopSignal:(*v1.Signal)<nil>"}
+	spewLit327 = spewText{text: "{Capabilities:(*v1.Capabilities)"}
+	spewLit328 = spewText{text: "{Capabilities:(*v1.Capabilities)<nil>"}
+	spewLit329 = spewText{text: " Privileged:(*bool)"}
+	spewLit330 = spewText{text: " Privileged:(*bool)<nil>"}
+	spewLit331 = spewText{text: " SELinuxOptions:(*v1.SELinuxOptions)"}
+	spewLit332 = spewText{text: " SELinuxOptions:(*v1.SELinuxOptions)<nil>"}
+	spewLit333 = spewText{text: " ReadOnlyRootFilesystem:(*bool)"}
+	spewLit334 = spewText{text: " ReadOnlyRootFilesystem:(*bool)<nil>"}
+	spewLit335 = spewText{text: " AllowPrivilegeEscalation:(*bool)"}
+	spewLit336 = spewText{text: " AllowPrivilegeEscalation:(*bool)<nil>"}
+	spewLit337 = spewText{text: " ProcMount:(*v1.ProcMountType)"}
+	spewLit338 = spewText{text: " ProcMount:(*v1.ProcMountType)<nil>"}
+	spewLit339 = spewText{text: "{User:(string)"}
+	spewLit340 = spewText{text: " Role:(string)"}
+	spewLit341 = spewText{text: " Type:(string)"}
+	spewLit342 = spewText{text: " Level:(string)"}
+	spewLit343 = spewText{text: "{GMSACredentialSpecName:(*string)"}
+	spewLit344 = spewText{text: "{GMSACredentialSpecName:(*string)<nil>"}
+	spewLit345 = spewText{text: " GMSACredentialSpec:(*string)"}
+	spewLit346 = spewText{text: " GMSACredentialSpec:(*string)<nil>"}
+	spewLit347 = spewText{text: " RunAsUserName:(*string)"}
+	spewLit348 = spewText{text: " RunAsUserName:(*string)<nil>"}
+	spewLit349 = spewText{text: " HostProcess:(*bool)"}
+	spewLit350 = spewText{text: " HostProcess:(*bool)<nil>"}
+	spewLit351 = spewText{text: "{Type:(v1.SeccompProfileType)"}
+	spewLit352 = spewText{text: " LocalhostProfile:(*string)"}
+	spewLit353 = spewText{text: " LocalhostProfile:(*string)<nil>"}
+	spewLit354 = spewText{text: "{Type:(v1.AppArmorProfileType)"}
+	spewLit355 = spewText{text: "{RequiredDuringSchedulingIgnoredDuringExecution:(*v1.NodeSelector)"}
+	spewLit356 = spewText{text: "{RequiredDuringSchedulingIgnoredDuringExecution:(*v1.NodeSelector)<nil>"}
+	spewLit357 = spewText{text: " PreferredDuringSchedulingIgnoredDuringExecution:([]v1.PreferredSchedulingTerm)<nil>"}
+	spewLit358 = spewText{text: " PreferredDuringSchedulingIgnoredDuringExecution:([]v1.PreferredSchedulingTerm)["}
+	spewLit359 = spewText{text: "{RequiredDuringSchedulingIgnoredDuringExecution:([]v1.PodAffinityTerm)<nil>"}
+	spewLit360 = spewText{text: "{RequiredDuringSchedulingIgnoredDuringExecution:([]v1.PodAffinityTerm)["}
+	spewLit361 = spewText{text: " PreferredDuringSchedulingIgnoredDuringExecution:([]v1.WeightedPodAffinityTerm)<nil>"}
+	spewLit362 = spewText{text: " PreferredDuringSchedulingIgnoredDuringExecution:([]v1.WeightedPodAffinityTerm)["}
+	spewLit363 = spewText{text: " Value:(*string)"}
+	spewLit364 = spewText{text: " Value:(*string)<nil>"}
+	spewLit365 = spewText{text: "{MatchLabels:(map[string]string)<nil>"}
+	spewLit366 = spewText{text: "{MatchLabels:(map[string]string)map["}
+	spewLit367 = spewText{text: " MatchExpressions:([]v1.LabelSelectorRequirement)<nil>"}
+	spewLit368 = spewText{text: " MatchExpressions:([]v1.LabelSelectorRequirement)["}
+	spewLit369 = spewText{text: " Request:(string)"}
+	spewLit370 = spewText{text: "{Path:(string)"}
+	spewLit371 = spewText{text: " Type:(*v1.HostPathType)"}
+	spewLit372 = spewText{text: " Type:(*v1.HostPathType)<nil>"}
+	spewLit373 = spewText{text: "{Medium:(v1.StorageMedium)"}
+	spewLit374 = spewText{text: " SizeLimit:(*resource.Quantity)"}
+	spewLit375 = spewText{text: " SizeLimit:(*resource.Quantity)<nil>"}
+	spewLit376 = spewText{text: "{PDName:(string)"}
+	spewLit377 = spewText{text: " FSType:(string)"}
+	spewLit378 = spewText{text: " Partition:(int32)"}
+	spewLit379 = spewText{text: "{VolumeID:(string)"}
+	spewLit380 = spewText{text: "{Repository:(string)"}
+	spewLit381 = spewText{text: " Revision:(string)"}
+	spewLit382 = spewText{text: " Directory:(string)"}
+	spewLit383 = spewText{text: "{SecretName:(string)"}
+	spewLit384 = spewText{text: " Items:([]v1.KeyToPath)<nil>"}
+	spewLit385 = spewText{text: " Items:([]v1.KeyToPath)["}
+	spewLit386 = spewText{text: " DefaultMode:(*int32)"}
+	spewLit387 = spewText{text: " DefaultMode:(*int32)<nil>"}
+	spewLit388 = spewText{text: " Optional:(*bool)"}
+	spewLit389 = spewText{text: " Optional:(*bool)<nil>"}
+	spewLit390 = spewText{text: "{Server:(string)"}
+	spewLit391 = spewText{text: " Path:(string)"}
+	spewLit392 = spewText{text: "{TargetPortal:(string)"}
+	spewLit393 = spewText{text: " IQN:(string)"}
+	spewLit394 = spewText{text: " Lun:(int32)"}
+	spewLit395 = spewText{text: " ISCSIInterface:(string)"}
+	spewLit396 = spewText{text: " Portals:([]string)<nil>"}
+	spewLit397 = spewText{text: " Portals:([]string)["}
+	spewLit398 = spewText{text: " DiscoveryCHAPAuth:(bool)"}
+	spewLit399 = spewText{text: " SessionCHAPAuth:(bool)"}
+	spewLit400 = spewText{text: " SecretRef:(*v1.LocalObjectReference)"}
+	spewLit401 = spewText{text: " SecretRef:(*v1.LocalObjectReference)<nil>"}
+	spewLit402 = spewText{text: " InitiatorName:(*string)"}
+	spewLit403 = spewText{text: " InitiatorName:(*string)<nil>"}
+	spewLit404 = spewText{text: "{EndpointsName:(string)"}
+	spewLit405 = spewText{text: "{ClaimName:(string)"}
+	spewLit406 = spewText{text: "{CephMonitors:([]string)<nil>"}
+	spewLit407 = spewText{text: "{CephMonitors:([]string)["}
+	spewLit408 = spewText{text: " RBDImage:(string)"}
+	spewLit409 = spewText{text: " RBDPool:(string)"}
+	spewLit410 = spewText{text: " RadosUser:(string)"}
+	spewLit411 = spewText{text: " Keyring:(string)"}
+	spewLit412 = spewText{text: "{Driver:(string)"}
+	spewLit413 = spewText{text: " Options:(map[string]string)<nil>"}
+	spewLit414 = spewText{text: " Options:(map[string]string)map["}
+	spewLit415 = spewText{text: "{Monitors:([]string)<nil>"}
+	spewLit416 = spewText{text: "{Monitors:([]string)["}
+	spewLit417 = spewText{text: " User:(string)"}
+	spewLit418 = spewText{text: " SecretFile:(string)"}
+	spewLit419 = spewText{text: "{DatasetName:(string)"}
+	spewLit420 = spewText{text: " DatasetUUID:(string)"}
+	spewLit421 = spewText{text: "{Items:([]v1.DownwardAPIVolumeFile)<nil>"}
+	spewLit422 = spewText{text: "{Items:([]v1.DownwardAPIVolumeFile)["}
+	spewLit423 = spewText{text: "{TargetWWNs:([]string)<nil>"}
+	spewLit424 = spewText{text: "{TargetWWNs:([]string)["}
+	spewLit425 = spewText{text: " Lun:(*int32)"}
+	spewLit426 = spewText{text: " Lun:(*int32)<nil>"}
+	spewLit427 = spewText{text: " WWIDs:([]string)<nil>"}
+	spewLit428 = spewText{text: " WWIDs:([]string)["}
+	spewLit429 = spewText{text: " ShareName:(string)"}
+	spewLit430 = spewText{text: "{LocalObjectReference:(v1.LocalObjectReference)"}
+	spewLit431 = spewText{text: "{VolumePath:(string)"}
+	spewLit432 = spewText{text: " StoragePolicyName:(string)"}
+	spewLit433 = spewText{text: " StoragePolicyID:(string)"}
+	spewLit434 = spewText{text: "{Registry:(string)"}
+	spewLit435 = spewText{text: " Volume:(string)"}
+	spewLit436 = spewText{text: " Group:(string)"}
+	spewLit437 = spewText{text: " Tenant:(string)"}
+	spewLit438 = spewText{text: "{DiskName:(string)"}
+	spewLit439 = spewText{text: " DataDiskURI:(string)"}
+	spewLit440 = spewText{text: " CachingMode:(*v1.AzureDataDiskCachingMode)"}
+	spewLit441 = spewText{text: " CachingMode:(*v1.AzureDataDiskCachingMode)<nil>"}
+	spewLit442 = spewText{text: " FSType:(*string)"}
+	spewLit443 = spewText{text: " FSType:(*string)<nil>"}
+	spewLit444 = spewText{text: " ReadOnly:(*bool)"}
+	spewLit445 = spewText{text: " ReadOnly:(*bool)<nil>"}
+	spewLit446 = spewText{text: " Kind:(*v1.AzureDataDiskKind)"}
+	spewLit447 = spewText{text: " Kind:(*v1.AzureDataDiskKind)<nil>"}
+	spewLit448 = spewText{text: "{PdID:(string)"}
+	spewLit449 = spewText{text: "{Sources:([]v1.VolumeProjection)<nil>"}
+	spewLit450 = spewText{text: "{Sources:([]v1.VolumeProjection)["}
+	spewLit451 = spewText{text: "{Gateway:(string)"}
+	spewLit452 = spewText{text: " System:(string)"}
+	spewLit453 = spewText{text: " SSLEnabled:(bool)"}
+	spewLit454 = spewText{text: " ProtectionDomain:(string)"}
+	spewLit455 = spewText{text: " StoragePool:(string)"}
+	spewLit456 = spewText{text: " StorageMode:(string)"}
+	spewLit457 = spewText{text: " VolumeName:(string)"}
+	spewLit458 = spewText{text: "{VolumeName:(string)"}
+	spewLit459 = spewText{text: " VolumeNamespace:(string)"}
+	spewLit460 = spewText{text: " VolumeAttributes:(map[string]string)<nil>"}
+	spewLit461 = spewText{text: " VolumeAttributes:(map[string]string)map["}
+	spewLit462 = spewText{text: " NodePublishSecretRef:(*v1.LocalObjectReference)"}
+	spewLit463 = spewText{text: " NodePublishSecretRef:(*v1.LocalObjectReference)<nil>"}
+	spewLit464 = spewText{text: "{VolumeClaimTemplate:(*v1.PersistentVolumeClaimTemplate)"}
+	spewLit465 = spewText{text: "{VolumeClaimTemplate:(*v1.PersistentVolumeClaimTemplate)<nil>"}
+	spewLit466 = spewText{text: "{Reference:(string)"}
+	spewLit467 = spewText{text: " PullPolicy:(v1.PullPolicy)"}
+	spewLit468 = spewText{text: "{FieldRef:(*v1.ObjectFieldSelector)"}
+	spewLit469 = spewText{text: "{FieldRef:(*v1.ObjectFieldSelector)<nil>"}
+	spewLit470 = spewText{text: " ResourceFieldRef:(*v1.ResourceFieldSelector)"}
+	spewLit471 = spewText{text: " ResourceFieldRef:(*v1.ResourceFieldSelector)<nil>"}
+	spewLit472 = spewText{text: " ConfigMapKeyRef:(*v1.ConfigMapKeySelector)"}
+	spewLit473 = spewText{text: " ConfigMapKeyRef:(*v1.ConfigMapKeySelector)<nil>"}
+	spewLit474 = spewText{text: " SecretKeyRef:(*v1.SecretKeySelector)"}
+	spewLit475 = spewText{text: " SecretKeyRef:(*v1.SecretKeySelector)<nil>"}
+	spewLit476 = spewText{text: " FileKeyRef:(*v1.FileKeySelector)"}
+	spewLit477 = spewText{text: " FileKeyRef:(*v1.FileKeySelector)<nil>"}
+	spewLit478 = spewText{text: "{Operator:(v1.ContainerRestartRuleOnExitCodesOperator)"}
+	spewLit479 = spewText{text: " Values:([]int32)<nil>"}
+	spewLit480 = spewText{text: " Values:([]int32)["}
+	spewLit481 = spewText{text: "{Exec:(*v1.ExecAction)"}
+	spewLit482 = spewText{text: "{Exec:(*v1.ExecAction)<nil>"}
+	spewLit483 = spewText{text: " HTTPGet:(*v1.HTTPGetAction)"}
+	spewLit484 = spewText{text: " HTTPGet:(*v1.HTTPGetAction)<nil>"}
+	spewLit485 = spewText{text: " TCPSocket:(*v1.TCPSocketAction)"}
+	spewLit486 = spewText{text: " TCPSocket:(*v1.TCPSocketAction)<nil>"}
+	spewLit487 = spewText{text: " GRPC:(*v1.GRPCAction)"}
+	spewLit488 = spewText{text: " GRPC:(*v1.GRPCAction)<nil>"}
+	spewLit489 = spewText{text: " Sleep:(*v1.SleepAction)"}
+	spewLit490 = spewText{text: " Sleep:(*v1.SleepAction)<nil>"}
+	spewLit491 = spewText{text: "{Add:([]v1.Capability)<nil>"}
+	spewLit492 = spewText{text: "{Add:([]v1.Capability)["}
+	spewLit493 = spewText{text: " Drop:([]v1.Capability)<nil>"}
+	spewLit494 = spewText{text: " Drop:([]v1.Capability)["}
+	spewLit495 = spewText{text: "{NodeSelectorTerms:([]v1.NodeSelectorTerm)<nil>"}
+	spewLit496 = spewText{text: "{NodeSelectorTerms:([]v1.NodeSelectorTerm)["}
+	spewLit497 = spewText{text: "{Weight:(int32)"}
+	spewLit498 = spewText{text: " Preference:(v1.NodeSelectorTerm)"}
+	spewLit499 = spewText{text: "{LabelSelector:(*v1.LabelSelector)"}
+	spewLit500 = spewText{text: "{LabelSelector:(*v1.LabelSelector)<nil>"}
+	spewLit501 = spewText{text: " Namespaces:([]string)<nil>"}
+	spewLit502 = spewText{text: " Namespaces:([]string)["}
+	spewLit503 = spewText{text: " NamespaceSelector:(*v1.LabelSelector)"}
+	spewLit504 = spewText{text: " NamespaceSelector:(*v1.LabelSelector)<nil>"}
+	spewLit505 = spewText{text: " MismatchLabelKeys:([]string)<nil>"}
+	spewLit506 = spewText{text: " MismatchLabelKeys:([]string)["}
+	spewLit507 = spewText{text: " PodAffinityTerm:(v1.PodAffinityTerm)"}
+	spewLit508 = spewText{text: " Operator:(v1.LabelSelectorOperator)"}
+	spewLit509 = spewText{text: " Values:([]string)<nil>"}
+	spewLit510 = spewText{text: " Values:([]string)["}
+	spewLit511 = spewText{text: " Mode:(*int32)"}
+	spewLit512 = spewText{text: " Mode:(*int32)<nil>"}
+	spewLit513 = spewText{text: " FieldRef:(*v1.ObjectFieldSelector)"}
+	spewLit514 = spewText{text: " FieldRef:(*v1.ObjectFieldSelector)<nil>"}
+	spewLit515 = spewText{text: "{Secret:(*v1.SecretProjection)"}
+	spewLit516 = spewText{text: "{Secret:(*v1.SecretProjection)<nil>"}
+	spewLit517 = spewText{text: " DownwardAPI:(*v1.DownwardAPIProjection)"}
+	spewLit518 = spewText{text: " DownwardAPI:(*v1.DownwardAPIProjection)<nil>"}
+	spewLit519 = spewText{text: " ConfigMap:(*v1.ConfigMapProjection)"}
+	spewLit520 = spewText{text: " ConfigMap:(*v1.ConfigMapProjection)<nil>"}
+	spewLit521 = spewText{text: " ServiceAccountToken:(*v1.ServiceAccountTokenProjection)"}
+	spewLit522 = spewText{text: " ServiceAccountToken:(*v1.ServiceAccountTokenProjection)<nil>"}
+	spewLit523 = spewText{text: " ClusterTrustBundle:(*v1.ClusterTrustBundleProjection)"}
+	spewLit524 = spewText{text: " ClusterTrustBundle:(*v1.ClusterTrustBundleProjection)<nil>"}
+	spewLit525 = spewText{text: " PodCertificate:(*v1.PodCertificateProjection)"}
+	spewLit526 = spewText{text: " PodCertificate:(*v1.PodCertificateProjection)<nil>"}
+	spewLit527 = spewText{text: " Spec:(v1.PersistentVolumeClaimSpec)"}
+	spewLit528 = spewText{text: " FieldPath:(string)"}
+	spewLit529 = spewText{text: "{ContainerName:(string)"}
+	spewLit530 = spewText{text: " Resource:(string)"}
+	spewLit531 = spewText{text: " Divisor:"}
+	spewLit532 = spewText{text: " Key:(string)"}
+	spewLit533 = spewText{text: "{Command:([]string)<nil>"}
+	spewLit534 = spewText{text: "{Command:([]string)["}
+	spewLit535 = spewText{text: " Port:(intstr.IntOrString)"}
+	spewLit536 = spewText{text: " Host:(string)"}
+	spewLit537 = spewText{text: " Scheme:(v1.URIScheme)"}
+	spewLit538 = spewText{text: " HTTPHeaders:([]v1.HTTPHeader)<nil>"}
+	spewLit539 = spewText{text: " HTTPHeaders:([]v1.HTTPHeader)["}
+	spewLit540 = spewText{text: "{Port:(intstr.IntOrString)"}
+	spewLit541 = spewText{text: "{Port:(int32)"}
+	spewLit542 = spewText{text: " Service:(*string)"}
+	spewLit543 = spewText{text: " Service:(*string)<nil>"}
+	spewLit544 = spewText{text: "{Seconds:(int64)"}
+	spewLit545 = spewText{text: "{MatchExpressions:([]v1.NodeSelectorRequirement)<nil>"}
+	spewLit546 = spewText{text: "{MatchExpressions:([]v1.NodeSelectorRequirement)["}
+	spewLit547 = spewText{text: " MatchFields:([]v1.NodeSelectorRequirement)<nil>"}
+	spewLit548 = spewText{text: " MatchFields:([]v1.NodeSelectorRequirement)["}
+	spewLit549 = spewText{text: "{Audience:(string)"}
+	spewLit550 = spewText{text: " ExpirationSeconds:(*int64)"}
+	spewLit551 = spewText{text: " ExpirationSeconds:(*int64)<nil>"}
+	spewLit552 = spewText{text: "{Name:(*string)"}
+	spewLit553 = spewText{text: "{Name:(*string)<nil>"}
+	spewLit554 = spewText{text: " SignerName:(*string)"}
+	spewLit555 = spewText{text: " SignerName:(*string)<nil>"}
+	spewLit556 = spewText{text: "{SignerName:(string)"}
+	spewLit557 = spewText{text: " KeyType:(string)"}
+	spewLit558 = spewText{text: " MaxExpirationSeconds:(*int32)"}
+	spewLit559 = spewText{text: " MaxExpirationSeconds:(*int32)<nil>"}
+	spewLit560 = spewText{text: " CredentialBundlePath:(string)"}
+	spewLit561 = spewText{text: " KeyPath:(string)"}
+	spewLit562 = spewText{text: " CertificateChainPath:(string)"}
+	spewLit563 = spewText{text: " UserAnnotations:(map[string]string)<nil>"}
+	spewLit564 = spewText{text: " UserAnnotations:(map[string]string)map["}
+	spewLit565 = spewText{text: "{AccessModes:([]v1.PersistentVolumeAccessMode)<nil>"}
+	spewLit566 = spewText{text: "{AccessModes:([]v1.PersistentVolumeAccessMode)["}
+	spewLit567 = spewText{text: " Selector:(*v1.LabelSelector)"}
+	spewLit568 = spewText{text: " Selector:(*v1.LabelSelector)<nil>"}
+	spewLit569 = spewText{text: " Resources:(v1.VolumeResourceRequirements)"}
+	spewLit570 = spewText{text: " StorageClassName:(*string)"}
+	spewLit571 = spewText{text: " StorageClassName:(*string)<nil>"}
+	spewLit572 = spewText{text: " VolumeMode:(*v1.PersistentVolumeMode)"}
+	spewLit573 = spewText{text: " VolumeMode:(*v1.PersistentVolumeMode)<nil>"}
+	spewLit574 = spewText{text: " DataSource:(*v1.TypedLocalObjectReference)"}
+	spewLit575 = spewText{text: " DataSource:(*v1.TypedLocalObjectReference)<nil>"}
+	spewLit576 = spewText{text: " DataSourceRef:(*v1.TypedObjectReference)"}
+	spewLit577 = spewText{text: " DataSourceRef:(*v1.TypedObjectReference)<nil>"}
+	spewLit578 = spewText{text: " VolumeAttributesClassName:(*string)"}
+	spewLit579 = spewText{text: " VolumeAttributesClassName:(*string)<nil>"}
+	spewLit580 = spewText{text: "{Type:(intstr.Type)"}
+	spewLit581 = spewText{text: " IntVal:(int32)"}
+	spewLit582 = spewText{text: " StrVal:(string)"}
+	spewLit583 = spewText{text: " Operator:(v1.NodeSelectorOperator)"}
+	spewLit584 = spewText{text: "{APIGroup:(*string)"}
+	spewLit585 = spewText{text: "{APIGroup:(*string)<nil>"}
+	spewLit586 = spewText{text: " Namespace:(*string)"}
+	spewLit587 = spewText{text: " Namespace:(*string)<nil>"}
+)
+
 // spewPodTemplateSpec prints the fields of a v1.PodTemplateSpec in braces.
 func spewPodTemplateSpec(w *spewWriter, v *core.PodTemplateSpec) {
-	w.s("{ObjectMeta:(v1.ObjectMeta)")
+	w.lit(&spewLit0)
 	spewMetav1ObjectMeta(w, &v.ObjectMeta)
-	w.s(" Spec:(v1.PodSpec)")
+	w.lit(&spewLit1)
 	spewCorePodSpec(w, &v.Spec)
 	w.s("}")
 }
 
 // spewMetav1ObjectMeta prints the fields of a v1.ObjectMeta in braces.
 func spewMetav1ObjectMeta(w *spewWriter, v *metav1.ObjectMeta) {
-	w.s("{Name:(string)")
+	w.lit(&spewLit2)
 	w.s(string(v.Name))
-	w.s(" GenerateName:(string)")
+	w.lit(&spewLit3)
 	w.s(string(v.GenerateName))
-	w.s(" Namespace:(string)")
+	w.lit(&spewLit4)
 	w.s(string(v.Namespace))
-	w.s(" SelfLink:(string)")
+	w.lit(&spewLit5)
 	w.s(string(v.SelfLink))
-	w.s(" UID:(types.UID)")
+	w.lit(&spewLit6)
 	w.s(string(v.UID))
-	w.s(" ResourceVersion:(string)")
+	w.lit(&spewLit7)
 	w.s(string(v.ResourceVersion))
-	w.s(" Generation:(int64)")
+	w.lit(&spewLit8)
 	w.int(int64(v.Generation))
-	w.s(" CreationTimestamp:")
+	w.lit(&spewLit9)
 	w.metaTime(&v.CreationTimestamp, true)
-	w.s(" DeletionTimestamp:")
 	if v.DeletionTimestamp == nil {
-		w.s("(*v1.Time)<nil>")
+		w.lit(&spewLit11)
 	} else {
-		w.s("(*v1.Time)")
+		w.lit(&spewLit10)
 		w.metaTime(v.DeletionTimestamp, false)
 	}
-	w.s(" DeletionGracePeriodSeconds:")
 	if v.DeletionGracePeriodSeconds == nil {
-		w.s("(*int64)<nil>")
+		w.lit(&spewLit13)
 	} else {
-		w.s("(*int64)")
+		w.lit(&spewLit12)
 		w.int(int64((*v.DeletionGracePeriodSeconds)))
 	}
-	w.s(" Labels:(map[string]string)")
 	if v.Labels == nil {
-		w.s("<nil>")
+		w.lit(&spewLit14)
 	} else {
 		var buf1 [8]string
-		w.s("map[")
+		w.lit(&spewLit15)
 		for j1, k1 := range sortedKeys(v.Labels, buf1[:0]) {
 			if j1 > 0 {
 				w.s(" ")
@@ -67,12 +656,11 @@ func spewMetav1ObjectMeta(w *spewWriter, v *metav1.ObjectMeta) {
 		}
 		w.s("]")
 	}
-	w.s(" Annotations:(map[string]string)")
 	if v.Annotations == nil {
-		w.s("<nil>")
+		w.lit(&spewLit16)
 	} else {
 		var buf1 [8]string
-		w.s("map[")
+		w.lit(&spewLit17)
 		for j1, k1 := range sortedKeys(v.Annotations, buf1[:0]) {
 			if j1 > 0 {
 				w.s(" ")
@@ -83,11 +671,10 @@ func spewMetav1ObjectMeta(w *spewWriter, v *metav1.ObjectMeta) {
 		}
 		w.s("]")
 	}
-	w.s(" OwnerReferences:([]v1.OwnerReference)")
 	if v.OwnerReferences == nil {
-		w.s("<nil>")
+		w.lit(&spewLit18)
 	} else {
-		w.s("[")
+		w.lit(&spewLit19)
 		for i1 := range v.OwnerReferences {
 			if i1 > 0 {
 				w.s(" ")
@@ -96,11 +683,10 @@ func spewMetav1ObjectMeta(w *spewWriter, v *metav1.ObjectMeta) {
 		}
 		w.s("]")
 	}
-	w.s(" Finalizers:([]string)")
 	if v.Finalizers == nil {
-		w.s("<nil>")
+		w.lit(&spewLit20)
 	} else {
-		w.s("[")
+		w.lit(&spewLit21)
 		for i1 := range v.Finalizers {
 			if i1 > 0 {
 				w.s(" ")
@@ -109,11 +695,10 @@ func spewMetav1ObjectMeta(w *spewWriter, v *metav1.ObjectMeta) {
 		}
 		w.s("]")
 	}
-	w.s(" ManagedFields:([]v1.ManagedFieldsEntry)")
 	if v.ManagedFields == nil {
-		w.s("<nil>")
+		w.lit(&spewLit22)
 	} else {
-		w.s("[")
+		w.lit(&spewLit23)
 		for i1 := range v.ManagedFields {
 			if i1 > 0 {
 				w.s(" ")
@@ -127,11 +712,10 @@ func spewMetav1ObjectMeta(w *spewWriter, v *metav1.ObjectMeta) {
 
 // spewCorePodSpec prints the fields of a v1.PodSpec in braces.
 func spewCorePodSpec(w *spewWriter, v *core.PodSpec) {
-	w.s("{Volumes:([]v1.Volume)")
 	if v.Volumes == nil {
-		w.s("<nil>")
+		w.lit(&spewLit24)
 	} else {
-		w.s("[")
+		w.lit(&spewLit25)
 		for i1 := range v.Volumes {
 			if i1 > 0 {
 				w.s(" ")
@@ -140,11 +724,10 @@ func spewCorePodSpec(w *spewWriter, v *core.PodSpec) {
 		}
 		w.s("]")
 	}
-	w.s(" InitContainers:([]v1.Container)")
 	if v.InitContainers == nil {
-		w.s("<nil>")
+		w.lit(&spewLit26)
 	} else {
-		w.s("[")
+		w.lit(&spewLit27)
 		for i1 := range v.InitContainers {
 			if i1 > 0 {
 				w.s(" ")
@@ -153,11 +736,10 @@ func spewCorePodSpec(w *spewWriter, v *core.PodSpec) {
 		}
 		w.s("]")
 	}
-	w.s(" Containers:([]v1.Container)")
 	if v.Containers == nil {
-		w.s("<nil>")
+		w.lit(&spewLit28)
 	} else {
-		w.s("[")
+		w.lit(&spewLit29)
 		for i1 := range v.Containers {
 			if i1 > 0 {
 				w.s(" ")
@@ -166,11 +748,10 @@ func spewCorePodSpec(w *spewWriter, v *core.PodSpec) {
 		}
 		w.s("]")
 	}
-	w.s(" EphemeralContainers:([]v1.EphemeralContainer)")
 	if v.EphemeralContainers == nil {
-		w.s("<nil>")
+		w.lit(&spewLit30)
 	} else {
-		w.s("[")
+		w.lit(&spewLit31)
 		for i1 := range v.EphemeralContainers {
 			if i1 > 0 {
 				w.s(" ")
@@ -179,30 +760,27 @@ func spewCorePodSpec(w *spewWriter, v *core.PodSpec) {
 		}
 		w.s("]")
 	}
-	w.s(" RestartPolicy:(v1.RestartPolicy)")
+	w.lit(&spewLit32)
 	w.s(string(v.RestartPolicy))
-	w.s(" TerminationGracePeriodSeconds:")
 	if v.TerminationGracePeriodSeconds == nil {
-		w.s("(*int64)<nil>")
+		w.lit(&spewLit34)
 	} else {
-		w.s("(*int64)")
+		w.lit(&spewLit33)
 		w.int(int64((*v.TerminationGracePeriodSeconds)))
 	}
-	w.s(" ActiveDeadlineSeconds:")
 	if v.ActiveDeadlineSeconds == nil {
-		w.s("(*int64)<nil>")
+		w.lit(&spewLit36)
 	} else {
-		w.s("(*int64)")
+		w.lit(&spewLit35)
 		w.int(int64((*v.ActiveDeadlineSeconds)))
 	}
-	w.s(" DNSPolicy:(v1.DNSPolicy)")
+	w.lit(&spewLit37)
 	w.s(string(v.DNSPolicy))
-	w.s(" NodeSelector:(map[string]string)")
 	if v.NodeSelector == nil {
-		w.s("<nil>")
+		w.lit(&spewLit38)
 	} else {
 		var buf1 [8]string
-		w.s("map[")
+		w.lit(&spewLit39)
 		for j1, k1 := range sortedKeys(v.NodeSelector, buf1[:0]) {
 			if j1 > 0 {
 				w.s(" ")
@@ -213,44 +791,40 @@ func spewCorePodSpec(w *spewWriter, v *core.PodSpec) {
 		}
 		w.s("]")
 	}
-	w.s(" ServiceAccountName:(string)")
+	w.lit(&spewLit40)
 	w.s(string(v.ServiceAccountName))
-	w.s(" DeprecatedServiceAccount:(string)")
+	w.lit(&spewLit41)
 	w.s(string(v.DeprecatedServiceAccount))
-	w.s(" AutomountServiceAccountToken:")
 	if v.AutomountServiceAccountToken == nil {
-		w.s("(*bool)<nil>")
+		w.lit(&spewLit43)
 	} else {
-		w.s("(*bool)")
+		w.lit(&spewLit42)
 		w.bool(bool((*v.AutomountServiceAccountToken)))
 	}
-	w.s(" NodeName:(string)")
+	w.lit(&spewLit44)
 	w.s(string(v.NodeName))
-	w.s(" HostNetwork:(bool)")
+	w.lit(&spewLit45)
 	w.bool(bool(v.HostNetwork))
-	w.s(" HostPID:(bool)")
+	w.lit(&spewLit46)
 	w.bool(bool(v.HostPID))
-	w.s(" HostIPC:(bool)")
+	w.lit(&spewLit47)
 	w.bool(bool(v.HostIPC))
-	w.s(" ShareProcessNamespace:")
 	if v.ShareProcessNamespace == nil {
-		w.s("(*bool)<nil>")
+		w.lit(&spewLit49)
 	} else {
-		w.s("(*bool)")
+		w.lit(&spewLit48)
 		w.bool(bool((*v.ShareProcessNamespace)))
 	}
-	w.s(" SecurityContext:")
 	if v.SecurityContext == nil {
-		w.s("(*v1.PodSecurityContext)<nil>")
+		w.lit(&spewLit51)
 	} else {
-		w.s("(*v1.PodSecurityContext)")
+		w.lit(&spewLit50)
 		spewCorePodSecurityContext(w, v.SecurityContext)
 	}
-	w.s(" ImagePullSecrets:([]v1.LocalObjectReference)")
 	if v.ImagePullSecrets == nil {
-		w.s("<nil>")
+		w.lit(&spewLit52)
 	} else {
-		w.s("[")
+		w.lit(&spewLit53)
 		for i1 := range v.ImagePullSecrets {
 			if i1 > 0 {
 				w.s(" ")
@@ -259,24 +833,22 @@ func spewCorePodSpec(w *spewWriter, v *core.PodSpec) {
 		}
 		w.s("]")
 	}
-	w.s(" Hostname:(string)")
+	w.lit(&spewLit54)
 	w.s(string(v.Hostname))
-	w.s(" Subdomain:(string)")
+	w.lit(&spewLit55)
 	w.s(string(v.Subdomain))
-	w.s(" Affinity:")
 	if v.Affinity == nil {
-		w.s("(*v1.Affinity)<nil>")
+		w.lit(&spewLit57)
 	} else {
-		w.s("(*v1.Affinity)")
+		w.lit(&spewLit56)
 		spewCoreAffinity(w, v.Affinity)
 	}
-	w.s(" SchedulerName:(string)")
+	w.lit(&spewLit58)
 	w.s(string(v.SchedulerName))
-	w.s(" Tolerations:([]v1.Toleration)")
 	if v.Tolerations == nil {
-		w.s("<nil>")
+		w.lit(&spewLit59)
 	} else {
-		w.s("[")
+		w.lit(&spewLit60)
 		for i1 := range v.Tolerations {
 			if i1 > 0 {
 				w.s(" ")
@@ -285,11 +857,10 @@ func spewCorePodSpec(w *spewWriter, v *core.PodSpec) {
 		}
 		w.s("]")
 	}
-	w.s(" HostAliases:([]v1.HostAlias)")
 	if v.HostAliases == nil {
-		w.s("<nil>")
+		w.lit(&spewLit61)
 	} else {
-		w.s("[")
+		w.lit(&spewLit62)
 		for i1 := range v.HostAliases {
 			if i1 > 0 {
 				w.s(" ")
@@ -298,27 +869,24 @@ func spewCorePodSpec(w *spewWriter, v *core.PodSpec) {
 		}
 		w.s("]")
 	}
-	w.s(" PriorityClassName:(string)")
+	w.lit(&spewLit63)
 	w.s(string(v.PriorityClassName))
-	w.s(" Priority:")
 	if v.Priority == nil {
-		w.s("(*int32)<nil>")
+		w.lit(&spewLit65)
 	} else {
-		w.s("(*int32)")
+		w.lit(&spewLit64)
 		w.int(int64((*v.Priority)))
 	}
-	w.s(" DNSConfig:")
 	if v.DNSConfig == nil {
-		w.s("(*v1.PodDNSConfig)<nil>")
+		w.lit(&spewLit67)
 	} else {
-		w.s("(*v1.PodDNSConfig)")
+		w.lit(&spewLit66)
 		spewCorePodDNSConfig(w, v.DNSConfig)
 	}
-	w.s(" ReadinessGates:([]v1.PodReadinessGate)")
 	if v.ReadinessGates == nil {
-		w.s("<nil>")
+		w.lit(&spewLit68)
 	} else {
-		w.s("[")
+		w.lit(&spewLit69)
 		for i1 := range v.ReadinessGates {
 			if i1 > 0 {
 				w.s(" ")
@@ -327,49 +895,44 @@ func spewCorePodSpec(w *spewWriter, v *core.PodSpec) {
 		}
 		w.s("]")
 	}
-	w.s(" RuntimeClassName:")
 	if v.RuntimeClassName == nil {
-		w.s("(*string)<nil>")
+		w.lit(&spewLit71)
 	} else {
-		w.s("(*string)")
+		w.lit(&spewLit70)
 		w.s(string((*v.RuntimeClassName)))
 	}
-	w.s(" EnableServiceLinks:")
 	if v.EnableServiceLinks == nil {
-		w.s("(*bool)<nil>")
+		w.lit(&spewLit73)
 	} else {
-		w.s("(*bool)")
+		w.lit(&spewLit72)
 		w.bool(bool((*v.EnableServiceLinks)))
 	}
-	w.s(" PreemptionPolicy:")
 	if v.PreemptionPolicy == nil {
-		w.s("(*v1.PreemptionPolicy)<nil>")
+		w.lit(&spewLit75)
 	} else {
-		w.s("(*v1.PreemptionPolicy)")
+		w.lit(&spewLit74)
 		w.s(string((*v.PreemptionPolicy)))
 	}
-	w.s(" Overhead:(v1.ResourceList)")
 	if v.Overhead == nil {
-		w.s("<nil>")
+		w.lit(&spewLit76)
 	} else {
 		var buf1 [8]core.ResourceName
-		w.s("map[")
+		w.lit(&spewLit77)
 		for j1, k1 := range sortedKeys(v.Overhead, buf1[:0]) {
 			if j1 > 0 {
 				w.s(" ")
 			}
 			w.s(string(k1))
-			w.s(":")
 			e1 := v.Overhead[k1]
+			w.s(":")
 			w.quantity(&e1, false)
 		}
 		w.s("]")
 	}
-	w.s(" TopologySpreadConstraints:([]v1.TopologySpreadConstraint)")
 	if v.TopologySpreadConstraints == nil {
-		w.s("<nil>")
+		w.lit(&spewLit78)
 	} else {
-		w.s("[")
+		w.lit(&spewLit79)
 		for i1 := range v.TopologySpreadConstraints {
 			if i1 > 0 {
 				w.s(" ")
@@ -378,32 +941,28 @@ func spewCorePodSpec(w *spewWriter, v *core.PodSpec) {
 		}
 		w.s("]")
 	}
-	w.s(" SetHostnameAsFQDN:")
 	if v.SetHostnameAsFQDN == nil {
-		w.s("(*bool)<nil>")
+		w.lit(&spewLit81)
 	} else {
-		w.s("(*bool)")
+		w.lit(&spewLit80)
 		w.bool(bool((*v.SetHostnameAsFQDN)))
 	}
-	w.s(" OS:")
 	if v.OS == nil {
-		w.s("(*v1.PodOS)<nil>")
+		w.lit(&spewLit83)
 	} else {
-		w.s("(*v1.PodOS)")
+		w.lit(&spewLit82)
 		spewCorePodOS(w, v.OS)
 	}
-	w.s(" HostUsers:")
 	if v.HostUsers == nil {
-		w.s("(*bool)<nil>")
+		w.lit(&spewLit85)
 	} else {
-		w.s("(*bool)")
+		w.lit(&spewLit84)
 		w.bool(bool((*v.HostUsers)))
 	}
-	w.s(" SchedulingGates:([]v1.PodSchedulingGate)")
 	if v.SchedulingGates == nil {
-		w.s("<nil>")
+		w.lit(&spewLit86)
 	} else {
-		w.s("[")
+		w.lit(&spewLit87)
 		for i1 := range v.SchedulingGates {
 			if i1 > 0 {
 				w.s(" ")
@@ -412,11 +971,10 @@ func spewCorePodSpec(w *spewWriter, v *core.PodSpec) {
 		}
 		w.s("]")
 	}
-	w.s(" ResourceClaims:([]v1.PodResourceClaim)")
 	if v.ResourceClaims == nil {
-		w.s("<nil>")
+		w.lit(&spewLit88)
 	} else {
-		w.s("[")
+		w.lit(&spewLit89)
 		for i1 := range v.ResourceClaims {
 			if i1 > 0 {
 				w.s(" ")
@@ -425,25 +983,22 @@ func spewCorePodSpec(w *spewWriter, v *core.PodSpec) {
 		}
 		w.s("]")
 	}
-	w.s(" Resources:")
 	if v.Resources == nil {
-		w.s("(*v1.ResourceRequirements)<nil>")
+		w.lit(&spewLit91)
 	} else {
-		w.s("(*v1.ResourceRequirements)")
+		w.lit(&spewLit90)
 		spewCoreResourceRequirements(w, v.Resources)
 	}
-	w.s(" HostnameOverride:")
 	if v.HostnameOverride == nil {
-		w.s("(*string)<nil>")
+		w.lit(&spewLit93)
 	} else {
-		w.s("(*string)")
+		w.lit(&spewLit92)
 		w.s(string((*v.HostnameOverride)))
 	}
-	w.s(" SchedulingGroup:")
 	if v.SchedulingGroup == nil {
-		w.s("(*v1.PodSchedulingGroup)<nil>")
+		w.lit(&spewLit95)
 	} else {
-		w.s("(*v1.PodSchedulingGroup)")
+		w.lit(&spewLit94)
 		spewCorePodSchedulingGroup(w, v.SchedulingGroup)
 	}
 	w.s("}")
@@ -451,26 +1006,24 @@ func spewCorePodSpec(w *spewWriter, v *core.PodSpec) {
 
 // spewMetav1OwnerReference prints the fields of a v1.OwnerReference in braces.
 func spewMetav1OwnerReference(w *spewWriter, v *metav1.OwnerReference) {
-	w.s("{APIVersion:(string)")
+	w.lit(&spewLit96)
 	w.s(string(v.APIVersion))
-	w.s(" Kind:(string)")
+	w.lit(&spewLit97)
 	w.s(string(v.Kind))
-	w.s(" Name:(string)")
+	w.lit(&spewLit98)
 	w.s(string(v.Name))
-	w.s(" UID:(types.UID)")
+	w.lit(&spewLit6)
 	w.s(string(v.UID))
-	w.s(" Controller:")
 	if v.Controller == nil {
-		w.s("(*bool)<nil>")
+		w.lit(&spewLit100)
 	} else {
-		w.s("(*bool)")
+		w.lit(&spewLit99)
 		w.bool(bool((*v.Controller)))
 	}
-	w.s(" BlockOwnerDeletion:")
 	if v.BlockOwnerDeletion == nil {
-		w.s("(*bool)<nil>")
+		w.lit(&spewLit102)
 	} else {
-		w.s("(*bool)")
+		w.lit(&spewLit101)
 		w.bool(bool((*v.BlockOwnerDeletion)))
 	}
 	w.s("}")
@@ -478,53 +1031,50 @@ func spewMetav1OwnerReference(w *spewWriter, v *metav1.OwnerReference) {
 
 // spewMetav1ManagedFieldsEntry prints the fields of a v1.ManagedFieldsEntry in braces.
 func spewMetav1ManagedFieldsEntry(w *spewWriter, v *metav1.ManagedFieldsEntry) {
-	w.s("{Manager:(string)")
+	w.lit(&spewLit103)
 	w.s(string(v.Manager))
-	w.s(" Operation:(v1.ManagedFieldsOperationType)")
+	w.lit(&spewLit104)
 	w.s(string(v.Operation))
-	w.s(" APIVersion:(string)")
+	w.lit(&spewLit105)
 	w.s(string(v.APIVersion))
-	w.s(" Time:")
 	if v.Time == nil {
-		w.s("(*v1.Time)<nil>")
+		w.lit(&spewLit107)
 	} else {
-		w.s("(*v1.Time)")
+		w.lit(&spewLit106)
 		w.metaTime(v.Time, false)
 	}
-	w.s(" FieldsType:(string)")
+	w.lit(&spewLit108)
 	w.s(string(v.FieldsType))
-	w.s(" FieldsV1:")
 	if v.FieldsV1 == nil {
-		w.s("(*v1.FieldsV1)<nil>")
+		w.lit(&spewLit110)
 	} else {
-		w.s("(*v1.FieldsV1)")
+		w.lit(&spewLit109)
 		spewMetav1FieldsV1(w, v.FieldsV1)
 	}
-	w.s(" Subresource:(string)")
+	w.lit(&spewLit111)
 	w.s(string(v.Subresource))
 	w.s("}")
 }
 
 // spewCoreVolume prints the fields of a v1.Volume in braces.
 func spewCoreVolume(w *spewWriter, v *core.Volume) {
-	w.s("{Name:(string)")
+	w.lit(&spewLit2)
 	w.s(string(v.Name))
-	w.s(" VolumeSource:(v1.VolumeSource)")
+	w.lit(&spewLit112)
 	spewCoreVolumeSource(w, &v.VolumeSource)
 	w.s("}")
 }
 
 // spewCoreContainer prints the fields of a v1.Container in braces.
 func spewCoreContainer(w *spewWriter, v *core.Container) {
-	w.s("{Name:(string)")
+	w.lit(&spewLit2)
 	w.s(string(v.Name))
-	w.s(" Image:(string)")
+	w.lit(&spewLit113)
 	w.s(string(v.Image))
-	w.s(" Command:([]string)")
 	if v.Command == nil {
-		w.s("<nil>")
+		w.lit(&spewLit114)
 	} else {
-		w.s("[")
+		w.lit(&spewLit115)
 		for i1 := range v.Command {
 			if i1 > 0 {
 				w.s(" ")
@@ -533,11 +1083,10 @@ func spewCoreContainer(w *spewWriter, v *core.Container) {
 		}
 		w.s("]")
 	}
-	w.s(" Args:([]string)")
 	if v.Args == nil {
-		w.s("<nil>")
+		w.lit(&spewLit116)
 	} else {
-		w.s("[")
+		w.lit(&spewLit117)
 		for i1 := range v.Args {
 			if i1 > 0 {
 				w.s(" ")
@@ -546,13 +1095,12 @@ func spewCoreContainer(w *spewWriter, v *core.Container) {
 		}
 		w.s("]")
 	}
-	w.s(" WorkingDir:(string)")
+	w.lit(&spewLit118)
 	w.s(string(v.WorkingDir))
-	w.s(" Ports:([]v1.ContainerPort)")
 	if v.Ports == nil {
-		w.s("<nil>")
+		w.lit(&spewLit119)
 	} else {
-		w.s("[")
+		w.lit(&spewLit120)
 		for i1 := range v.Ports {
 			if i1 > 0 {
 				w.s(" ")
@@ -561,11 +1109,10 @@ func spewCoreContainer(w *spewWriter, v *core.Container) {
 		}
 		w.s("]")
 	}
-	w.s(" EnvFrom:([]v1.EnvFromSource)")
 	if v.EnvFrom == nil {
-		w.s("<nil>")
+		w.lit(&spewLit121)
 	} else {
-		w.s("[")
+		w.lit(&spewLit122)
 		for i1 := range v.EnvFrom {
 			if i1 > 0 {
 				w.s(" ")
@@ -574,11 +1121,10 @@ func spewCoreContainer(w *spewWriter, v *core.Container) {
 		}
 		w.s("]")
 	}
-	w.s(" Env:([]v1.EnvVar)")
 	if v.Env == nil {
-		w.s("<nil>")
+		w.lit(&spewLit123)
 	} else {
-		w.s("[")
+		w.lit(&spewLit124)
 		for i1 := range v.Env {
 			if i1 > 0 {
 				w.s(" ")
@@ -587,13 +1133,12 @@ func spewCoreContainer(w *spewWriter, v *core.Container) {
 		}
 		w.s("]")
 	}
-	w.s(" Resources:(v1.ResourceRequirements)")
+	w.lit(&spewLit125)
 	spewCoreResourceRequirements(w, &v.Resources)
-	w.s(" ResizePolicy:([]v1.ContainerResizePolicy)")
 	if v.ResizePolicy == nil {
-		w.s("<nil>")
+		w.lit(&spewLit126)
 	} else {
-		w.s("[")
+		w.lit(&spewLit127)
 		for i1 := range v.ResizePolicy {
 			if i1 > 0 {
 				w.s(" ")
@@ -602,18 +1147,16 @@ func spewCoreContainer(w *spewWriter, v *core.Container) {
 		}
 		w.s("]")
 	}
-	w.s(" RestartPolicy:")
 	if v.RestartPolicy == nil {
-		w.s("(*v1.ContainerRestartPolicy)<nil>")
+		w.lit(&spewLit129)
 	} else {
-		w.s("(*v1.ContainerRestartPolicy)")
+		w.lit(&spewLit128)
 		w.s(string((*v.RestartPolicy)))
 	}
-	w.s(" RestartPolicyRules:([]v1.ContainerRestartRule)")
 	if v.RestartPolicyRules == nil {
-		w.s("<nil>")
+		w.lit(&spewLit130)
 	} else {
-		w.s("[")
+		w.lit(&spewLit131)
 		for i1 := range v.RestartPolicyRules {
 			if i1 > 0 {
 				w.s(" ")
@@ -622,11 +1165,10 @@ func spewCoreContainer(w *spewWriter, v *core.Container) {
 		}
 		w.s("]")
 	}
-	w.s(" VolumeMounts:([]v1.VolumeMount)")
 	if v.VolumeMounts == nil {
-		w.s("<nil>")
+		w.lit(&spewLit132)
 	} else {
-		w.s("[")
+		w.lit(&spewLit133)
 		for i1 := range v.VolumeMounts {
 			if i1 > 0 {
 				w.s(" ")
@@ -635,11 +1177,10 @@ func spewCoreContainer(w *spewWriter, v *core.Container) {
 		}
 		w.s("]")
 	}
-	w.s(" VolumeDevices:([]v1.VolumeDevice)")
 	if v.VolumeDevices == nil {
-		w.s("<nil>")
+		w.lit(&spewLit134)
 	} else {
-		w.s("[")
+		w.lit(&spewLit135)
 		for i1 := range v.VolumeDevices {
 			if i1 > 0 {
 				w.s(" ")
@@ -648,107 +1189,96 @@ func spewCoreContainer(w *spewWriter, v *core.Container) {
 		}
 		w.s("]")
 	}
-	w.s(" LivenessProbe:")
 	if v.LivenessProbe == nil {
-		w.s("(*v1.Probe)<nil>")
+		w.lit(&spewLit137)
 	} else {
-		w.s("(*v1.Probe)")
+		w.lit(&spewLit136)
 		spewCoreProbe(w, v.LivenessProbe)
 	}
-	w.s(" ReadinessProbe:")
 	if v.ReadinessProbe == nil {
-		w.s("(*v1.Probe)<nil>")
+		w.lit(&spewLit139)
 	} else {
-		w.s("(*v1.Probe)")
+		w.lit(&spewLit138)
 		spewCoreProbe(w, v.ReadinessProbe)
 	}
-	w.s(" StartupProbe:")
 	if v.StartupProbe == nil {
-		w.s("(*v1.Probe)<nil>")
+		w.lit(&spewLit141)
 	} else {
-		w.s("(*v1.Probe)")
+		w.lit(&spewLit140)
 		spewCoreProbe(w, v.StartupProbe)
 	}
-	w.s(" Lifecycle:")
 	if v.Lifecycle == nil {
-		w.s("(*v1.Lifecycle)<nil>")
+		w.lit(&spewLit143)
 	} else {
-		w.s("(*v1.Lifecycle)")
+		w.lit(&spewLit142)
 		spewCoreLifecycle(w, v.Lifecycle)
 	}
-	w.s(" TerminationMessagePath:(string)")
+	w.lit(&spewLit144)
 	w.s(string(v.TerminationMessagePath))
-	w.s(" TerminationMessagePolicy:(v1.TerminationMessagePolicy)")
+	w.lit(&spewLit145)
 	w.s(string(v.TerminationMessagePolicy))
-	w.s(" ImagePullPolicy:(v1.PullPolicy)")
+	w.lit(&spewLit146)
 	w.s(string(v.ImagePullPolicy))
-	w.s(" SecurityContext:")
 	if v.SecurityContext == nil {
-		w.s("(*v1.SecurityContext)<nil>")
+		w.lit(&spewLit148)
 	} else {
-		w.s("(*v1.SecurityContext)")
+		w.lit(&spewLit147)
 		spewCoreSecurityContext(w, v.SecurityContext)
 	}
-	w.s(" Stdin:(bool)")
+	w.lit(&spewLit149)
 	w.bool(bool(v.Stdin))
-	w.s(" StdinOnce:(bool)")
+	w.lit(&spewLit150)
 	w.bool(bool(v.StdinOnce))
-	w.s(" TTY:(bool)")
+	w.lit(&spewLit151)
 	w.bool(bool(v.TTY))
 	w.s("}")
 }
 
 // spewCoreEphemeralContainer prints the fields of a v1.EphemeralContainer in braces.
 func spewCoreEphemeralContainer(w *spewWriter, v *core.EphemeralContainer) {
-	w.s("{EphemeralContainerCommon:(v1.EphemeralContainerCommon)")
+	w.lit(&spewLit152)
 	spewCoreEphemeralContainerCommon(w, &v.EphemeralContainerCommon)
-	w.s(" TargetContainerName:(string)")
+	w.lit(&spewLit153)
 	w.s(string(v.TargetContainerName))
 	w.s("}")
 }
 
 // spewCorePodSecurityContext prints the fields of a v1.PodSecurityContext in braces.
 func spewCorePodSecurityContext(w *spewWriter, v *core.PodSecurityContext) {
-	w.s("{SELinuxOptions:")
 	if v.SELinuxOptions == nil {
-		w.s("(*v1.SELinuxOptions)<nil>")
+		w.lit(&spewLit155)
 	} else {
-		w.s("(*v1.SELinuxOptions)")
+		w.lit(&spewLit154)
 		spewCoreSELinuxOptions(w, v.SELinuxOptions)
 	}
-	w.s(" WindowsOptions:")
 	if v.WindowsOptions == nil {
-		w.s("(*v1.WindowsSecurityContextOptions)<nil>")
+		w.lit(&spewLit157)
 	} else {
-		w.s("(*v1.WindowsSecurityContextOptions)")
+		w.lit(&spewLit156)
 		spewCoreWindowsSecurityContextOptions(w, v.WindowsOptions)
 	}
-	w.s(" RunAsUser:")
 	if v.RunAsUser == nil {
-		w.s("(*int64)<nil>")
+		w.lit(&spewLit159)
 	} else {
-		w.s("(*int64)")
+		w.lit(&spewLit158)
 		w.int(int64((*v.RunAsUser)))
 	}
-	w.s(" RunAsGroup:")
 	if v.RunAsGroup == nil {
-		w.s("(*int64)<nil>")
+		w.lit(&spewLit161)
 	} else {
-		w.s("(*int64)")
+		w.lit(&spewLit160)
 		w.int(int64((*v.RunAsGroup)))
 	}
-	w.s(" RunAsNonRoot:")
 	if v.RunAsNonRoot == nil {
-		w.s("(*bool)<nil>")
+		w.lit(&spewLit163)
 	} else {
-		w.s("(*bool)")
+		w.lit(&spewLit162)
 		w.bool(bool((*v.RunAsNonRoot)))
 	}
-	w.s(" SupplementalGroups:([]int64)")
 	if v.SupplementalGroups == nil {
-		w.s("<nil>")
+		w.lit(&spewLit164)
 	} else {
-		w.s("[")
+		w.lit(&spewLit165)
 		for i1 := range v.SupplementalGroups {
 			if i1 > 0 {
 				w.s(" ")
@@ -757,25 +1287,22 @@ func spewCorePodSecurityContext(w *spewWriter, v *core.PodSecurityContext) {
 		}
 		w.s("]")
 	}
-	w.s(" SupplementalGroupsPolicy:")
 	if v.SupplementalGroupsPolicy == nil {
-		w.s("(*v1.SupplementalGroupsPolicy)<nil>")
+		w.lit(&spewLit167)
 	} else {
-		w.s("(*v1.SupplementalGroupsPolicy)")
+		w.lit(&spewLit166)
 		w.s(string((*v.SupplementalGroupsPolicy)))
 	}
-	w.s(" FSGroup:")
 	if v.FSGroup == nil {
-		w.s("(*int64)<nil>")
+		w.lit(&spewLit169)
 	} else {
-		w.s("(*int64)")
+		w.lit(&spewLit168)
 		w.int(int64((*v.FSGroup)))
 	}
-	w.s(" Sysctls:([]v1.Sysctl)")
 	if v.Sysctls == nil {
-		w.s("<nil>")
+		w.lit(&spewLit170)
 	} else {
-		w.s("[")
+		w.lit(&spewLit171)
 		for i1 := range v.Sysctls {
 			if i1 > 0 {
 				w.s(" ")
@@ -784,32 +1311,28 @@ func spewCorePodSecurityContext(w *spewWriter, v *core.PodSecurityContext) {
 		}
 		w.s("]")
 	}
-	w.s(" FSGroupChangePolicy:")
 	if v.FSGroupChangePolicy == nil {
-		w.s("(*v1.PodFSGroupChangePolicy)<nil>")
+		w.lit(&spewLit173)
 	} else {
-		w.s("(*v1.PodFSGroupChangePolicy)")
+		w.lit(&spewLit172)
 		w.s(string((*v.FSGroupChangePolicy)))
 	}
-	w.s(" SeccompProfile:")
 	if v.SeccompProfile == nil {
-		w.s("(*v1.SeccompProfile)<nil>")
+		w.lit(&spewLit175)
 	} else {
-		w.s("(*v1.SeccompProfile)")
+		w.lit(&spewLit174)
 		spewCoreSeccompProfile(w, v.SeccompProfile)
 	}
-	w.s(" AppArmorProfile:")
 	if v.AppArmorProfile == nil {
-		w.s("(*v1.AppArmorProfile)<nil>")
+		w.lit(&spewLit177)
 	} else {
-		w.s("(*v1.AppArmorProfile)")
+		w.lit(&spewLit176)
 		spewCoreAppArmorProfile(w, v.AppArmorProfile)
 	}
-	w.s(" SELinuxChangePolicy:")
 	if v.SELinuxChangePolicy == nil {
-		w.s("(*v1.PodSELinuxChangePolicy)<nil>")
+		w.lit(&spewLit179)
 	} else {
-		w.s("(*v1.PodSELinuxChangePolicy)")
+		w.lit(&spewLit178)
 		w.s(string((*v.SELinuxChangePolicy)))
 	}
 	w.s("}")
@@ -817,32 +1340,29 @@ func spewCorePodSecurityContext(w *spewWriter, v *core.PodSecurityContext) {
 
 // spewCoreLocalObjectReference prints the fields of a v1.LocalObjectReference in braces.
 func spewCoreLocalObjectReference(w *spewWriter, v *core.LocalObjectReference) {
-	w.s("{Name:(string)")
+	w.lit(&spewLit2)
 	w.s(string(v.Name))
 	w.s("}")
 }
 
 // spewCoreAffinity prints the fields of a v1.Affinity in braces.
 func spewCoreAffinity(w *spewWriter, v *core.Affinity) {
-	w.s("{NodeAffinity:")
 	if v.NodeAffinity == nil {
-		w.s("(*v1.NodeAffinity)<nil>")
+		w.lit(&spewLit181)
 	} else {
-		w.s("(*v1.NodeAffinity)")
+		w.lit(&spewLit180)
 		spewCoreNodeAffinity(w, v.NodeAffinity)
 	}
-	w.s(" PodAffinity:")
 	if v.PodAffinity == nil {
-		w.s("(*v1.PodAffinity)<nil>")
+		w.lit(&spewLit183)
 	} else {
-		w.s("(*v1.PodAffinity)")
+		w.lit(&spewLit182)
 		spewCorePodAffinity(w, v.PodAffinity)
 	}
-	w.s(" PodAntiAffinity:")
 	if v.PodAntiAffinity == nil {
-		w.s("(*v1.PodAntiAffinity)<nil>")
+		w.lit(&spewLit185)
 	} else {
-		w.s("(*v1.PodAntiAffinity)")
+		w.lit(&spewLit184)
 		spewCorePodAntiAffinity(w, v.PodAntiAffinity)
 	}
 	w.s("}")
@@ -850,19 +1370,18 @@ func spewCoreAffinity(w *spewWriter, v *core.Affinity) {
 
 // spewCoreToleration prints the fields of a v1.Toleration in braces.
 func spewCoreToleration(w *spewWriter, v *core.Toleration) {
-	w.s("{Key:(string)")
+	w.lit(&spewLit186)
 	w.s(string(v.Key))
-	w.s(" Operator:(v1.TolerationOperator)")
+	w.lit(&spewLit187)
 	w.s(string(v.Operator))
-	w.s(" Value:(string)")
+	w.lit(&spewLit188)
 	w.s(string(v.Value))
-	w.s(" Effect:(v1.TaintEffect)")
+	w.lit(&spewLit189)
 	w.s(string(v.Effect))
-	w.s(" TolerationSeconds:")
 	if v.TolerationSeconds == nil {
-		w.s("(*int64)<nil>")
+		w.lit(&spewLit191)
 	} else {
-		w.s("(*int64)")
+		w.lit(&spewLit190)
 		w.int(int64((*v.TolerationSeconds)))
 	}
 	w.s("}")
@@ -870,13 +1389,12 @@ func spewCoreToleration(w *spewWriter, v *core.Toleration) {
 
 // spewCoreHostAlias prints the fields of a v1.HostAlias in braces.
 func spewCoreHostAlias(w *spewWriter, v *core.HostAlias) {
-	w.s("{IP:(string)")
+	w.lit(&spewLit192)
 	w.s(string(v.IP))
-	w.s(" Hostnames:([]string)")
 	if v.Hostnames == nil {
-		w.s("<nil>")
+		w.lit(&spewLit193)
 	} else {
-		w.s("[")
+		w.lit(&spewLit194)
 		for i1 := range v.Hostnames {
 			if i1 > 0 {
 				w.s(" ")
@@ -890,11 +1408,10 @@ func spewCoreHostAlias(w *spewWriter, v *core.HostAlias) {
 
 // spewCorePodDNSConfig prints the fields of a v1.PodDNSConfig in braces.
 func spewCorePodDNSConfig(w *spewWriter, v *core.PodDNSConfig) {
-	w.s("{Nameservers:([]string)")
 	if v.Nameservers == nil {
-		w.s("<nil>")
+		w.lit(&spewLit195)
 	} else {
-		w.s("[")
+		w.lit(&spewLit196)
 		for i1 := range v.Nameservers {
 			if i1 > 0 {
 				w.s(" ")
@@ -903,11 +1420,10 @@ func spewCorePodDNSConfig(w *spewWriter, v *core.PodDNSConfig) {
 		}
 		w.s("]")
 	}
-	w.s(" Searches:([]string)")
 	if v.Searches == nil {
-		w.s("<nil>")
+		w.lit(&spewLit197)
 	} else {
-		w.s("[")
+		w.lit(&spewLit198)
 		for i1 := range v.Searches {
 			if i1 > 0 {
 				w.s(" ")
@@ -916,11 +1432,10 @@ func spewCorePodDNSConfig(w *spewWriter, v *core.PodDNSConfig) {
 		}
 		w.s("]")
 	}
-	w.s(" Options:([]v1.PodDNSConfigOption)")
 	if v.Options == nil {
-		w.s("<nil>")
+		w.lit(&spewLit199)
 	} else {
-		w.s("[")
+		w.lit(&spewLit200)
 		for i1 := range v.Options {
 			if i1 > 0 {
 				w.s(" ")
@@ -934,52 +1449,47 @@ func spewCorePodDNSConfig(w *spewWriter, v *core.PodDNSConfig) {
 
 // spewCorePodReadinessGate prints the fields of a v1.PodReadinessGate in braces.
 func spewCorePodReadinessGate(w *spewWriter, v *core.PodReadinessGate) {
-	w.s("{ConditionType:(v1.PodConditionType)")
+	w.lit(&spewLit201)
 	w.s(string(v.ConditionType))
 	w.s("}")
 }
 
 // spewCoreTopologySpreadConstraint prints the fields of a v1.TopologySpreadConstraint in braces.
 func spewCoreTopologySpreadConstraint(w *spewWriter, v *core.TopologySpreadConstraint) {
-	w.s("{MaxSkew:(int32)")
+	w.lit(&spewLit202)
 	w.int(int64(v.MaxSkew))
-	w.s(" TopologyKey:(string)")
+	w.lit(&spewLit203)
 	w.s(string(v.TopologyKey))
-	w.s(" WhenUnsatisfiable:(v1.UnsatisfiableConstraintAction)")
+	w.lit(&spewLit204)
 	w.s(string(v.WhenUnsatisfiable))
-	w.s(" LabelSelector:")
 	if v.LabelSelector == nil {
-		w.s("(*v1.LabelSelector)<nil>")
+		w.lit(&spewLit206)
 	} else {
-		w.s("(*v1.LabelSelector)")
+		w.lit(&spewLit205)
 		spewMetav1LabelSelector(w, v.LabelSelector)
 	}
-	w.s(" MinDomains:")
 	if v.MinDomains == nil {
-		w.s("(*int32)<nil>")
+		w.lit(&spewLit208)
 	} else {
-		w.s("(*int32)")
+		w.lit(&spewLit207)
 		w.int(int64((*v.MinDomains)))
 	}
-	w.s(" NodeAffinityPolicy:")
 	if v.NodeAffinityPolicy == nil {
-		w.s("(*v1.NodeInclusionPolicy)<nil>")
+		w.lit(&spewLit210)
 	} else {
-		w.s("(*v1.NodeInclusionPolicy)")
+		w.lit(&spewLit209)
 		w.s(string((*v.NodeAffinityPolicy)))
 	}
-	w.s(" NodeTaintsPolicy:")
 	if v.NodeTaintsPolicy == nil {
-		w.s("(*v1.NodeInclusionPolicy)<nil>")
+		w.lit(&spewLit212)
 	} else {
-		w.s("(*v1.NodeInclusionPolicy)")
+		w.lit(&spewLit211)
 		w.s(string((*v.NodeTaintsPolicy)))
 	}
-	w.s(" MatchLabelKeys:([]string)")
 	if v.MatchLabelKeys == nil {
-		w.s("<nil>")
+		w.lit(&spewLit213)
 	} else {
-		w.s("[")
+		w.lit(&spewLit214)
 		for i1 := range v.MatchLabelKeys {
 			if i1 > 0 {
 				w.s(" ")
@@ -993,34 +1503,32 @@ func spewCoreTopologySpreadConstraint(w *spewWriter, v *core.TopologySpreadConst
 
 // spewCorePodOS prints the fields of a v1.PodOS in braces.
 func spewCorePodOS(w *spewWriter, v *core.PodOS) {
-	w.s("{Name:(v1.OSName)")
+	w.lit(&spewLit215)
 	w.s(string(v.Name))
 	w.s("}")
 }
 
 // spewCorePodSchedulingGate prints the fields of a v1.PodSchedulingGate in braces.
 func spewCorePodSchedulingGate(w *spewWriter, v *core.PodSchedulingGate) {
-	w.s("{Name:(string)")
+	w.lit(&spewLit2)
 	w.s(string(v.Name))
 	w.s("}")
 }
 
 // spewCorePodResourceClaim prints the fields of a v1.PodResourceClaim in braces.
 func spewCorePodResourceClaim(w *spewWriter, v *core.PodResourceClaim) {
-	w.s("{Name:(string)")
+	w.lit(&spewLit2)
 	w.s(string(v.Name))
-	w.s(" ResourceClaimName:")
 	if v.ResourceClaimName == nil {
-		w.s("(*string)<nil>")
+		w.lit(&spewLit217)
 	} else {
-		w.s("(*string)")
+		w.lit(&spewLit216)
 		w.s(string((*v.ResourceClaimName)))
 	}
-	w.s(" ResourceClaimTemplateName:")
 	if v.ResourceClaimTemplateName == nil {
-		w.s("(*string)<nil>")
+		w.lit(&spewLit219)
 	} else {
-		w.s("(*string)")
+		w.lit(&spewLit218)
 		w.s(string((*v.ResourceClaimTemplateName)))
 	}
 	w.s("}")
@@ -1028,45 +1536,42 @@ func spewCorePodResourceClaim(w *spewWriter, v *core.PodResourceClaim) {
 
 // spewCoreResourceRequirements prints the fields of a v1.ResourceRequirements in braces.
 func spewCoreResourceRequirements(w *spewWriter, v *core.ResourceRequirements) {
-	w.s("{Limits:(v1.ResourceList)")
 	if v.Limits == nil {
-		w.s("<nil>")
+		w.lit(&spewLit220)
 	} else {
 		var buf1 [8]core.ResourceName
-		w.s("map[")
+		w.lit(&spewLit221)
 		for j1, k1 := range sortedKeys(v.Limits, buf1[:0]) {
 			if j1 > 0 {
 				w.s(" ")
 			}
 			w.s(string(k1))
-			w.s(":")
 			e1 := v.Limits[k1]
+			w.s(":")
 			w.quantity(&e1, false)
 		}
 		w.s("]")
 	}
-	w.s(" Requests:(v1.ResourceList)")
 	if v.Requests == nil {
-		w.s("<nil>")
+		w.lit(&spewLit222)
 	} else {
 		var buf1 [8]core.ResourceName
-		w.s("map[")
+		w.lit(&spewLit223)
 		for j1, k1 := range sortedKeys(v.Requests, buf1[:0]) {
 			if j1 > 0 {
 				w.s(" ")
 			}
 			w.s(string(k1))
-			w.s(":")
 			e1 := v.Requests[k1]
+			w.s(":")
 			w.quantity(&e1, false)
 		}
 		w.s("]")
 	}
-	w.s(" Claims:([]v1.ResourceClaim)")
 	if v.Claims == nil {
-		w.s("<nil>")
+		w.lit(&spewLit224)
 	} else {
-		w.s("[")
+		w.lit(&spewLit225)
 		for i1 := range v.Claims {
 			if i1 > 0 {
 				w.s(" ")
@@ -1080,11 +1585,10 @@ func spewCoreResourceRequirements(w *spewWriter, v *core.ResourceRequirements) {
 
 // spewCorePodSchedulingGroup prints the fields of a v1.PodSchedulingGroup in braces.
 func spewCorePodSchedulingGroup(w *spewWriter, v *core.PodSchedulingGroup) {
-	w.s("{PodGroupName:")
 	if v.PodGroupName == nil {
-		w.s("(*string)<nil>")
+		w.lit(&spewLit227)
 	} else {
-		w.s("(*string)")
+		w.lit(&spewLit226)
 		w.s(string((*v.PodGroupName)))
 	}
 	w.s("}")
@@ -1092,11 +1596,10 @@ func spewCorePodSchedulingGroup(w *spewWriter, v *core.PodSchedulingGroup) {
 
 // spewMetav1FieldsV1 prints the fields of a v1.FieldsV1 in braces.
 func spewMetav1FieldsV1(w *spewWriter, v *metav1.FieldsV1) {
-	w.s("{Raw:([]uint8)")
 	if v.Raw == nil {
-		w.s("<nil>")
+		w.lit(&spewLit228)
 	} else {
-		w.s("[")
+		w.lit(&spewLit229)
 		for i1 := range v.Raw {
 			if i1 > 0 {
 				w.s(" ")
@@ -1110,214 +1613,184 @@ func spewMetav1FieldsV1(w *spewWriter, v *metav1.FieldsV1) {
 
 // spewCoreVolumeSource prints the fields of a v1.VolumeSource in braces.
 func spewCoreVolumeSource(w *spewWriter, v *core.VolumeSource) {
-	w.s("{HostPath:")
 	if v.HostPath == nil {
-		w.s("(*v1.HostPathVolumeSource)<nil>")
+		w.lit(&spewLit231)
 	} else {
-		w.s("(*v1.HostPathVolumeSource)")
+		w.lit(&spewLit230)
 		spewCoreHostPathVolumeSource(w, v.HostPath)
 	}
-	w.s(" EmptyDir:")
 	if v.EmptyDir == nil {
-		w.s("(*v1.EmptyDirVolumeSource)<nil>")
+		w.lit(&spewLit233)
 	} else {
-		w.s("(*v1.EmptyDirVolumeSource)")
+		w.lit(&spewLit232)
 		spewCoreEmptyDirVolumeSource(w, v.EmptyDir)
 	}
-	w.s(" GCEPersistentDisk:")
 	if v.GCEPersistentDisk == nil {
-		w.s("(*v1.GCEPersistentDiskVolumeSource)<nil>")
+		w.lit(&spewLit235)
 	} else {
-		w.s("(*v1.GCEPersistentDiskVolumeSource)")
+		w.lit(&spewLit234)
 		spewCoreGCEPersistentDiskVolumeSource(w, v.GCEPersistentDisk)
 	}
-	w.s(" AWSElasticBlockStore:")
 	if v.AWSElasticBlockStore == nil {
-		w.s("(*v1.AWSElasticBlockStoreVolumeSource)<nil>")
+		w.lit(&spewLit237)
 	} else {
-		w.s("(*v1.AWSElasticBlockStoreVolumeSource)")
+		w.lit(&spewLit236)
 		spewCoreAWSElasticBlockStoreVolumeSource(w, v.AWSElasticBlockStore)
 	}
-	w.s(" GitRepo:")
 	if v.GitRepo == nil {
-		w.s("(*v1.GitRepoVolumeSource)<nil>")
+		w.lit(&spewLit239)
 	} else {
-		w.s("(*v1.GitRepoVolumeSource)")
+		w.lit(&spewLit238)
 		spewCoreGitRepoVolumeSource(w, v.GitRepo)
 	}
-	w.s(" Secret:")
 	if v.Secret == nil {
-		w.s("(*v1.SecretVolumeSource)<nil>")
+		w.lit(&spewLit241)
 	} else {
-		w.s("(*v1.SecretVolumeSource)")
+		w.lit(&spewLit240)
 		spewCoreSecretVolumeSource(w, v.Secret)
 	}
-	w.s(" NFS:")
 	if v.NFS == nil {
-		w.s("(*v1.NFSVolumeSource)<nil>")
+		w.lit(&spewLit243)
 	} else {
-		w.s("(*v1.NFSVolumeSource)")
+		w.lit(&spewLit242)
 		spewCoreNFSVolumeSource(w, v.NFS)
 	}
-	w.s(" ISCSI:")
 	if v.ISCSI == nil {
-		w.s("(*v1.ISCSIVolumeSource)<nil>")
+		w.lit(&spewLit245)
 	} else {
-		w.s("(*v1.ISCSIVolumeSource)")
+		w.lit(&spewLit244)
 		spewCoreISCSIVolumeSource(w, v.ISCSI)
 	}
-	w.s(" Glusterfs:")
 	if v.Glusterfs == nil {
-		w.s("(*v1.GlusterfsVolumeSource)<nil>")
+		w.lit(&spewLit247)
 	} else {
-		w.s("(*v1.GlusterfsVolumeSource)")
+		w.lit(&spewLit246)
 		spewCoreGlusterfsVolumeSource(w, v.Glusterfs)
 	}
-	w.s(" PersistentVolumeClaim:")
 	if v.PersistentVolumeClaim == nil {
-		w.s("(*v1.PersistentVolumeClaimVolumeSource)<nil>")
+		w.lit(&spewLit249)
 	} else {
-		w.s("(*v1.PersistentVolumeClaimVolumeSource)")
+		w.lit(&spewLit248)
 		spewCorePersistentVolumeClaimVolumeSource(w, v.PersistentVolumeClaim)
 	}
-	w.s(" RBD:")
 	if v.RBD == nil {
-		w.s("(*v1.RBDVolumeSource)<nil>")
+		w.lit(&spewLit251)
 	} else {
-		w.s("(*v1.RBDVolumeSource)")
+		w.lit(&spewLit250)
 		spewCoreRBDVolumeSource(w, v.RBD)
 	}
-	w.s(" FlexVolume:")
 	if v.FlexVolume == nil {
-		w.s("(*v1.FlexVolumeSource)<nil>")
+		w.lit(&spewLit253)
 	} else {
-		w.s("(*v1.FlexVolumeSource)")
+		w.lit(&spewLit252)
 		spewCoreFlexVolumeSource(w, v.FlexVolume)
 	}
-	w.s(" Cinder:")
 	if v.Cinder == nil {
-		w.s("(*v1.CinderVolumeSource)<nil>")
+		w.lit(&spewLit255)
 	} else {
-		w.s("(*v1.CinderVolumeSource)")
+		w.lit(&spewLit254)
 		spewCoreCinderVolumeSource(w, v.Cinder)
 	}
-	w.s(" CephFS:")
 	if v.CephFS == nil {
-		w.s("(*v1.CephFSVolumeSource)<nil>")
+		w.lit(&spewLit257)
 	} else {
-		w.s("(*v1.CephFSVolumeSource)")
+		w.lit(&spewLit256)
 		spewCoreCephFSVolumeSource(w, v.CephFS)
 	}
-	w.s(" Flocker:")
 	if v.Flocker == nil {
-		w.s("(*v1.FlockerVolumeSource)<nil>")
+		w.lit(&spewLit259)
 	} else {
-		w.s("(*v1.FlockerVolumeSource)")
+		w.lit(&spewLit258)
 		spewCoreFlockerVolumeSource(w, v.Flocker)
 	}
-	w.s(" DownwardAPI:")
 	if v.DownwardAPI == nil {
-		w.s("(*v1.DownwardAPIVolumeSource)<nil>")
+		w.lit(&spewLit261)
 	} else {
-		w.s("(*v1.DownwardAPIVolumeSource)")
+		w.lit(&spewLit260)
 		spewCoreDownwardAPIVolumeSource(w, v.DownwardAPI)
 	}
-	w.s(" FC:")
 	if v.FC == nil {
-		w.s("(*v1.FCVolumeSource)<nil>")
+		w.lit(&spewLit263)
 	} else {
-		w.s("(*v1.FCVolumeSource)")
+		w.lit(&spewLit262)
 		spewCoreFCVolumeSource(w, v.FC)
 	}
-	w.s(" AzureFile:")
 	if v.AzureFile == nil {
-		w.s("(*v1.AzureFileVolumeSource)<nil>")
+		w.lit(&spewLit265)
 	} else {
-		w.s("(*v1.AzureFileVolumeSource)")
+		w.lit(&spewLit264)
 		spewCoreAzureFileVolumeSource(w, v.AzureFile)
 	}
-	w.s(" ConfigMap:")
 	if v.ConfigMap == nil {
-		w.s("(*v1.ConfigMapVolumeSource)<nil>")
+		w.lit(&spewLit267)
 	} else {
-		w.s("(*v1.ConfigMapVolumeSource)")
+		w.lit(&spewLit266)
 		spewCoreConfigMapVolumeSource(w, v.ConfigMap)
 	}
-	w.s(" VsphereVolume:")
 	if v.VsphereVolume == nil {
-		w.s("(*v1.VsphereVirtualDiskVolumeSource)<nil>")
+		w.lit(&spewLit269)
 	} else {
-		w.s("(*v1.VsphereVirtualDiskVolumeSource)")
+		w.lit(&spewLit268)
 		spewCoreVsphereVirtualDiskVolumeSource(w, v.VsphereVolume)
 	}
-	w.s(" Quobyte:")
 	if v.Quobyte == nil {
-		w.s("(*v1.QuobyteVolumeSource)<nil>")
+		w.lit(&spewLit271)
 	} else {
-		w.s("(*v1.QuobyteVolumeSource)")
+		w.lit(&spewLit270)
 		spewCoreQuobyteVolumeSource(w, v.Quobyte)
 	}
-	w.s(" AzureDisk:")
 	if v.AzureDisk == nil {
-		w.s("(*v1.AzureDiskVolumeSource)<nil>")
+		w.lit(&spewLit273)
 	} else {
-		w.s("(*v1.AzureDiskVolumeSource)")
+		w.lit(&spewLit272)
 		spewCoreAzureDiskVolumeSource(w, v.AzureDisk)
 	}
-	w.s(" PhotonPersistentDisk:")
 	if v.PhotonPersistentDisk == nil {
-		w.s("(*v1.PhotonPersistentDiskVolumeSource)<nil>")
+		w.lit(&spewLit275)
 	} else {
-		w.s("(*v1.PhotonPersistentDiskVolumeSource)")
+		w.lit(&spewLit274)
 		spewCorePhotonPersistentDiskVolumeSource(w, v.PhotonPersistentDisk)
 	}
-	w.s(" Projected:")
 	if v.Projected == nil {
-		w.s("(*v1.ProjectedVolumeSource)<nil>")
+		w.lit(&spewLit277)
 	} else {
-		w.s("(*v1.ProjectedVolumeSource)")
+		w.lit(&spewLit276)
 		spewCoreProjectedVolumeSource(w, v.Projected)
 	}
-	w.s(" PortworxVolume:")
 	if v.PortworxVolume == nil {
-		w.s("(*v1.PortworxVolumeSource)<nil>")
+		w.lit(&spewLit279)
 	} else {
-		w.s("(*v1.PortworxVolumeSource)")
+		w.lit(&spewLit278)
 		spewCorePortworxVolumeSource(w, v.PortworxVolume)
 	}
-	w.s(" ScaleIO:")
 	if v.ScaleIO == nil {
-		w.s("(*v1.ScaleIOVolumeSource)<nil>")
+		w.lit(&spewLit281)
 	} else {
-		w.s("(*v1.ScaleIOVolumeSource)")
+		w.lit(&spewLit280)
 		spewCoreScaleIOVolumeSource(w, v.ScaleIO)
 	}
-	w.s(" StorageOS:")
 	if v.StorageOS == nil {
-		w.s("(*v1.StorageOSVolumeSource)<nil>")
+		w.lit(&spewLit283)
 	} else {
-		w.s("(*v1.StorageOSVolumeSource)")
+		w.lit(&spewLit282)
 		spewCoreStorageOSVolumeSource(w, v.StorageOS)
 	}
-	w.s(" CSI:")
 	if v.CSI == nil {
-		w.s("(*v1.CSIVolumeSource)<nil>")
+		w.lit(&spewLit285)
 	} else {
-		w.s("(*v1.CSIVolumeSource)")
+		w.lit(&spewLit284)
 		spewCoreCSIVolumeSource(w, v.CSI)
 	}
-	w.s(" Ephemeral:")
 	if v.Ephemeral == nil {
-		w.s("(*v1.EphemeralVolumeSource)<nil>")
+		w.lit(&spewLit287)
 	} else {
-		w.s("(*v1.EphemeralVolumeSource)")
+		w.lit(&spewLit286)
 		spewCoreEphemeralVolumeSource(w, v.Ephemeral)
 	}
-	w.s(" Image:")
 	if v.Image == nil {
-		w.s("(*v1.ImageVolumeSource)<nil>")
+		w.lit(&spewLit289)
 	} else {
-		w.s("(*v1.ImageVolumeSource)")
+		w.lit(&spewLit288)
 		spewCoreImageVolumeSource(w, v.Image)
 	}
 	w.s("}")
@@ -1325,35 +1798,33 @@ func spewCoreVolumeSource(w *spewWriter, v *core.VolumeSource) {
 
 // spewCoreContainerPort prints the fields of a v1.ContainerPort in braces.
 func spewCoreContainerPort(w *spewWriter, v *core.ContainerPort) {
-	w.s("{Name:(string)")
+	w.lit(&spewLit2)
 	w.s(string(v.Name))
-	w.s(" HostPort:(int32)")
+	w.lit(&spewLit290)
 	w.int(int64(v.HostPort))
-	w.s(" ContainerPort:(int32)")
+	w.lit(&spewLit291)
 	w.int(int64(v.ContainerPort))
-	w.s(" Protocol:(v1.Protocol)")
+	w.lit(&spewLit292)
 	w.s(string(v.Protocol))
-	w.s(" HostIP:(string)")
+	w.lit(&spewLit293)
 	w.s(string(v.HostIP))
 	w.s("}")
 }
 
 // spewCoreEnvFromSource prints the fields of a v1.EnvFromSource in braces.
 func spewCoreEnvFromSource(w *spewWriter, v *core.EnvFromSource) {
-	w.s("{Prefix:(string)")
+	w.lit(&spewLit294)
 	w.s(string(v.Prefix))
-	w.s(" ConfigMapRef:")
 	if v.ConfigMapRef == nil {
-		w.s("(*v1.ConfigMapEnvSource)<nil>")
+		w.lit(&spewLit296)
 	} else {
-		w.s("(*v1.ConfigMapEnvSource)")
+		w.lit(&spewLit295)
 		spewCoreConfigMapEnvSource(w, v.ConfigMapRef)
 	}
-	w.s(" SecretRef:")
 	if v.SecretRef == nil {
-		w.s("(*v1.SecretEnvSource)<nil>")
+		w.lit(&spewLit298)
 	} else {
-		w.s("(*v1.SecretEnvSource)")
+		w.lit(&spewLit297)
 		spewCoreSecretEnvSource(w, v.SecretRef)
 	}
 	w.s("}")
@@ -1361,15 +1832,14 @@ func spewCoreEnvFromSource(w *spewWriter, v *core.EnvFromSource) {
 
 // spewCoreEnvVar prints the fields of a v1.EnvVar in braces.
 func spewCoreEnvVar(w *spewWriter, v *core.EnvVar) {
-	w.s("{Name:(string)")
+	w.lit(&spewLit2)
 	w.s(string(v.Name))
-	w.s(" Value:(string)")
+	w.lit(&spewLit188)
 	w.s(string(v.Value))
-	w.s(" ValueFrom:")
 	if v.ValueFrom == nil {
-		w.s("(*v1.EnvVarSource)<nil>")
+		w.lit(&spewLit300)
 	} else {
-		w.s("(*v1.EnvVarSource)")
+		w.lit(&spewLit299)
 		spewCoreEnvVarSource(w, v.ValueFrom)
 	}
 	w.s("}")
@@ -1377,22 +1847,21 @@ func spewCoreEnvVar(w *spewWriter, v *core.EnvVar) {
 
 // spewCoreContainerResizePolicy prints the fields of a v1.ContainerResizePolicy in braces.
 func spewCoreContainerResizePolicy(w *spewWriter, v *core.ContainerResizePolicy) {
-	w.s("{ResourceName:(v1.ResourceName)")
+	w.lit(&spewLit301)
 	w.s(string(v.ResourceName))
-	w.s(" RestartPolicy:(v1.ResourceResizeRestartPolicy)")
+	w.lit(&spewLit302)
 	w.s(string(v.RestartPolicy))
 	w.s("}")
 }
 
 // spewCoreContainerRestartRule prints the fields of a v1.ContainerRestartRule in braces.
 func spewCoreContainerRestartRule(w *spewWriter, v *core.ContainerRestartRule) {
-	w.s("{Action:(v1.ContainerRestartRuleAction)")
+	w.lit(&spewLit303)
 	w.s(string(v.Action))
-	w.s(" ExitCodes:")
 	if v.ExitCodes == nil {
-		w.s("(*v1.ContainerRestartRuleOnExitCodes)<nil>")
+		w.lit(&spewLit305)
 	} else {
-		w.s("(*v1.ContainerRestartRuleOnExitCodes)")
+		w.lit(&spewLit304)
 		spewCoreContainerRestartRuleOnExitCodes(w, v.ExitCodes)
 	}
 	w.s("}")
@@ -1400,61 +1869,58 @@ func spewCoreContainerRestartRule(w *spewWriter, v *core.ContainerRestartRule) {
 
 // spewCoreVolumeMount prints the fields of a v1.VolumeMount in braces.
 func spewCoreVolumeMount(w *spewWriter, v *core.VolumeMount) {
-	w.s("{Name:(string)")
+	w.lit(&spewLit2)
 	w.s(string(v.Name))
-	w.s(" ReadOnly:(bool)")
+	w.lit(&spewLit306)
 	w.bool(bool(v.ReadOnly))
-	w.s(" RecursiveReadOnly:")
 	if v.RecursiveReadOnly == nil {
-		w.s("(*v1.RecursiveReadOnlyMode)<nil>")
+		w.lit(&spewLit308)
 	} else {
-		w.s("(*v1.RecursiveReadOnlyMode)")
+		w.lit(&spewLit307)
 		w.s(string((*v.RecursiveReadOnly)))
 	}
-	w.s(" MountPath:(string)")
+	w.lit(&spewLit309)
 	w.s(string(v.MountPath))
-	w.s(" SubPath:(string)")
+	w.lit(&spewLit310)
 	w.s(string(v.SubPath))
-	w.s(" MountPropagation:")
 	if v.MountPropagation == nil {
-		w.s("(*v1.MountPropagationMode)<nil>")
+		w.lit(&spewLit312)
 	} else {
-		w.s("(*v1.MountPropagationMode)")
+		w.lit(&spewLit311)
 		w.s(string((*v.MountPropagation)))
 	}
-	w.s(" SubPathExpr:(string)")
+	w.lit(&spewLit313)
 	w.s(string(v.SubPathExpr))
 	w.s("}")
 }
 
 // spewCoreVolumeDevice prints the fields of a v1.VolumeDevice in braces.
 func spewCoreVolumeDevice(w *spewWriter, v *core.VolumeDevice) {
-	w.s("{Name:(string)")
+	w.lit(&spewLit2)
 	w.s(string(v.Name))
-	w.s(" DevicePath:(string)")
+	w.lit(&spewLit314)
 	w.s(string(v.DevicePath))
 	w.s("}")
 }
 
 // spewCoreProbe prints the fields of a v1.Probe in braces.
 func spewCoreProbe(w *spewWriter, v *core.Probe) {
-	w.s("{ProbeHandler:(v1.ProbeHandler)")
+	w.lit(&spewLit315)
 	spewCoreProbeHandler(w, &v.ProbeHandler)
-	w.s(" InitialDelaySeconds:(int32)")
+	w.lit(&spewLit316)
 	w.int(int64(v.InitialDelaySeconds))
-	w.s(" TimeoutSeconds:(int32)")
+	w.lit(&spewLit317)
 	w.int(int64(v.TimeoutSeconds))
-	w.s(" PeriodSeconds:(int32)")
+	w.lit(&spewLit318)
 	w.int(int64(v.PeriodSeconds))
-	w.s(" SuccessThreshold:(int32)")
+	w.lit(&spewLit319)
 	w.int(int64(v.SuccessThreshold))
-	w.s(" FailureThreshold:(int32)")
+	w.lit(&spewLit320)
 	w.int(int64(v.FailureThreshold))
-	w.s(" TerminationGracePeriodSeconds:")
 	if v.TerminationGracePeriodSeconds == nil {
-		w.s("(*int64)<nil>")
+		w.lit(&spewLit34)
 	} else {
-		w.s("(*int64)")
+		w.lit(&spewLit33)
 		w.int(int64((*v.TerminationGracePeriodSeconds)))
 	}
 	w.s("}")
@@ -1462,25 +1928,22 @@ func spewCoreProbe(w *spewWriter, v *core.Probe) {
 
 // spewCoreLifecycle prints the fields of a v1.Lifecycle in braces.
 func spewCoreLifecycle(w *spewWriter, v *core.Lifecycle) {
-	w.s("{PostStart:")
 	if v.PostStart == nil {
-		w.s("(*v1.LifecycleHandler)<nil>")
+		w.lit(&spewLit322)
 	} else {
-		w.s("(*v1.LifecycleHandler)")
+		w.lit(&spewLit321)
 		spewCoreLifecycleHandler(w, v.PostStart)
 	}
-	w.s(" PreStop:")
 	if v.PreStop == nil {
-		w.s("(*v1.LifecycleHandler)<nil>")
+		w.lit(&spewLit324)
 	} else {
-		w.s("(*v1.LifecycleHandler)")
+		w.lit(&spewLit323)
 		spewCoreLifecycleHandler(w, v.PreStop)
 	}
-	w.s(" StopSignal:")
 	if v.StopSignal == nil {
-		w.s("(*v1.Signal)<nil>")
+		w.lit(&spewLit326)
 	} else {
-		w.s("(*v1.Signal)")
+		w.lit(&spewLit325)
 		w.s(string((*v.StopSignal)))
 	}
 	w.s("}")
@@ -1488,88 +1951,76 @@ func spewCoreLifecycle(w *spewWriter, v *core.Lifecycle) {
 
 // spewCoreSecurityContext prints the fields of a v1.SecurityContext in braces.
 func spewCoreSecurityContext(w *spewWriter, v *core.SecurityContext) {
-	w.s("{Capabilities:")
 	if v.Capabilities == nil {
-		w.s("(*v1.Capabilities)<nil>")
+		w.lit(&spewLit328)
 	} else {
-		w.s("(*v1.Capabilities)")
+		w.lit(&spewLit327)
 		spewCoreCapabilities(w, v.Capabilities)
 	}
-	w.s(" Privileged:")
 	if v.Privileged == nil {
-		w.s("(*bool)<nil>")
+		w.lit(&spewLit330)
 	} else {
-		w.s("(*bool)")
+		w.lit(&spewLit329)
 		w.bool(bool((*v.Privileged)))
 	}
-	w.s(" SELinuxOptions:")
 	if v.SELinuxOptions == nil {
-		w.s("(*v1.SELinuxOptions)<nil>")
+		w.lit(&spewLit332)
 	} else {
-		w.s("(*v1.SELinuxOptions)")
+		w.lit(&spewLit331)
 		spewCoreSELinuxOptions(w, v.SELinuxOptions)
 	}
-	w.s(" WindowsOptions:")
 	if v.WindowsOptions == nil {
-		w.s("(*v1.WindowsSecurityContextOptions)<nil>")
+		w.lit(&spewLit157)
 	} else {
-		w.s("(*v1.WindowsSecurityContextOptions)")
+		w.lit(&spewLit156)
 		spewCoreWindowsSecurityContextOptions(w, v.WindowsOptions)
 	}
-	w.s(" RunAsUser:")
 	if v.RunAsUser == nil {
-		w.s("(*int64)<nil>")
+		w.lit(&spewLit159)
 	} else {
-		w.s("(*int64)")
+		w.lit(&spewLit158)
 		w.int(int64((*v.RunAsUser)))
 	}
-	w.s(" RunAsGroup:")
 	if v.RunAsGroup == nil {
-		w.s("(*int64)<nil>")
+		w.lit(&spewLit161)
 	} else {
-		w.s("(*int64)")
+		w.lit(&spewLit160)
 		w.int(int64((*v.RunAsGroup)))
 	}
-	w.s(" RunAsNonRoot:")
 	if v.RunAsNonRoot == nil {
-		w.s("(*bool)<nil>")
+		w.lit(&spewLit163)
 	} else {
-		w.s("(*bool)")
+		w.lit(&spewLit162)
 		w.bool(bool((*v.RunAsNonRoot)))
 	}
-	w.s(" ReadOnlyRootFilesystem:")
 	if v.ReadOnlyRootFilesystem == nil {
-		w.s("(*bool)<nil>")
+		w.lit(&spewLit334)
 	} else {
-		w.s("(*bool)")
+		w.lit(&spewLit333)
 		w.bool(bool((*v.ReadOnlyRootFilesystem)))
 	}
-	w.s(" AllowPrivilegeEscalation:")
 	if v.AllowPrivilegeEscalation == nil {
-		w.s("(*bool)<nil>")
+		w.lit(&spewLit336)
 	} else {
-		w.s("(*bool)")
+		w.lit(&spewLit335)
 		w.bool(bool((*v.AllowPrivilegeEscalation)))
 	}
-	w.s(" ProcMount:")
 	if v.ProcMount == nil {
-		w.s("(*v1.ProcMountType)<nil>")
+		w.lit(&spewLit338)
 	} else {
-		w.s("(*v1.ProcMountType)")
+		w.lit(&spewLit337)
 		w.s(string((*v.ProcMount)))
 	}
-	w.s(" SeccompProfile:")
 	if v.SeccompProfile == nil {
-		w.s("(*v1.SeccompProfile)<nil>")
+		w.lit(&spewLit175)
 	} else {
-		w.s("(*v1.SeccompProfile)")
+		w.lit(&spewLit174)
 		spewCoreSeccompProfile(w, v.SeccompProfile)
 	}
-	w.s(" AppArmorProfile:")
 	if v.AppArmorProfile == nil {
-		w.s("(*v1.AppArmorProfile)<nil>")
+		w.lit(&spewLit177)
 	} else {
-		w.s("(*v1.AppArmorProfile)")
+		w.lit(&spewLit176)
 		spewCoreAppArmorProfile(w, v.AppArmorProfile)
 	}
 	w.s("}")
@@ -1577,15 +2028,14 @@ func spewCoreSecurityContext(w *spewWriter, v *core.SecurityContext) {
 
 // spewCoreEphemeralContainerCommon prints the fields of a v1.EphemeralContainerCommon in braces.
 func spewCoreEphemeralContainerCommon(w *spewWriter, v *core.EphemeralContainerCommon) {
-	w.s("{Name:(string)")
+	w.lit(&spewLit2)
 	w.s(string(v.Name))
-	w.s(" Image:(string)")
+	w.lit(&spewLit113)
 	w.s(string(v.Image))
-	w.s(" Command:([]string)")
 	if v.Command == nil {
-		w.s("<nil>")
+		w.lit(&spewLit114)
 	} else {
-		w.s("[")
+		w.lit(&spewLit115)
 		for i1 := range v.Command {
 			if i1 > 0 {
 				w.s(" ")
@@ -1594,11 +2044,10 @@ func spewCoreEphemeralContainerCommon(w *spewWriter, v *core.EphemeralContainerC
 		}
 		w.s("]")
 	}
-	w.s(" Args:([]string)")
 	if v.Args == nil {
-		w.s("<nil>")
+		w.lit(&spewLit116)
 	} else {
-		w.s("[")
+		w.lit(&spewLit117)
 		for i1 := range v.Args {
 			if i1 > 0 {
 				w.s(" ")
@@ -1607,13 +2056,12 @@ func spewCoreEphemeralContainerCommon(w *spewWriter, v *core.EphemeralContainerC
 		}
 		w.s("]")
 	}
-	w.s(" WorkingDir:(string)")
+	w.lit(&spewLit118)
 	w.s(string(v.WorkingDir))
-	w.s(" Ports:([]v1.ContainerPort)")
 	if v.Ports == nil {
-		w.s("<nil>")
+		w.lit(&spewLit119)
 	} else {
-		w.s("[")
+		w.lit(&spewLit120)
 		for i1 := range v.Ports {
 			if i1 > 0 {
 				w.s(" ")
@@ -1622,11 +2070,10 @@ func spewCoreEphemeralContainerCommon(w *spewWriter, v *core.EphemeralContainerC
 		}
 		w.s("]")
 	}
-	w.s(" EnvFrom:([]v1.EnvFromSource)")
 	if v.EnvFrom == nil {
-		w.s("<nil>")
+		w.lit(&spewLit121)
 	} else {
-		w.s("[")
+		w.lit(&spewLit122)
 		for i1 := range v.EnvFrom {
 			if i1 > 0 {
 				w.s(" ")
@@ -1635,11 +2082,10 @@ func spewCoreEphemeralContainerCommon(w *spewWriter, v *core.EphemeralContainerC
 		}
 		w.s("]")
 	}
-	w.s(" Env:([]v1.EnvVar)")
 	if v.Env == nil {
-		w.s("<nil>")
+		w.lit(&spewLit123)
 	} else {
-		w.s("[")
+		w.lit(&spewLit124)
 		for i1 := range v.Env {
 			if i1 > 0 {
 				w.s(" ")
@@ -1648,13 +2094,12 @@ func spewCoreEphemeralContainerCommon(w *spewWriter, v *core.EphemeralContainerC
 		}
 		w.s("]")
 	}
-	w.s(" Resources:(v1.ResourceRequirements)")
+	w.lit(&spewLit125)
 	spewCoreResourceRequirements(w, &v.Resources)
-	w.s(" ResizePolicy:([]v1.ContainerResizePolicy)")
 	if v.ResizePolicy == nil {
-		w.s("<nil>")
+		w.lit(&spewLit126)
 	} else {
-		w.s("[")
+		w.lit(&spewLit127)
 		for i1 := range v.ResizePolicy {
 			if i1 > 0 {
 				w.s(" ")
@@ -1663,18 +2108,16 @@ func spewCoreEphemeralContainerCommon(w *spewWriter, v *core.EphemeralContainerC
 		}
 		w.s("]")
 	}
-	w.s(" RestartPolicy:")
 	if v.RestartPolicy == nil {
-		w.s("(*v1.ContainerRestartPolicy)<nil>")
+		w.lit(&spewLit129)
 	} else {
-		w.s("(*v1.ContainerRestartPolicy)")
+		w.lit(&spewLit128)
 		w.s(string((*v.RestartPolicy)))
 	}
-	w.s(" RestartPolicyRules:([]v1.ContainerRestartRule)")
 	if v.RestartPolicyRules == nil {
-		w.s("<nil>")
+		w.lit(&spewLit130)
 	} else {
-		w.s("[")
+		w.lit(&spewLit131)
 		for i1 := range v.RestartPolicyRules {
 			if i1 > 0 {
 				w.s(" ")
@@ -1683,11 +2126,10 @@ func spewCoreEphemeralContainerCommon(w *spewWriter, v *core.EphemeralContainerC
 		}
 		w.s("]")
 	}
-	w.s(" VolumeMounts:([]v1.VolumeMount)")
 	if v.VolumeMounts == nil {
-		w.s("<nil>")
+		w.lit(&spewLit132)
 	} else {
-		w.s("[")
+		w.lit(&spewLit133)
 		for i1 := range v.VolumeMounts {
 			if i1 > 0 {
 				w.s(" ")
@@ -1696,11 +2138,10 @@ func spewCoreEphemeralContainerCommon(w *spewWriter, v *core.EphemeralContainerC
 		}
 		w.s("]")
 	}
-	w.s(" VolumeDevices:([]v1.VolumeDevice)")
 	if v.VolumeDevices == nil {
-		w.s("<nil>")
+		w.lit(&spewLit134)
 	} else {
-		w.s("[")
+		w.lit(&spewLit135)
 		for i1 := range v.VolumeDevices {
 			if i1 > 0 {
 				w.s(" ")
@@ -1709,97 +2150,88 @@ func spewCoreEphemeralContainerCommon(w *spewWriter, v *core.EphemeralContainerC
 		}
 		w.s("]")
 	}
-	w.s(" LivenessProbe:")
 	if v.LivenessProbe == nil {
-		w.s("(*v1.Probe)<nil>")
+		w.lit(&spewLit137)
 	} else {
-		w.s("(*v1.Probe)")
+		w.lit(&spewLit136)
 		spewCoreProbe(w, v.LivenessProbe)
 	}
-	w.s(" ReadinessProbe:")
 	if v.ReadinessProbe == nil {
-		w.s("(*v1.Probe)<nil>")
+		w.lit(&spewLit139)
 	} else {
-		w.s("(*v1.Probe)")
+		w.lit(&spewLit138)
 		spewCoreProbe(w, v.ReadinessProbe)
 	}
-	w.s(" StartupProbe:")
 	if v.StartupProbe == nil {
-		w.s("(*v1.Probe)<nil>")
+		w.lit(&spewLit141)
 	} else {
-		w.s("(*v1.Probe)")
+		w.lit(&spewLit140)
 		spewCoreProbe(w, v.StartupProbe)
 	}
-	w.s(" Lifecycle:")
 	if v.Lifecycle == nil {
-		w.s("(*v1.Lifecycle)<nil>")
+		w.lit(&spewLit143)
 	} else {
-		w.s("(*v1.Lifecycle)")
+		w.lit(&spewLit142)
 		spewCoreLifecycle(w, v.Lifecycle)
 	}
-	w.s(" TerminationMessagePath:(string)")
+	w.lit(&spewLit144)
 	w.s(string(v.TerminationMessagePath))
-	w.s(" TerminationMessagePolicy:(v1.TerminationMessagePolicy)")
+	w.lit(&spewLit145)
 	w.s(string(v.TerminationMessagePolicy))
-	w.s(" ImagePullPolicy:(v1.PullPolicy)")
+	w.lit(&spewLit146)
 	w.s(string(v.ImagePullPolicy))
-	w.s(" SecurityContext:")
 	if v.SecurityContext == nil {
-		w.s("(*v1.SecurityContext)<nil>")
+		w.lit(&spewLit148)
 	} else {
-		w.s("(*v1.SecurityContext)")
+		w.lit(&spewLit147)
 		spewCoreSecurityContext(w, v.SecurityContext)
 	}
-	w.s(" Stdin:(bool)")
+	w.lit(&spewLit149)
 	w.bool(bool(v.Stdin))
-	w.s(" StdinOnce:(bool)")
+	w.lit(&spewLit150)
 	w.bool(bool(v.StdinOnce))
-	w.s(" TTY:(bool)")
+	w.lit(&spewLit151)
 	w.bool(bool(v.TTY))
 	w.s("}")
 }
 
 // spewCoreSELinuxOptions prints the fields of a v1.SELinuxOptions in braces.
 func spewCoreSELinuxOptions(w *spewWriter, v *core.SELinuxOptions) {
-	w.s("{User:(string)")
+	w.lit(&spewLit339)
 	w.s(string(v.User))
-	w.s(" Role:(string)")
+	w.lit(&spewLit340)
 	w.s(string(v.Role))
-	w.s(" Type:(string)")
+	w.lit(&spewLit341)
 	w.s(string(v.Type))
-	w.s(" Level:(string)")
+	w.lit(&spewLit342)
 	w.s(string(v.Level))
 	w.s("}")
 }
 
 // spewCoreWindowsSecurityContextOptions prints the fields of a v1.WindowsSecurityContextOptions in braces.
 func spewCoreWindowsSecurityContextOptions(w *spewWriter, v *core.WindowsSecurityContextOptions) {
-	w.s("{GMSACredentialSpecName:")
 	if v.GMSACredentialSpecName == nil {
-		w.s("(*string)<nil>")
+		w.lit(&spewLit344)
 	} else {
-		w.s("(*string)")
+		w.lit(&spewLit343)
 		w.s(string((*v.GMSACredentialSpecName)))
 	}
-	w.s(" GMSACredentialSpec:")
 	if v.GMSACredentialSpec == nil {
-		w.s("(*string)<nil>")
+		w.lit(&spewLit346)
 	} else {
-		w.s("(*string)")
+		w.lit(&spewLit345)
 		w.s(string((*v.GMSACredentialSpec)))
 	}
-	w.s(" RunAsUserName:")
 	if v.RunAsUserName == nil {
-		w.s("(*string)<nil>")
+		w.lit(&spewLit348)
 	} else {
-		w.s("(*string)")
+		w.lit(&spewLit347)
 		w.s(string((*v.RunAsUserName)))
 	}
-	w.s(" HostProcess:")
 	if v.HostProcess == nil {
-		w.s("(*bool)<nil>")
+		w.lit(&spewLit350)
 	} else {
-		w.s("(*bool)")
+		w.lit(&spewLit349)
 		w.bool(bool((*v.HostProcess)))
 	}
 	w.s("}")
@@ -1807,22 +2239,21 @@ func spewCoreWindowsSecurityContextOptions(w *spewWriter, v *core.WindowsSecurit
 
 // spewCoreSysctl prints the fields of a v1.Sysctl in braces.
 func spewCoreSysctl(w *spewWriter, v *core.Sysctl) {
-	w.s("{Name:(string)")
+	w.lit(&spewLit2)
 	w.s(string(v.Name))
-	w.s(" Value:(string)")
+	w.lit(&spewLit188)
 	w.s(string(v.Value))
 	w.s("}")
 }
 
 // spewCoreSeccompProfile prints the fields of a v1.SeccompProfile in braces.
 func spewCoreSeccompProfile(w *spewWriter, v *core.SeccompProfile) {
-	w.s("{Type:(v1.SeccompProfileType)")
+	w.lit(&spewLit351)
 	w.s(string(v.Type))
-	w.s(" LocalhostProfile:")
 	if v.LocalhostProfile == nil {
-		w.s("(*string)<nil>")
+		w.lit(&spewLit353)
 	} else {
-		w.s("(*string)")
+		w.lit(&spewLit352)
 		w.s(string((*v.LocalhostProfile)))
 	}
 	w.s("}")
@@ -1830,13 +2261,12 @@ func spewCoreSeccompProfile(w *spewWriter, v *core.SeccompProfile) {
 
 // spewCoreAppArmorProfile prints the fields of a v1.AppArmorProfile in braces.
 func spewCoreAppArmorProfile(w *spewWriter, v *core.AppArmorProfile) {
-	w.s("{Type:(v1.AppArmorProfileType)")
+	w.lit(&spewLit354)
 	w.s(string(v.Type))
-	w.s(" LocalhostProfile:")
 	if v.LocalhostProfile == nil {
-		w.s("(*string)<nil>")
+		w.lit(&spewLit353)
 	} else {
-		w.s("(*string)")
+		w.lit(&spewLit352)
 		w.s(string((*v.LocalhostProfile)))
 	}
 	w.s("}")
@@ -1844,18 +2274,16 @@ func spewCoreAppArmorProfile(w *spewWriter, v *core.AppArmorProfile) {
 
 // spewCoreNodeAffinity prints the fields of a v1.NodeAffinity in braces.
 func spewCoreNodeAffinity(w *spewWriter, v *core.NodeAffinity) {
-	w.s("{RequiredDuringSchedulingIgnoredDuringExecution:")
 	if v.RequiredDuringSchedulingIgnoredDuringExecution == nil {
-		w.s("(*v1.NodeSelector)<nil>")
+		w.lit(&spewLit356)
 	} else {
-		w.s("(*v1.NodeSelector)")
+		w.lit(&spewLit355)
 		spewCoreNodeSelector(w, v.RequiredDuringSchedulingIgnoredDuringExecution)
 	}
-	w.s(" PreferredDuringSchedulingIgnoredDuringExecution:([]v1.PreferredSchedulingTerm)")
 	if v.PreferredDuringSchedulingIgnoredDuringExecution == nil {
-		w.s("<nil>")
+		w.lit(&spewLit357)
 	} else {
-		w.s("[")
+		w.lit(&spewLit358)
 		for i1 := range v.PreferredDuringSchedulingIgnoredDuringExecution {
 			if i1 > 0 {
 				w.s(" ")
@@ -1869,11 +2297,10 @@ func spewCoreNodeAffinity(w *spewWriter, v *core.NodeAffinity) {
 
 // spewCorePodAffinity prints the fields of a v1.PodAffinity in braces.
 func spewCorePodAffinity(w *spewWriter, v *core.PodAffinity) {
-	w.s("{RequiredDuringSchedulingIgnoredDuringExecution:([]v1.PodAffinityTerm)")
 	if v.RequiredDuringSchedulingIgnoredDuringExecution == nil {
-		w.s("<nil>")
+		w.lit(&spewLit359)
 	} else {
-		w.s("[")
+		w.lit(&spewLit360)
 		for i1 := range v.RequiredDuringSchedulingIgnoredDuringExecution {
 			if i1 > 0 {
 				w.s(" ")
@@ -1882,11 +2309,10 @@ func spewCorePodAffinity(w *spewWriter, v *core.PodAffinity) {
 		}
 		w.s("]")
 	}
-	w.s(" PreferredDuringSchedulingIgnoredDuringExecution:([]v1.WeightedPodAffinityTerm)")
 	if v.PreferredDuringSchedulingIgnoredDuringExecution == nil {
-		w.s("<nil>")
+		w.lit(&spewLit361)
 	} else {
-		w.s("[")
+		w.lit(&spewLit362)
 		for i1 := range v.PreferredDuringSchedulingIgnoredDuringExecution {
 			if i1 > 0 {
 				w.s(" ")
@@ -1900,11 +2326,10 @@ func spewCorePodAffinity(w *spewWriter, v *core.PodAffinity) {
 
 // spewCorePodAntiAffinity prints the fields of a v1.PodAntiAffinity in braces.
 func spewCorePodAntiAffinity(w *spewWriter, v *core.PodAntiAffinity) {
-	w.s("{RequiredDuringSchedulingIgnoredDuringExecution:([]v1.PodAffinityTerm)")
 	if v.RequiredDuringSchedulingIgnoredDuringExecution == nil {
-		w.s("<nil>")
+		w.lit(&spewLit359)
 	} else {
-		w.s("[")
+		w.lit(&spewLit360)
 		for i1 := range v.RequiredDuringSchedulingIgnoredDuringExecution {
 			if i1 > 0 {
 				w.s(" ")
@@ -1913,11 +2338,10 @@ func spewCorePodAntiAffinity(w *spewWriter, v *core.PodAntiAffinity) {
 		}
 		w.s("]")
 	}
-	w.s(" PreferredDuringSchedulingIgnoredDuringExecution:([]v1.WeightedPodAffinityTerm)")
 	if v.PreferredDuringSchedulingIgnoredDuringExecution == nil {
-		w.s("<nil>")
+		w.lit(&spewLit361)
 	} else {
-		w.s("[")
+		w.lit(&spewLit362)
 		for i1 := range v.PreferredDuringSchedulingIgnoredDuringExecution {
 			if i1 > 0 {
 				w.s(" ")
@@ -1931,13 +2355,12 @@ func spewCorePodAntiAffinity(w *spewWriter, v *core.PodAntiAffinity) {
 
 // spewCorePodDNSConfigOption prints the fields of a v1.PodDNSConfigOption in braces.
 func spewCorePodDNSConfigOption(w *spewWriter, v *core.PodDNSConfigOption) {
-	w.s("{Name:(string)")
+	w.lit(&spewLit2)
 	w.s(string(v.Name))
-	w.s(" Value:")
 	if v.Value == nil {
-		w.s("(*string)<nil>")
+		w.lit(&spewLit364)
 	} else {
-		w.s("(*string)")
+		w.lit(&spewLit363)
 		w.s(string((*v.Value)))
 	}
 	w.s("}")
@@ -1945,12 +2368,11 @@ func spewCorePodDNSConfigOption(w *spewWriter, v *core.PodDNSConfigOption) {
 
 // spewMetav1LabelSelector prints the fields of a v1.LabelSelector in braces.
 func spewMetav1LabelSelector(w *spewWriter, v *metav1.LabelSelector) {
-	w.s("{MatchLabels:(map[string]string)")
 	if v.MatchLabels == nil {
-		w.s("<nil>")
+		w.lit(&spewLit365)
 	} else {
 		var buf1 [8]string
-		w.s("map[")
+		w.lit(&spewLit366)
 		for j1, k1 := range sortedKeys(v.MatchLabels, buf1[:0]) {
 			if j1 > 0 {
 				w.s(" ")
@@ -1961,11 +2383,10 @@ func spewMetav1LabelSelector(w *spewWriter, v *metav1.LabelSelector) {
 		}
 		w.s("]")
 	}
-	w.s(" MatchExpressions:([]v1.LabelSelectorRequirement)")
 	if v.MatchExpressions == nil {
-		w.s("<nil>")
+		w.lit(&spewLit367)
 	} else {
-		w.s("[")
+		w.lit(&spewLit368)
 		for i1 := range v.MatchExpressions {
 			if i1 > 0 {
 				w.s(" ")
@@ -1979,22 +2400,21 @@ func spewMetav1LabelSelector(w *spewWriter, v *metav1.LabelSelector) {
 
 // spewCoreResourceClaim prints the fields of a v1.ResourceClaim in braces.
 func spewCoreResourceClaim(w *spewWriter, v *core.ResourceClaim) {
-	w.s("{Name:(string)")
+	w.lit(&spewLit2)
 	w.s(string(v.Name))
-	w.s(" Request:(string)")
+	w.lit(&spewLit369)
 	w.s(string(v.Request))
 	w.s("}")
 }
 
 // spewCoreHostPathVolumeSource prints the fields of a v1.HostPathVolumeSource in braces.
 func spewCoreHostPathVolumeSource(w *spewWriter, v *core.HostPathVolumeSource) {
-	w.s("{Path:(string)")
+	w.lit(&spewLit370)
 	w.s(string(v.Path))
-	w.s(" Type:")
 	if v.Type == nil {
-		w.s("(*v1.HostPathType)<nil>")
+		w.lit(&spewLit372)
 	} else {
-		w.s("(*v1.HostPathType)")
+		w.lit(&spewLit371)
 		w.s(string((*v.Type)))
 	}
 	w.s("}")
@@ -2002,13 +2422,12 @@ func spewCoreHostPathVolumeSource(w *spewWriter, v *core.HostPathVolumeSource) {
 
 // spewCoreEmptyDirVolumeSource prints the fields of a v1.EmptyDirVolumeSource in braces.
 func spewCoreEmptyDirVolumeSource(w *spewWriter, v *core.EmptyDirVolumeSource) {
-	w.s("{Medium:(v1.StorageMedium)")
+	w.lit(&spewLit373)
 	w.s(string(v.Medium))
-	w.s(" SizeLimit:")
 	if v.SizeLimit == nil {
-		w.s("(*resource.Quantity)<nil>")
+		w.lit(&spewLit375)
 	} else {
-		w.s("(*resource.Quantity)")
+		w.lit(&spewLit374)
 		w.quantity(v.SizeLimit, false)
 	}
 	w.s("}")
@@ -2016,50 +2435,49 @@ func spewCoreEmptyDirVolumeSource(w *spewWriter, v *core.EmptyDirVolumeSource) {
 
 // spewCoreGCEPersistentDiskVolumeSource prints the fields of a v1.GCEPersistentDiskVolumeSource in braces.
 func spewCoreGCEPersistentDiskVolumeSource(w *spewWriter, v *core.GCEPersistentDiskVolumeSource) {
-	w.s("{PDName:(string)")
+	w.lit(&spewLit376)
 	w.s(string(v.PDName))
-	w.s(" FSType:(string)")
+	w.lit(&spewLit377)
 	w.s(string(v.FSType))
-	w.s(" Partition:(int32)")
+	w.lit(&spewLit378)
 	w.int(int64(v.Partition))
-	w.s(" ReadOnly:(bool)")
+	w.lit(&spewLit306)
 	w.bool(bool(v.ReadOnly))
 	w.s("}")
 }
 
 // spewCoreAWSElasticBlockStoreVolumeSource prints the fields of a v1.AWSElasticBlockStoreVolumeSource in braces.
 func spewCoreAWSElasticBlockStoreVolumeSource(w *spewWriter, v *core.AWSElasticBlockStoreVolumeSource) {
-	w.s("{VolumeID:(string)")
+	w.lit(&spewLit379)
 	w.s(string(v.VolumeID))
-	w.s(" FSType:(string)")
+	w.lit(&spewLit377)
 	w.s(string(v.FSType))
-	w.s(" Partition:(int32)")
+	w.lit(&spewLit378)
 	w.int(int64(v.Partition))
-	w.s(" ReadOnly:(bool)")
+	w.lit(&spewLit306)
 	w.bool(bool(v.ReadOnly))
 	w.s("}")
 }
 
 // spewCoreGitRepoVolumeSource prints the fields of a v1.GitRepoVolumeSource in braces.
 func spewCoreGitRepoVolumeSource(w *spewWriter, v *core.GitRepoVolumeSource) {
-	w.s("{Repository:(string)")
+	w.lit(&spewLit380)
 	w.s(string(v.Repository))
-	w.s(" Revision:(string)")
+	w.lit(&spewLit381)
 	w.s(string(v.Revision))
-	w.s(" Directory:(string)")
+	w.lit(&spewLit382)
 	w.s(string(v.Directory))
 	w.s("}")
 }
 
 // spewCoreSecretVolumeSource prints the fields of a v1.SecretVolumeSource in braces.
 func spewCoreSecretVolumeSource(w *spewWriter, v *core.SecretVolumeSource) {
-	w.s("{SecretName:(string)")
+	w.lit(&spewLit383)
 	w.s(string(v.SecretName))
-	w.s(" Items:([]v1.KeyToPath)")
 	if v.Items == nil {
-		w.s("<nil>")
+		w.lit(&spewLit384)
 	} else {
-		w.s("[")
+		w.lit(&spewLit385)
 		for i1 := range v.Items {
 			if i1 > 0 {
 				w.s(" ")
@@ -2068,18 +2486,16 @@ func spewCoreSecretVolumeSource(w *spewWriter, v *core.SecretVolumeSource) {
 		}
 		w.s("]")
 	}
-	w.s(" DefaultMode:")
 	if v.DefaultMode == nil {
-		w.s("(*int32)<nil>")
+		w.lit(&spewLit387)
 	} else {
-		w.s("(*int32)")
+		w.lit(&spewLit386)
 		w.int(int64((*v.DefaultMode)))
 	}
-	w.s(" Optional:")
 	if v.Optional == nil {
-		w.s("(*bool)<nil>")
+		w.lit(&spewLit389)
 	} else {
-		w.s("(*bool)")
+		w.lit(&spewLit388)
 		w.bool(bool((*v.Optional)))
 	}
 	w.s("}")
@@ -2087,34 +2503,33 @@ func spewCoreSecretVolumeSource(w *spewWriter, v *core.SecretVolumeSource) {
 
 // spewCoreNFSVolumeSource prints the fields of a v1.NFSVolumeSource in braces.
 func spewCoreNFSVolumeSource(w *spewWriter, v *core.NFSVolumeSource) {
-	w.s("{Server:(string)")
+	w.lit(&spewLit390)
 	w.s(string(v.Server))
-	w.s(" Path:(string)")
+	w.lit(&spewLit391)
 	w.s(string(v.Path))
-	w.s(" ReadOnly:(bool)")
+	w.lit(&spewLit306)
 	w.bool(bool(v.ReadOnly))
 	w.s("}")
 }
 
 // spewCoreISCSIVolumeSource prints the fields of a v1.ISCSIVolumeSource in braces.
 func spewCoreISCSIVolumeSource(w *spewWriter, v *core.ISCSIVolumeSource) {
-	w.s("{TargetPortal:(string)")
+	w.lit(&spewLit392)
 	w.s(string(v.TargetPortal))
-	w.s(" IQN:(string)")
+	w.lit(&spewLit393)
 	w.s(string(v.IQN))
-	w.s(" Lun:(int32)")
+	w.lit(&spewLit394)
 	w.int(int64(v.Lun))
-	w.s(" ISCSIInterface:(string)")
+	w.lit(&spewLit395)
 	w.s(string(v.ISCSIInterface))
-	w.s(" FSType:(string)")
+	w.lit(&spewLit377)
 	w.s(string(v.FSType))
-	w.s(" ReadOnly:(bool)")
+	w.lit(&spewLit306)
 	w.bool(bool(v.ReadOnly))
-	w.s(" Portals:([]string)")
 	if v.Portals == nil {
-		w.s("<nil>")
+		w.lit(&spewLit396)
 	} else {
-		w.s("[")
+		w.lit(&spewLit397)
 		for i1 := range v.Portals {
 			if i1 > 0 {
 				w.s(" ")
@@ -2123,22 +2538,20 @@ func spewCoreISCSIVolumeSource(w *spewWriter, v *core.ISCSIVolumeSource) {
 		}
 		w.s("]")
 	}
-	w.s(" DiscoveryCHAPAuth:(bool)")
+	w.lit(&spewLit398)
 	w.bool(bool(v.DiscoveryCHAPAuth))
-	w.s(" SessionCHAPAuth:(bool)")
+	w.lit(&spewLit399)
 	w.bool(bool(v.SessionCHAPAuth))
-	w.s(" SecretRef:")
 	if v.SecretRef == nil {
-		w.s("(*v1.LocalObjectReference)<nil>")
+		w.lit(&spewLit401)
 	} else {
-		w.s("(*v1.LocalObjectReference)")
+		w.lit(&spewLit400)
 		spewCoreLocalObjectReference(w, v.SecretRef)
 	}
-	w.s(" InitiatorName:")
 	if v.InitiatorName == nil {
-		w.s("(*string)<nil>")
+		w.lit(&spewLit403)
 	} else {
-		w.s("(*string)")
+		w.lit(&spewLit402)
 		w.s(string((*v.InitiatorName)))
 	}
 	w.s("}")
@@ -2146,31 +2559,30 @@ func spewCoreISCSIVolumeSource(w *spewWriter, v *core.ISCSIVolumeSource) {
 
 // spewCoreGlusterfsVolumeSource prints the fields of a v1.GlusterfsVolumeSource in braces.
 func spewCoreGlusterfsVolumeSource(w *spewWriter, v *core.GlusterfsVolumeSource) {
-	w.s("{EndpointsName:(string)")
+	w.lit(&spewLit404)
 	w.s(string(v.EndpointsName))
-	w.s(" Path:(string)")
+	w.lit(&spewLit391)
 	w.s(string(v.Path))
-	w.s(" ReadOnly:(bool)")
+	w.lit(&spewLit306)
 	w.bool(bool(v.ReadOnly))
 	w.s("}")
 }
 
 // spewCorePersistentVolumeClaimVolumeSource prints the fields of a v1.PersistentVolumeClaimVolumeSource in braces.
 func spewCorePersistentVolumeClaimVolumeSource(w *spewWriter, v *core.PersistentVolumeClaimVolumeSource) {
-	w.s("{ClaimName:(string)")
+	w.lit(&spewLit405)
 	w.s(string(v.ClaimName))
-	w.s(" ReadOnly:(bool)")
+	w.lit(&spewLit306)
 	w.bool(bool(v.ReadOnly))
 	w.s("}")
 }
 
 // spewCoreRBDVolumeSource prints the fields of a v1.RBDVolumeSource in braces.
 func spewCoreRBDVolumeSource(w *spewWriter, v *core.RBDVolumeSource) {
-	w.s("{CephMonitors:([]string)")
 	if v.CephMonitors == nil {
-		w.s("<nil>")
+		w.lit(&spewLit406)
 	} else {
-		w.s("[")
+		w.lit(&spewLit407)
 		for i1 := range v.CephMonitors {
 			if i1 > 0 {
 				w.s(" ")
@@ -2179,49 +2591,46 @@ func spewCoreRBDVolumeSource(w *spewWriter, v *core.RBDVolumeSource) {
 		}
 		w.s("]")
 	}
-	w.s(" RBDImage:(string)")
+	w.lit(&spewLit408)
 	w.s(string(v.RBDImage))
-	w.s(" FSType:(string)")
+	w.lit(&spewLit377)
 	w.s(string(v.FSType))
-	w.s(" RBDPool:(string)")
+	w.lit(&spewLit409)
 	w.s(string(v.RBDPool))
-	w.s(" RadosUser:(string)")
+	w.lit(&spewLit410)
 	w.s(string(v.RadosUser))
-	w.s(" Keyring:(string)")
+	w.lit(&spewLit411)
 	w.s(string(v.Keyring))
-	w.s(" SecretRef:")
 	if v.SecretRef == nil {
-		w.s("(*v1.LocalObjectReference)<nil>")
+		w.lit(&spewLit401)
 	} else {
-		w.s("(*v1.LocalObjectReference)")
+		w.lit(&spewLit400)
 		spewCoreLocalObjectReference(w, v.SecretRef)
 	}
-	w.s(" ReadOnly:(bool)")
+	w.lit(&spewLit306)
 	w.bool(bool(v.ReadOnly))
 	w.s("}")
 }
 
 // spewCoreFlexVolumeSource prints the fields of a v1.FlexVolumeSource in braces.
 func spewCoreFlexVolumeSource(w *spewWriter, v *core.FlexVolumeSource) {
-	w.s("{Driver:(string)")
+	w.lit(&spewLit412)
 	w.s(string(v.Driver))
-	w.s(" FSType:(string)")
+	w.lit(&spewLit377)
 	w.s(string(v.FSType))
-	w.s(" SecretRef:")
 	if v.SecretRef == nil {
-		w.s("(*v1.LocalObjectReference)<nil>")
+		w.lit(&spewLit401)
 	} else {
-		w.s("(*v1.LocalObjectReference)")
+		w.lit(&spewLit400)
 		spewCoreLocalObjectReference(w, v.SecretRef)
 	}
-	w.s(" ReadOnly:(bool)")
+	w.lit(&spewLit306)
 	w.bool(bool(v.ReadOnly))
-	w.s(" Options:(map[string]string)")
 	if v.Options == nil {
-		w.s("<nil>")
+		w.lit(&spewLit413)
 	} else {
 		var buf1 [8]string
-		w.s("map[")
+		w.lit(&spewLit414)
 		for j1, k1 := range sortedKeys(v.Options, buf1[:0]) {
 			if j1 > 0 {
 				w.s(" ")
@@ -2237,17 +2646,16 @@ func spewCoreFlexVolumeSource(w *spewWriter, v *core.FlexVolumeSource) {
 
 // spewCoreCinderVolumeSource prints the fields of a v1.CinderVolumeSource in braces.
 func spewCoreCinderVolumeSource(w *spewWriter, v *core.CinderVolumeSource) {
-	w.s("{VolumeID:(string)")
+	w.lit(&spewLit379)
 	w.s(string(v.VolumeID))
-	w.s(" FSType:(string)")
+	w.lit(&spewLit377)
 	w.s(string(v.FSType))
-	w.s(" ReadOnly:(bool)")
+	w.lit(&spewLit306)
 	w.bool(bool(v.ReadOnly))
-	w.s(" SecretRef:")
 	if v.SecretRef == nil {
-		w.s("(*v1.LocalObjectReference)<nil>")
+		w.lit(&spewLit401)
 	} else {
-		w.s("(*v1.LocalObjectReference)")
+		w.lit(&spewLit400)
 		spewCoreLocalObjectReference(w, v.SecretRef)
 	}
 	w.s("}")
@@ -2255,11 +2663,10 @@ func spewCoreCinderVolumeSource(w *spewWriter, v *core.CinderVolumeSource) {
 
 // spewCoreCephFSVolumeSource prints the fields of a v1.CephFSVolumeSource in braces.
 func spewCoreCephFSVolumeSource(w *spewWriter, v *core.CephFSVolumeSource) {
-	w.s("{Monitors:([]string)")
 	if v.Monitors == nil {
-		w.s("<nil>")
+		w.lit(&spewLit415)
 	} else {
-		w.s("[")
+		w.lit(&spewLit416)
 		for i1 := range v.Monitors {
 			if i1 > 0 {
 				w.s(" ")
@@ -2268,40 +2675,38 @@ func spewCoreCephFSVolumeSource(w *spewWriter, v *core.CephFSVolumeSource) {
 		}
 		w.s("]")
 	}
-	w.s(" Path:(string)")
+	w.lit(&spewLit391)
 	w.s(string(v.Path))
-	w.s(" User:(string)")
+	w.lit(&spewLit417)
 	w.s(string(v.User))
-	w.s(" SecretFile:(string)")
+	w.lit(&spewLit418)
 	w.s(string(v.SecretFile))
-	w.s(" SecretRef:")
 	if v.SecretRef == nil {
-		w.s("(*v1.LocalObjectReference)<nil>")
+		w.lit(&spewLit401)
 	} else {
-		w.s("(*v1.LocalObjectReference)")
+		w.lit(&spewLit400)
 		spewCoreLocalObjectReference(w, v.SecretRef)
 	}
-	w.s(" ReadOnly:(bool)")
+	w.lit(&spewLit306)
 	w.bool(bool(v.ReadOnly))
 	w.s("}")
 }
 
 // spewCoreFlockerVolumeSource prints the fields of a v1.FlockerVolumeSource in braces.
 func spewCoreFlockerVolumeSource(w *spewWriter, v *core.FlockerVolumeSource) {
-	w.s("{DatasetName:(string)")
+	w.lit(&spewLit419)
 	w.s(string(v.DatasetName))
-	w.s(" DatasetUUID:(string)")
+	w.lit(&spewLit420)
 	w.s(string(v.DatasetUUID))
 	w.s("}")
 }
 
 // spewCoreDownwardAPIVolumeSource prints the fields of a v1.DownwardAPIVolumeSource in braces.
 func spewCoreDownwardAPIVolumeSource(w *spewWriter, v *core.DownwardAPIVolumeSource) {
-	w.s("{Items:([]v1.DownwardAPIVolumeFile)")
 	if v.Items == nil {
-		w.s("<nil>")
+		w.lit(&spewLit421)
 	} else {
-		w.s("[")
+		w.lit(&spewLit422)
 		for i1 := range v.Items {
 			if i1 > 0 {
 				w.s(" ")
@@ -2310,11 +2715,10 @@ func spewCoreDownwardAPIVolumeSource(w *spewWriter, v *core.DownwardAPIVolumeSou
 		}
 		w.s("]")
 	}
-	w.s(" DefaultMode:")
 	if v.DefaultMode == nil {
-		w.s("(*int32)<nil>")
+		w.lit(&spewLit387)
 	} else {
-		w.s("(*int32)")
+		w.lit(&spewLit386)
 		w.int(int64((*v.DefaultMode)))
 	}
 	w.s("}")
@@ -2322,11 +2726,10 @@ func spewCoreDownwardAPIVolumeSource(w *spewWriter, v *core.DownwardAPIVolumeSou
 
 // spewCoreFCVolumeSource prints the fields of a v1.FCVolumeSource in braces.
 func spewCoreFCVolumeSource(w *spewWriter, v *core.FCVolumeSource) {
-	w.s("{TargetWWNs:([]string)")
 	if v.TargetWWNs == nil {
-		w.s("<nil>")
+		w.lit(&spewLit423)
 	} else {
-		w.s("[")
+		w.lit(&spewLit424)
 		for i1 := range v.TargetWWNs {
 			if i1 > 0 {
 				w.s(" ")
@@ -2335,22 +2738,20 @@ func spewCoreFCVolumeSource(w *spewWriter, v *core.FCVolumeSource) {
 		}
 		w.s("]")
 	}
-	w.s(" Lun:")
 	if v.Lun == nil {
-		w.s("(*int32)<nil>")
+		w.lit(&spewLit426)
 	} else {
-		w.s("(*int32)")
+		w.lit(&spewLit425)
 		w.int(int64((*v.Lun)))
 	}
-	w.s(" FSType:(string)")
+	w.lit(&spewLit377)
 	w.s(string(v.FSType))
-	w.s(" ReadOnly:(bool)")
+	w.lit(&spewLit306)
 	w.bool(bool(v.ReadOnly))
-	w.s(" WWIDs:([]string)")
 	if v.WWIDs == nil {
-		w.s("<nil>")
+		w.lit(&spewLit427)
 	} else {
-		w.s("[")
+		w.lit(&spewLit428)
 		for i1 := range v.WWIDs {
 			if i1 > 0 {
 				w.s(" ")
@@ -2364,24 +2765,23 @@ func spewCoreFCVolumeSource(w *spewWriter, v *core.FCVolumeSource) {
 
 // spewCoreAzureFileVolumeSource prints the fields of a v1.AzureFileVolumeSource in braces.
 func spewCoreAzureFileVolumeSource(w *spewWriter, v *core.AzureFileVolumeSource) {
-	w.s("{SecretName:(string)")
+	w.lit(&spewLit383)
 	w.s(string(v.SecretName))
-	w.s(" ShareName:(string)")
+	w.lit(&spewLit429)
 	w.s(string(v.ShareName))
-	w.s(" ReadOnly:(bool)")
+	w.lit(&spewLit306)
 	w.bool(bool(v.ReadOnly))
 	w.s("}")
 }
 
 // spewCoreConfigMapVolumeSource prints the fields of a v1.ConfigMapVolumeSource in braces.
 func spewCoreConfigMapVolumeSource(w *spewWriter, v *core.ConfigMapVolumeSource) {
-	w.s("{LocalObjectReference:(v1.LocalObjectReference)")
+	w.lit(&spewLit430)
 	spewCoreLocalObjectReference(w, &v.LocalObjectReference)
-	w.s(" Items:([]v1.KeyToPath)")
 	if v.Items == nil {
-		w.s("<nil>")
+		w.lit(&spewLit384)
 	} else {
-		w.s("[")
+		w.lit(&spewLit385)
 		for i1 := range v.Items {
 			if i1 > 0 {
 				w.s(" ")
@@ -2390,18 +2790,16 @@ func spewCoreConfigMapVolumeSource(w *spewWriter, v *core.ConfigMapVolumeSource)
 		}
 		w.s("]")
 	}
-	w.s(" DefaultMode:")
 	if v.DefaultMode == nil {
-		w.s("(*int32)<nil>")
+		w.lit(&spewLit387)
 	} else {
-		w.s("(*int32)")
+		w.lit(&spewLit386)
 		w.int(int64((*v.DefaultMode)))
 	}
-	w.s(" Optional:")
 	if v.Optional == nil {
-		w.s("(*bool)<nil>")
+		w.lit(&spewLit389)
 	} else {
-		w.s("(*bool)")
+		w.lit(&spewLit388)
 		w.bool(bool((*v.Optional)))
 	}
 	w.s("}")
@@ -2409,66 +2807,62 @@ func spewCoreConfigMapVolumeSource(w *spewWriter, v *core.ConfigMapVolumeSource)
 
 // spewCoreVsphereVirtualDiskVolumeSource prints the fields of a v1.VsphereVirtualDiskVolumeSource in braces.
 func spewCoreVsphereVirtualDiskVolumeSource(w *spewWriter, v *core.VsphereVirtualDiskVolumeSource) {
-	w.s("{VolumePath:(string)")
+	w.lit(&spewLit431)
 	w.s(string(v.VolumePath))
-	w.s(" FSType:(string)")
+	w.lit(&spewLit377)
 	w.s(string(v.FSType))
-	w.s(" StoragePolicyName:(string)")
+	w.lit(&spewLit432)
 	w.s(string(v.StoragePolicyName))
-	w.s(" StoragePolicyID:(string)")
+	w.lit(&spewLit433)
 	w.s(string(v.StoragePolicyID))
 	w.s("}")
 }
 
 // spewCoreQuobyteVolumeSource prints the fields of a v1.QuobyteVolumeSource in braces.
 func spewCoreQuobyteVolumeSource(w *spewWriter, v *core.QuobyteVolumeSource) {
-	w.s("{Registry:(string)")
+	w.lit(&spewLit434)
 	w.s(string(v.Registry))
-	w.s(" Volume:(string)")
+	w.lit(&spewLit435)
 	w.s(string(v.Volume))
-	w.s(" ReadOnly:(bool)")
+	w.lit(&spewLit306)
 	w.bool(bool(v.ReadOnly))
-	w.s(" User:(string)")
+	w.lit(&spewLit417)
 	w.s(string(v.User))
-	w.s(" Group:(string)")
+	w.lit(&spewLit436)
 	w.s(string(v.Group))
-	w.s(" Tenant:(string)")
+	w.lit(&spewLit437)
 	w.s(string(v.Tenant))
 	w.s("}")
 }
 
 // spewCoreAzureDiskVolumeSource prints the fields of a v1.AzureDiskVolumeSource in braces.
 func spewCoreAzureDiskVolumeSource(w *spewWriter, v *core.AzureDiskVolumeSource) {
-	w.s("{DiskName:(string)")
+	w.lit(&spewLit438)
 	w.s(string(v.DiskName))
-	w.s(" DataDiskURI:(string)")
+	w.lit(&spewLit439)
 	w.s(string(v.DataDiskURI))
-	w.s(" CachingMode:")
 	if v.CachingMode == nil {
-		w.s("(*v1.AzureDataDiskCachingMode)<nil>")
+		w.lit(&spewLit441)
 	} else {
-		w.s("(*v1.AzureDataDiskCachingMode)")
+		w.lit(&spewLit440)
 		w.s(string((*v.CachingMode)))
 	}
-	w.s(" FSType:")
 	if v.FSType == nil {
-		w.s("(*string)<nil>")
+		w.lit(&spewLit443)
 	} else {
-		w.s("(*string)")
+		w.lit(&spewLit442)
 		w.s(string((*v.FSType)))
 	}
-	w.s(" ReadOnly:")
 	if v.ReadOnly == nil {
-		w.s("(*bool)<nil>")
+		w.lit(&spewLit445)
 	} else {
-		w.s("(*bool)")
+		w.lit(&spewLit444)
 		w.bool(bool((*v.ReadOnly)))
 	}
-	w.s(" Kind:")
 	if v.Kind == nil {
-		w.s("(*v1.AzureDataDiskKind)<nil>")
+		w.lit(&spewLit447)
 	} else {
-		w.s("(*v1.AzureDataDiskKind)")
+		w.lit(&spewLit446)
 		w.s(string((*v.Kind)))
 	}
 	w.s("}")
@@ -2476,20 +2870,19 @@ func spewCoreAzureDiskVolumeSource(w *spewWriter, v *core.AzureDiskVolumeSource)
 
 // spewCorePhotonPersistentDiskVolumeSource prints the fields of a v1.PhotonPersistentDiskVolumeSource in braces.
 func spewCorePhotonPersistentDiskVolumeSource(w *spewWriter, v *core.PhotonPersistentDiskVolumeSource) {
-	w.s("{PdID:(string)")
+	w.lit(&spewLit448)
 	w.s(string(v.PdID))
-	w.s(" FSType:(string)")
+	w.lit(&spewLit377)
 	w.s(string(v.FSType))
 	w.s("}")
 }
 
 // spewCoreProjectedVolumeSource prints the fields of a v1.ProjectedVolumeSource in braces.
 func spewCoreProjectedVolumeSource(w *spewWriter, v *core.ProjectedVolumeSource) {
-	w.s("{Sources:([]v1.VolumeProjection)")
 	if v.Sources == nil {
-		w.s("<nil>")
+		w.lit(&spewLit449)
 	} else {
-		w.s("[")
+		w.lit(&spewLit450)
 		for i1 := range v.Sources {
 			if i1 > 0 {
 				w.s(" ")
@@ -2498,11 +2891,10 @@ func spewCoreProjectedVolumeSource(w *spewWriter, v *core.ProjectedVolumeSource)
 		}
 		w.s("]")
 	}
-	w.s(" DefaultMode:")
 	if v.DefaultMode == nil {
-		w.s("(*int32)<nil>")
+		w.lit(&spewLit387)
 	} else {
-		w.s("(*int32)")
+		w.lit(&spewLit386)
 		w.int(int64((*v.DefaultMode)))
 	}
 	w.s("}")
@@ -2510,60 +2902,58 @@ func spewCoreProjectedVolumeSource(w *spewWriter, v *core.ProjectedVolumeSource)
 
 // spewCorePortworxVolumeSource prints the fields of a v1.PortworxVolumeSource in braces.
 func spewCorePortworxVolumeSource(w *spewWriter, v *core.PortworxVolumeSource) {
-	w.s("{VolumeID:(string)")
+	w.lit(&spewLit379)
 	w.s(string(v.VolumeID))
-	w.s(" FSType:(string)")
+	w.lit(&spewLit377)
 	w.s(string(v.FSType))
-	w.s(" ReadOnly:(bool)")
+	w.lit(&spewLit306)
 	w.bool(bool(v.ReadOnly))
 	w.s("}")
 }
 
 // spewCoreScaleIOVolumeSource prints the fields of a v1.ScaleIOVolumeSource in braces.
 func spewCoreScaleIOVolumeSource(w *spewWriter, v *core.ScaleIOVolumeSource) {
-	w.s("{Gateway:(string)")
+	w.lit(&spewLit451)
 	w.s(string(v.Gateway))
-	w.s(" System:(string)")
+	w.lit(&spewLit452)
 	w.s(string(v.System))
-	w.s(" SecretRef:")
 	if v.SecretRef == nil {
-		w.s("(*v1.LocalObjectReference)<nil>")
+		w.lit(&spewLit401)
 	} else {
-		w.s("(*v1.LocalObjectReference)")
+		w.lit(&spewLit400)
 		spewCoreLocalObjectReference(w, v.SecretRef)
 	}
-	w.s(" SSLEnabled:(bool)")
+	w.lit(&spewLit453)
 	w.bool(bool(v.SSLEnabled))
-	w.s(" ProtectionDomain:(string)")
+	w.lit(&spewLit454)
 	w.s(string(v.ProtectionDomain))
-	w.s(" StoragePool:(string)")
+	w.lit(&spewLit455)
 	w.s(string(v.StoragePool))
-	w.s(" StorageMode:(string)")
+	w.lit(&spewLit456)
 	w.s(string(v.StorageMode))
-	w.s(" VolumeName:(string)")
+	w.lit(&spewLit457)
 	w.s(string(v.VolumeName))
-	w.s(" FSType:(string)")
+	w.lit(&spewLit377)
 	w.s(string(v.FSType))
-	w.s(" ReadOnly:(bool)")
+	w.lit(&spewLit306)
 	w.bool(bool(v.ReadOnly))
 	w.s("}")
 }
 
 // spewCoreStorageOSVolumeSource prints the fields of a v1.StorageOSVolumeSource in braces.
 func spewCoreStorageOSVolumeSource(w *spewWriter, v *core.StorageOSVolumeSource) {
-	w.s("{VolumeName:(string)")
+	w.lit(&spewLit458)
 	w.s(string(v.VolumeName))
-	w.s(" VolumeNamespace:(string)")
+	w.lit(&spewLit459)
 	w.s(string(v.VolumeNamespace))
-	w.s(" FSType:(string)")
+	w.lit(&spewLit377)
 	w.s(string(v.FSType))
-	w.s(" ReadOnly:(bool)")
+	w.lit(&spewLit306)
 	w.bool(bool(v.ReadOnly))
-	w.s(" SecretRef:")
 	if v.SecretRef == nil {
-		w.s("(*v1.LocalObjectReference)<nil>")
+		w.lit(&spewLit401)
 	} else {
-		w.s("(*v1.LocalObjectReference)")
+		w.lit(&spewLit400)
 		spewCoreLocalObjectReference(w, v.SecretRef)
 	}
 	w.s("}")
@@ -2571,28 +2961,25 @@ func spewCoreStorageOSVolumeSource(w *spewWriter, v *core.StorageOSVolumeSource)
 
 // spewCoreCSIVolumeSource prints the fields of a v1.CSIVolumeSource in braces.
 func spewCoreCSIVolumeSource(w *spewWriter, v *core.CSIVolumeSource) {
-	w.s("{Driver:(string)")
+	w.lit(&spewLit412)
 	w.s(string(v.Driver))
-	w.s(" ReadOnly:")
 	if v.ReadOnly == nil {
-		w.s("(*bool)<nil>")
+		w.lit(&spewLit445)
 	} else {
-		w.s("(*bool)")
+		w.lit(&spewLit444)
 		w.bool(bool((*v.ReadOnly)))
 	}
-	w.s(" FSType:")
 	if v.FSType == nil {
-		w.s("(*string)<nil>")
+		w.lit(&spewLit443)
 	} else {
-		w.s("(*string)")
+		w.lit(&spewLit442)
 		w.s(string((*v.FSType)))
 	}
-	w.s(" VolumeAttributes:(map[string]string)")
 	if v.VolumeAttributes == nil {
-		w.s("<nil>")
+		w.lit(&spewLit460)
 	} else {
 		var buf1 [8]string
-		w.s("map[")
+		w.lit(&spewLit461)
 		for j1, k1 := range sortedKeys(v.VolumeAttributes, buf1[:0]) {
 			if j1 > 0 {
 				w.s(" ")
@@ -2603,11 +2990,10 @@ func spewCoreCSIVolumeSource(w *spewWriter, v *core.CSIVolumeSource) {
 		}
 		w.s("]")
 	}
-	w.s(" NodePublishSecretRef:")
 	if v.NodePublishSecretRef == nil {
-		w.s("(*v1.LocalObjectReference)<nil>")
+		w.lit(&spewLit463)
 	} else {
-		w.s("(*v1.LocalObjectReference)")
+		w.lit(&spewLit462)
 		spewCoreLocalObjectReference(w, v.NodePublishSecretRef)
 	}
 	w.s("}")
@@ -2615,11 +3001,10 @@ func spewCoreCSIVolumeSource(w *spewWriter, v *core.CSIVolumeSource) {
 
 // spewCoreEphemeralVolumeSource prints the fields of a v1.EphemeralVolumeSource in braces.
 func spewCoreEphemeralVolumeSource(w *spewWriter, v *core.EphemeralVolumeSource) {
-	w.s("{VolumeClaimTemplate:")
 	if v.VolumeClaimTemplate == nil {
-		w.s("(*v1.PersistentVolumeClaimTemplate)<nil>")
+		w.lit(&spewLit465)
 	} else {
-		w.s("(*v1.PersistentVolumeClaimTemplate)")
+		w.lit(&spewLit464)
 		spewCorePersistentVolumeClaimTemplate(w, v.VolumeClaimTemplate)
 	}
 	w.s("}")
@@ -2627,22 +3012,21 @@ func spewCoreEphemeralVolumeSource(w *spewWriter, v *core.EphemeralVolumeSource)
 
 // spewCoreImageVolumeSource prints the fields of a v1.ImageVolumeSource in braces.
 func spewCoreImageVolumeSource(w *spewWriter, v *core.ImageVolumeSource) {
-	w.s("{Reference:(string)")
+	w.lit(&spewLit466)
 	w.s(string(v.Reference))
-	w.s(" PullPolicy:(v1.PullPolicy)")
+	w.lit(&spewLit467)
 	w.s(string(v.PullPolicy))
 	w.s("}")
 }
 
 // spewCoreConfigMapEnvSource prints the fields of a v1.ConfigMapEnvSource in braces.
 func spewCoreConfigMapEnvSource(w *spewWriter, v *core.ConfigMapEnvSource) {
-	w.s("{LocalObjectReference:(v1.LocalObjectReference)")
+	w.lit(&spewLit430)
 	spewCoreLocalObjectReference(w, &v.LocalObjectReference)
-	w.s(" Optional:")
 	if v.Optional == nil {
-		w.s("(*bool)<nil>")
+		w.lit(&spewLit389)
 	} else {
-		w.s("(*bool)")
+		w.lit(&spewLit388)
 		w.bool(bool((*v.Optional)))
 	}
 	w.s("}")
@@ -2650,13 +3034,12 @@ func spewCoreConfigMapEnvSource(w *spewWriter, v *core.ConfigMapEnvSource) {
 
 // spewCoreSecretEnvSource prints the fields of a v1.SecretEnvSource in braces.
 func spewCoreSecretEnvSource(w *spewWriter, v *core.SecretEnvSource) {
-	w.s("{LocalObjectReference:(v1.LocalObjectReference)")
+	w.lit(&spewLit430)
 	spewCoreLocalObjectReference(w, &v.LocalObjectReference)
-	w.s(" Optional:")
 	if v.Optional == nil {
-		w.s("(*bool)<nil>")
+		w.lit(&spewLit389)
 	} else {
-		w.s("(*bool)")
+		w.lit(&spewLit388)
 		w.bool(bool((*v.Optional)))
 	}
 	w.s("}")
@@ -2664,39 +3047,34 @@ func spewCoreSecretEnvSource(w *spewWriter, v *core.SecretEnvSource) {
 
 // spewCoreEnvVarSource prints the fields of a v1.EnvVarSource in braces.
 func spewCoreEnvVarSource(w *spewWriter, v *core.EnvVarSource) {
-	w.s("{FieldRef:")
 	if v.FieldRef == nil {
-		w.s("(*v1.ObjectFieldSelector)<nil>")
+		w.lit(&spewLit469)
 	} else {
-		w.s("(*v1.ObjectFieldSelector)")
+		w.lit(&spewLit468)
 		spewCoreObjectFieldSelector(w, v.FieldRef)
 	}
-	w.s(" ResourceFieldRef:")
 	if v.ResourceFieldRef == nil {
-		w.s("(*v1.ResourceFieldSelector)<nil>")
+		w.lit(&spewLit471)
 	} else {
-		w.s("(*v1.ResourceFieldSelector)")
+		w.lit(&spewLit470)
 		spewCoreResourceFieldSelector(w, v.ResourceFieldRef)
 	}
-	w.s(" ConfigMapKeyRef:")
 	if v.ConfigMapKeyRef == nil {
-		w.s("(*v1.ConfigMapKeySelector)<nil>")
+		w.lit(&spewLit473)
 	} else {
-		w.s("(*v1.ConfigMapKeySelector)")
+		w.lit(&spewLit472)
 		spewCoreConfigMapKeySelector(w, v.ConfigMapKeyRef)
 	}
-	w.s(" SecretKeyRef:")
 	if v.SecretKeyRef == nil {
-		w.s("(*v1.SecretKeySelector)<nil>")
+		w.lit(&spewLit475)
 	} else {
-		w.s("(*v1.SecretKeySelector)")
+		w.lit(&spewLit474)
 		spewCoreSecretKeySelector(w, v.SecretKeyRef)
 	}
-	w.s(" FileKeyRef:")
 	if v.FileKeyRef == nil {
-		w.s("(*v1.FileKeySelector)<nil>")
+		w.lit(&spewLit477)
 	} else {
-		w.s("(*v1.FileKeySelector)")
+		w.lit(&spewLit476)
 		spewCoreFileKeySelector(w, v.FileKeyRef)
 	}
 	w.s("}")
@@ -2704,13 +3082,12 @@ func spewCoreEnvVarSource(w *spewWriter, v *core.EnvVarSource) {
 
 // spewCoreContainerRestartRuleOnExitCodes prints the fields of a v1.ContainerRestartRuleOnExitCodes in braces.
 func spewCoreContainerRestartRuleOnExitCodes(w *spewWriter, v *core.ContainerRestartRuleOnExitCodes) {
-	w.s("{Operator:(v1.ContainerRestartRuleOnExitCodesOperator)")
+	w.lit(&spewLit478)
 	w.s(string(v.Operator))
-	w.s(" Values:([]int32)")
 	if v.Values == nil {
-		w.s("<nil>")
+		w.lit(&spewLit479)
 	} else {
-		w.s("[")
+		w.lit(&spewLit480)
 		for i1 := range v.Values {
 			if i1 > 0 {
 				w.s(" ")
@@ -2724,32 +3101,28 @@ func spewCoreContainerRestartRuleOnExitCodes(w *spewWriter, v *core.ContainerRes
 
 // spewCoreProbeHandler prints the fields of a v1.ProbeHandler in braces.
 func spewCoreProbeHandler(w *spewWriter, v *core.ProbeHandler) {
-	w.s("{Exec:")
 	if v.Exec == nil {
-		w.s("(*v1.ExecAction)<nil>")
+		w.lit(&spewLit482)
 	} else {
-		w.s("(*v1.ExecAction)")
+		w.lit(&spewLit481)
 		spewCoreExecAction(w, v.Exec)
 	}
-	w.s(" HTTPGet:")
 	if v.HTTPGet == nil {
-		w.s("(*v1.HTTPGetAction)<nil>")
+		w.lit(&spewLit484)
 	} else {
-		w.s("(*v1.HTTPGetAction)")
+		w.lit(&spewLit483)
 		spewCoreHTTPGetAction(w, v.HTTPGet)
 	}
-	w.s(" TCPSocket:")
 	if v.TCPSocket == nil {
-		w.s("(*v1.TCPSocketAction)<nil>")
+		w.lit(&spewLit486)
 	} else {
-		w.s("(*v1.TCPSocketAction)")
+		w.lit(&spewLit485)
 		spewCoreTCPSocketAction(w, v.TCPSocket)
 	}
-	w.s(" GRPC:")
 	if v.GRPC == nil {
-		w.s("(*v1.GRPCAction)<nil>")
+		w.lit(&spewLit488)
 	} else {
-		w.s("(*v1.GRPCAction)")
+		w.lit(&spewLit487)
 		spewCoreGRPCAction(w, v.GRPC)
 	}
 	w.s("}")
@@ -2757,32 +3130,28 @@ func spewCoreProbeHandler(w *spewWriter, v *core.ProbeHandler) {
 
 // spewCoreLifecycleHandler prints the fields of a v1.LifecycleHandler in braces.
 func spewCoreLifecycleHandler(w *spewWriter, v *core.LifecycleHandler) {
-	w.s("{Exec:")
 	if v.Exec == nil {
-		w.s("(*v1.ExecAction)<nil>")
+		w.lit(&spewLit482)
 	} else {
-		w.s("(*v1.ExecAction)")
+		w.lit(&spewLit481)
 		spewCoreExecAction(w, v.Exec)
 	}
-	w.s(" HTTPGet:")
 	if v.HTTPGet == nil {
-		w.s("(*v1.HTTPGetAction)<nil>")
+		w.lit(&spewLit484)
 	} else {
-		w.s("(*v1.HTTPGetAction)")
+		w.lit(&spewLit483)
 		spewCoreHTTPGetAction(w, v.HTTPGet)
 	}
-	w.s(" TCPSocket:")
 	if v.TCPSocket == nil {
-		w.s("(*v1.TCPSocketAction)<nil>")
+		w.lit(&spewLit486)
 	} else {
-		w.s("(*v1.TCPSocketAction)")
+		w.lit(&spewLit485)
 		spewCoreTCPSocketAction(w, v.TCPSocket)
 	}
-	w.s(" Sleep:")
 	if v.Sleep == nil {
-		w.s("(*v1.SleepAction)<nil>")
+		w.lit(&spewLit490)
 	} else {
-		w.s("(*v1.SleepAction)")
+		w.lit(&spewLit489)
 		spewCoreSleepAction(w, v.Sleep)
 	}
 	w.s("}")
@@ -2790,11 +3159,10 @@ func spewCoreLifecycleHandler(w *spewWriter, v *core.LifecycleHandler) {
 
 // spewCoreCapabilities prints the fields of a v1.Capabilities in braces.
 func spewCoreCapabilities(w *spewWriter, v *core.Capabilities) {
-	w.s("{Add:([]v1.Capability)")
 	if v.Add == nil {
-		w.s("<nil>")
+		w.lit(&spewLit491)
 	} else {
-		w.s("[")
+		w.lit(&spewLit492)
 		for i1 := range v.Add {
 			if i1 > 0 {
 				w.s(" ")
@@ -2803,11 +3171,10 @@ func spewCoreCapabilities(w *spewWriter, v *core.Capabilities) {
 		}
 		w.s("]")
 	}
-	w.s(" Drop:([]v1.Capability)")
 	if v.Drop == nil {
-		w.s("<nil>")
+		w.lit(&spewLit493)
 	} else {
-		w.s("[")
+		w.lit(&spewLit494)
 		for i1 := range v.Drop {
 			if i1 > 0 {
 				w.s(" ")
@@ -2821,11 +3188,10 @@ func spewCoreCapabilities(w *spewWriter, v *core.Capabilities) {
 
 // spewCoreNodeSelector prints the fields of a v1.NodeSelector in braces.
 func spewCoreNodeSelector(w *spewWriter, v *core.NodeSelector) {
-	w.s("{NodeSelectorTerms:([]v1.NodeSelectorTerm)")
 	if v.NodeSelectorTerms == nil {
-		w.s("<nil>")
+		w.lit(&spewLit495)
 	} else {
-		w.s("[")
+		w.lit(&spewLit496)
 		for i1 := range v.NodeSelectorTerms {
 			if i1 > 0 {
 				w.s(" ")
@@ -2839,27 +3205,25 @@ func spewCoreNodeSelector(w *spewWriter, v *core.NodeSelector) {
 
 // spewCorePreferredSchedulingTerm prints the fields of a v1.PreferredSchedulingTerm in braces.
 func spewCorePreferredSchedulingTerm(w *spewWriter, v *core.PreferredSchedulingTerm) {
-	w.s("{Weight:(int32)")
+	w.lit(&spewLit497)
 	w.int(int64(v.Weight))
-	w.s(" Preference:(v1.NodeSelectorTerm)")
+	w.lit(&spewLit498)
 	spewCoreNodeSelectorTerm(w, &v.Preference)
 	w.s("}")
 }
 
 // spewCorePodAffinityTerm prints the fields of a v1.PodAffinityTerm in braces.
 func spewCorePodAffinityTerm(w *spewWriter, v *core.PodAffinityTerm) {
-	w.s("{LabelSelector:")
 	if v.LabelSelector == nil {
-		w.s("(*v1.LabelSelector)<nil>")
+		w.lit(&spewLit500)
 	} else {
-		w.s("(*v1.LabelSelector)")
+		w.lit(&spewLit499)
 		spewMetav1LabelSelector(w, v.LabelSelector)
 	}
-	w.s(" Namespaces:([]string)")
 	if v.Namespaces == nil {
-		w.s("<nil>")
+		w.lit(&spewLit501)
 	} else {
-		w.s("[")
+		w.lit(&spewLit502)
 		for i1 := range v.Namespaces {
 			if i1 > 0 {
 				w.s(" ")
@@ -2868,20 +3232,18 @@ func spewCorePodAffinityTerm(w *spewWriter, v *core.PodAffinityTerm) {
 		}
 		w.s("]")
 	}
-	w.s(" TopologyKey:(string)")
+	w.lit(&spewLit203)
 	w.s(string(v.TopologyKey))
-	w.s(" NamespaceSelector:")
 	if v.NamespaceSelector == nil {
-		w.s("(*v1.LabelSelector)<nil>")
+		w.lit(&spewLit504)
 	} else {
-		w.s("(*v1.LabelSelector)")
+		w.lit(&spewLit503)
 		spewMetav1LabelSelector(w, v.NamespaceSelector)
 	}
-	w.s(" MatchLabelKeys:([]string)")
 	if v.MatchLabelKeys == nil {
-		w.s("<nil>")
+		w.lit(&spewLit213)
 	} else {
-		w.s("[")
+		w.lit(&spewLit214)
 		for i1 := range v.MatchLabelKeys {
 			if i1 > 0 {
 				w.s(" ")
@@ -2890,11 +3252,10 @@ func spewCorePodAffinityTerm(w *spewWriter, v *core.PodAffinityTerm) {
 		}
 		w.s("]")
 	}
-	w.s(" MismatchLabelKeys:([]string)")
 	if v.MismatchLabelKeys == nil {
-		w.s("<nil>")
+		w.lit(&spewLit505)
 	} else {
-		w.s("[")
+		w.lit(&spewLit506)
 		for i1 := range v.MismatchLabelKeys {
 			if i1 > 0 {
 				w.s(" ")
@@ -2908,24 +3269,23 @@ func spewCorePodAffinityTerm(w *spewWriter, v *core.PodAffinityTerm) {
 
 // spewCoreWeightedPodAffinityTerm prints the fields of a v1.WeightedPodAffinityTerm in braces.
 func spewCoreWeightedPodAffinityTerm(w *spewWriter, v *core.WeightedPodAffinityTerm) {
-	w.s("{Weight:(int32)")
+	w.lit(&spewLit497)
 	w.int(int64(v.Weight))
-	w.s(" PodAffinityTerm:(v1.PodAffinityTerm)")
+	w.lit(&spewLit507)
 	spewCorePodAffinityTerm(w, &v.PodAffinityTerm)
 	w.s("}")
 }
 
 // spewMetav1LabelSelectorRequirement prints the fields of a v1.LabelSelectorRequirement in braces.
 func spewMetav1LabelSelectorRequirement(w *spewWriter, v *metav1.LabelSelectorRequirement) {
-	w.s("{Key:(string)")
+	w.lit(&spewLit186)
 	w.s(string(v.Key))
-	w.s(" Operator:(v1.LabelSelectorOperator)")
+	w.lit(&spewLit508)
 	w.s(string(v.Operator))
-	w.s(" Values:([]string)")
 	if v.Values == nil {
-		w.s("<nil>")
+		w.lit(&spewLit509)
 	} else {
-		w.s("[")
+		w.lit(&spewLit510)
 		for i1 := range v.Values {
 			if i1 > 0 {
 				w.s(" ")
@@ -2939,15 +3299,14 @@ func spewMetav1LabelSelectorRequirement(w *spewWriter, v *metav1.LabelSelectorRe
 
 // spewCoreKeyToPath prints the fields of a v1.KeyToPath in braces.
 func spewCoreKeyToPath(w *spewWriter, v *core.KeyToPath) {
-	w.s("{Key:(string)")
+	w.lit(&spewLit186)
 	w.s(string(v.Key))
-	w.s(" Path:(string)")
+	w.lit(&spewLit391)
 	w.s(string(v.Path))
-	w.s(" Mode:")
 	if v.Mode == nil {
-		w.s("(*int32)<nil>")
+		w.lit(&spewLit512)
 	} else {
-		w.s("(*int32)")
+		w.lit(&spewLit511)
 		w.int(int64((*v.Mode)))
 	}
 	w.s("}")
@@ -2955,27 +3314,24 @@ func spewCoreKeyToPath(w *spewWriter, v *core.KeyToPath) {
 
 // spewCoreDownwardAPIVolumeFile prints the fields of a v1.DownwardAPIVolumeFile in braces.
 func spewCoreDownwardAPIVolumeFile(w *spewWriter, v *core.DownwardAPIVolumeFile) {
-	w.s("{Path:(string)")
+	w.lit(&spewLit370)
 	w.s(string(v.Path))
-	w.s(" FieldRef:")
 	if v.FieldRef == nil {
-		w.s("(*v1.ObjectFieldSelector)<nil>")
+		w.lit(&spewLit514)
 	} else {
-		w.s("(*v1.ObjectFieldSelector)")
+		w.lit(&spewLit513)
 		spewCoreObjectFieldSelector(w, v.FieldRef)
 	}
-	w.s(" ResourceFieldRef:")
 	if v.ResourceFieldRef == nil {
-		w.s("(*v1.ResourceFieldSelector)<nil>")
+		w.lit(&spewLit471)
 	} else {
-		w.s("(*v1.ResourceFieldSelector)")
+		w.lit(&spewLit470)
 		spewCoreResourceFieldSelector(w, v.ResourceFieldRef)
 	}
-	w.s(" Mode:")
 	if v.Mode == nil {
-		w.s("(*int32)<nil>")
+		w.lit(&spewLit512)
 	} else {
-		w.s("(*int32)")
+		w.lit(&spewLit511)
 		w.int(int64((*v.Mode)))
 	}
 	w.s("}")
@@ -2983,46 +3339,40 @@ func spewCoreDownwardAPIVolumeFile(w *spewWriter, v *core.DownwardAPIVolumeFile)
 
 // spewCoreVolumeProjection prints the fields of a v1.VolumeProjection in braces.
 func spewCoreVolumeProjection(w *spewWriter, v *core.VolumeProjection) {
-	w.s("{Secret:")
 	if v.Secret == nil {
-		w.s("(*v1.SecretProjection)<nil>")
+		w.lit(&spewLit516)
 	} else {
-		w.s("(*v1.SecretProjection)")
+		w.lit(&spewLit515)
 		spewCoreSecretProjection(w, v.Secret)
 	}
-	w.s(" DownwardAPI:")
 	if v.DownwardAPI == nil {
-		w.s("(*v1.DownwardAPIProjection)<nil>")
+		w.lit(&spewLit518)
 	} else {
-		w.s("(*v1.DownwardAPIProjection)")
+		w.lit(&spewLit517)
 		spewCoreDownwardAPIProjection(w, v.DownwardAPI)
 	}
-	w.s(" ConfigMap:")
 	if v.ConfigMap == nil {
-		w.s("(*v1.ConfigMapProjection)<nil>")
+		w.lit(&spewLit520)
 	} else {
-		w.s("(*v1.ConfigMapProjection)")
+		w.lit(&spewLit519)
 		spewCoreConfigMapProjection(w, v.ConfigMap)
 	}
-	w.s(" ServiceAccountToken:")
 	if v.ServiceAccountToken == nil {
-		w.s("(*v1.ServiceAccountTokenProjection)<nil>")
+		w.lit(&spewLit522)
 	} else {
-		w.s("(*v1.ServiceAccountTokenProjection)")
+		w.lit(&spewLit521)
 		spewCoreServiceAccountTokenProjection(w, v.ServiceAccountToken)
 	}
-	w.s(" ClusterTrustBundle:")
 	if v.ClusterTrustBundle == nil {
-		w.s("(*v1.ClusterTrustBundleProjection)<nil>")
+		w.lit(&spewLit524)
 	} else {
-		w.s("(*v1.ClusterTrustBundleProjection)")
+		w.lit(&spewLit523)
 		spewCoreClusterTrustBundleProjection(w, v.ClusterTrustBundle)
 	}
-	w.s(" PodCertificate:")
 	if v.PodCertificate == nil {
-		w.s("(*v1.PodCertificateProjection)<nil>")
+		w.lit(&spewLit526)
 	} else {
-		w.s("(*v1.PodCertificateProjection)")
+		w.lit(&spewLit525)
 		spewCorePodCertificateProjection(w, v.PodCertificate)
 	}
 	w.s("}")
@@ -3030,44 +3380,43 @@ func spewCoreVolumeProjection(w *spewWriter, v *core.VolumeProjection) {
 
 // spewCorePersistentVolumeClaimTemplate prints the fields of a v1.PersistentVolumeClaimTemplate in braces.
 func spewCorePersistentVolumeClaimTemplate(w *spewWriter, v *core.PersistentVolumeClaimTemplate) {
-	w.s("{ObjectMeta:(v1.ObjectMeta)")
+	w.lit(&spewLit0)
 	spewMetav1ObjectMeta(w, &v.ObjectMeta)
-	w.s(" Spec:(v1.PersistentVolumeClaimSpec)")
+	w.lit(&spewLit527)
 	spewCorePersistentVolumeClaimSpec(w, &v.Spec)
 	w.s("}")
 }
 
 // spewCoreObjectFieldSelector prints the fields of a v1.ObjectFieldSelector in braces.
 func spewCoreObjectFieldSelector(w *spewWriter, v *core.ObjectFieldSelector) {
-	w.s("{APIVersion:(string)")
+	w.lit(&spewLit96)
 	w.s(string(v.APIVersion))
-	w.s(" FieldPath:(string)")
+	w.lit(&spewLit528)
 	w.s(string(v.FieldPath))
 	w.s("}")
 }
 
 // spewCoreResourceFieldSelector prints the fields of a v1.ResourceFieldSelector in braces.
 func spewCoreResourceFieldSelector(w *spewWriter, v *core.ResourceFieldSelector) {
-	w.s("{ContainerName:(string)")
+	w.lit(&spewLit529)
 	w.s(string(v.ContainerName))
-	w.s(" Resource:(string)")
+	w.lit(&spewLit530)
 	w.s(string(v.Resource))
-	w.s(" Divisor:")
+	w.lit(&spewLit531)
 	w.quantity(&v.Divisor, true)
 	w.s("}")
 }
 
 // spewCoreConfigMapKeySelector prints the fields of a v1.ConfigMapKeySelector in braces.
 func spewCoreConfigMapKeySelector(w *spewWriter, v *core.ConfigMapKeySelector) {
-	w.s("{LocalObjectReference:(v1.LocalObjectReference)")
+	w.lit(&spewLit430)
 	spewCoreLocalObjectReference(w, &v.LocalObjectReference)
-	w.s(" Key:(string)")
+	w.lit(&spewLit532)
 	w.s(string(v.Key))
-	w.s(" Optional:")
 	if v.Optional == nil {
-		w.s("(*bool)<nil>")
+		w.lit(&spewLit389)
 	} else {
-		w.s("(*bool)")
+		w.lit(&spewLit388)
 		w.bool(bool((*v.Optional)))
 	}
 	w.s("}")
@@ -3075,15 +3424,14 @@ func spewCoreConfigMapKeySelector(w *spewWriter, v *core.ConfigMapKeySelector) {
 
 // spewCoreSecretKeySelector prints the fields of a v1.SecretKeySelector in braces.
 func spewCoreSecretKeySelector(w *spewWriter, v *core.SecretKeySelector) {
-	w.s("{LocalObjectReference:(v1.LocalObjectReference)")
+	w.lit(&spewLit430)
 	spewCoreLocalObjectReference(w, &v.LocalObjectReference)
-	w.s(" Key:(string)")
+	w.lit(&spewLit532)
 	w.s(string(v.Key))
-	w.s(" Optional:")
 	if v.Optional == nil {
-		w.s("(*bool)<nil>")
+		w.lit(&spewLit389)
 	} else {
-		w.s("(*bool)")
+		w.lit(&spewLit388)
 		w.bool(bool((*v.Optional)))
 	}
 	w.s("}")
@@ -3091,17 +3439,16 @@ func spewCoreSecretKeySelector(w *spewWriter, v *core.SecretKeySelector) {
 
 // spewCoreFileKeySelector prints the fields of a v1.FileKeySelector in braces.
 func spewCoreFileKeySelector(w *spewWriter, v *core.FileKeySelector) {
-	w.s("{VolumeName:(string)")
+	w.lit(&spewLit458)
 	w.s(string(v.VolumeName))
-	w.s(" Path:(string)")
+	w.lit(&spewLit391)
 	w.s(string(v.Path))
-	w.s(" Key:(string)")
+	w.lit(&spewLit532)
 	w.s(string(v.Key))
-	w.s(" Optional:")
 	if v.Optional == nil {
-		w.s("(*bool)<nil>")
+		w.lit(&spewLit389)
 	} else {
-		w.s("(*bool)")
+		w.lit(&spewLit388)
 		w.bool(bool((*v.Optional)))
 	}
 	w.s("}")
@@ -3109,11 +3456,10 @@ func spewCoreFileKeySelector(w *spewWriter, v *core.FileKeySelector) {
 
 // spewCoreExecAction prints the fields of a v1.ExecAction in braces.
 func spewCoreExecAction(w *spewWriter, v *core.ExecAction) {
-	w.s("{Command:([]string)")
 	if v.Command == nil {
-		w.s("<nil>")
+		w.lit(&spewLit533)
 	} else {
-		w.s("[")
+		w.lit(&spewLit534)
 		for i1 := range v.Command {
 			if i1 > 0 {
 				w.s(" ")
@@ -3127,19 +3473,18 @@ func spewCoreExecAction(w *spewWriter, v *core.ExecAction) {
 
 // spewCoreHTTPGetAction prints the fields of a v1.HTTPGetAction in braces.
 func spewCoreHTTPGetAction(w *spewWriter, v *core.HTTPGetAction) {
-	w.s("{Path:(string)")
+	w.lit(&spewLit370)
 	w.s(string(v.Path))
-	w.s(" Port:(intstr.IntOrString)")
+	w.lit(&spewLit535)
 	spewIntstrIntOrString(w, &v.Port)
-	w.s(" Host:(string)")
+	w.lit(&spewLit536)
 	w.s(string(v.Host))
-	w.s(" Scheme:(v1.URIScheme)")
+	w.lit(&spewLit537)
 	w.s(string(v.Scheme))
-	w.s(" HTTPHeaders:([]v1.HTTPHeader)")
 	if v.HTTPHeaders == nil {
-		w.s("<nil>")
+		w.lit(&spewLit538)
 	} else {
-		w.s("[")
+		w.lit(&spewLit539)
 		for i1 := range v.HTTPHeaders {
 			if i1 > 0 {
 				w.s(" ")
@@ -3153,22 +3498,21 @@ func spewCoreHTTPGetAction(w *spewWriter, v *core.HTTPGetAction) {
 
 // spewCoreTCPSocketAction prints the fields of a v1.TCPSocketAction in braces.
 func spewCoreTCPSocketAction(w *spewWriter, v *core.TCPSocketAction) {
-	w.s("{Port:(intstr.IntOrString)")
+	w.lit(&spewLit540)
 	spewIntstrIntOrString(w, &v.Port)
-	w.s(" Host:(string)")
+	w.lit(&spewLit536)
 	w.s(string(v.Host))
 	w.s("}")
 }
 
 // spewCoreGRPCAction prints the fields of a v1.GRPCAction in braces.
 func spewCoreGRPCAction(w *spewWriter, v *core.GRPCAction) {
-	w.s("{Port:(int32)")
+	w.lit(&spewLit541)
 	w.int(int64(v.Port))
-	w.s(" Service:")
 	if v.Service == nil {
-		w.s("(*string)<nil>")
+		w.lit(&spewLit543)
 	} else {
-		w.s("(*string)")
+		w.lit(&spewLit542)
 		w.s(string((*v.Service)))
 	}
 	w.s("}")
@@ -3176,18 +3520,17 @@ func spewCoreGRPCAction(w *spewWriter, v *core.GRPCAction) {
 
 // spewCoreSleepAction prints the fields of a v1.SleepAction in braces.
 func spewCoreSleepAction(w *spewWriter, v *core.SleepAction) {
-	w.s("{Seconds:(int64)")
+	w.lit(&spewLit544)
 	w.int(int64(v.Seconds))
 	w.s("}")
 }
 
 // spewCoreNodeSelectorTerm prints the fields of a v1.NodeSelectorTerm in braces.
 func spewCoreNodeSelectorTerm(w *spewWriter, v *core.NodeSelectorTerm) {
-	w.s("{MatchExpressions:([]v1.NodeSelectorRequirement)")
 	if v.MatchExpressions == nil {
-		w.s("<nil>")
+		w.lit(&spewLit545)
 	} else {
-		w.s("[")
+		w.lit(&spewLit546)
 		for i1 := range v.MatchExpressions {
 			if i1 > 0 {
 				w.s(" ")
@@ -3196,11 +3539,10 @@ func spewCoreNodeSelectorTerm(w *spewWriter, v *core.NodeSelectorTerm) {
 		}
 		w.s("]")
 	}
-	w.s(" MatchFields:([]v1.NodeSelectorRequirement)")
 	if v.MatchFields == nil {
-		w.s("<nil>")
+		w.lit(&spewLit547)
 	} else {
-		w.s("[")
+		w.lit(&spewLit548)
 		for i1 := range v.MatchFields {
 			if i1 > 0 {
 				w.s(" ")
@@ -3214,13 +3556,12 @@ func spewCoreNodeSelectorTerm(w *spewWriter, v *core.NodeSelectorTerm) {
 
 // spewCoreSecretProjection prints the fields of a v1.SecretProjection in braces.
 func spewCoreSecretProjection(w *spewWriter, v *core.SecretProjection) {
-	w.s("{LocalObjectReference:(v1.LocalObjectReference)")
+	w.lit(&spewLit430)
 	spewCoreLocalObjectReference(w, &v.LocalObjectReference)
-	w.s(" Items:([]v1.KeyToPath)")
 	if v.Items == nil {
-		w.s("<nil>")
+		w.lit(&spewLit384)
 	} else {
-		w.s("[")
+		w.lit(&spewLit385)
 		for i1 := range v.Items {
 			if i1 > 0 {
 				w.s(" ")
@@ -3229,11 +3570,10 @@ func spewCoreSecretProjection(w *spewWriter, v *core.SecretProjection) {
 		}
 		w.s("]")
 	}
-	w.s(" Optional:")
 	if v.Optional == nil {
-		w.s("(*bool)<nil>")
+		w.lit(&spewLit389)
 	} else {
-		w.s("(*bool)")
+		w.lit(&spewLit388)
 		w.bool(bool((*v.Optional)))
 	}
 	w.s("}")
@@ -3241,11 +3581,10 @@ func spewCoreSecretProjection(w *spewWriter, v *core.SecretProjection) {
 
 // spewCoreDownwardAPIProjection prints the fields of a v1.DownwardAPIProjection in braces.
 func spewCoreDownwardAPIProjection(w *spewWriter, v *core.DownwardAPIProjection) {
-	w.s("{Items:([]v1.DownwardAPIVolumeFile)")
 	if v.Items == nil {
-		w.s("<nil>")
+		w.lit(&spewLit421)
 	} else {
-		w.s("[")
+		w.lit(&spewLit422)
 		for i1 := range v.Items {
 			if i1 > 0 {
 				w.s(" ")
@@ -3259,13 +3598,12 @@ func spewCoreDownwardAPIProjection(w *spewWriter, v *core.DownwardAPIProjection)
 
 // spewCoreConfigMapProjection prints the fields of a v1.ConfigMapProjection in braces.
 func spewCoreConfigMapProjection(w *spewWriter, v *core.ConfigMapProjection) {
-	w.s("{LocalObjectReference:(v1.LocalObjectReference)")
+	w.lit(&spewLit430)
 	spewCoreLocalObjectReference(w, &v.LocalObjectReference)
-	w.s(" Items:([]v1.KeyToPath)")
 	if v.Items == nil {
-		w.s("<nil>")
+		w.lit(&spewLit384)
 	} else {
-		w.s("[")
+		w.lit(&spewLit385)
 		for i1 := range v.Items {
 			if i1 > 0 {
 				w.s(" ")
@@ -3274,11 +3612,10 @@ func spewCoreConfigMapProjection(w *spewWriter, v *core.ConfigMapProjection) {
 		}
 		w.s("]")
 	}
-	w.s(" Optional:")
 	if v.Optional == nil {
-		w.s("(*bool)<nil>")
+		w.lit(&spewLit389)
 	} else {
-		w.s("(*bool)")
+		w.lit(&spewLit388)
 		w.bool(bool((*v.Optional)))
 	}
 	w.s("}")
@@ -3286,80 +3623,73 @@ func spewCoreConfigMapProjection(w *spewWriter, v *core.ConfigMapProjection) {
 
 // spewCoreServiceAccountTokenProjection prints the fields of a v1.ServiceAccountTokenProjection in braces.
 func spewCoreServiceAccountTokenProjection(w *spewWriter, v *core.ServiceAccountTokenProjection) {
-	w.s("{Audience:(string)")
+	w.lit(&spewLit549)
 	w.s(string(v.Audience))
-	w.s(" ExpirationSeconds:")
 	if v.ExpirationSeconds == nil {
-		w.s("(*int64)<nil>")
+		w.lit(&spewLit551)
 	} else {
-		w.s("(*int64)")
+		w.lit(&spewLit550)
 		w.int(int64((*v.ExpirationSeconds)))
 	}
-	w.s(" Path:(string)")
+	w.lit(&spewLit391)
 	w.s(string(v.Path))
 	w.s("}")
 }
 
 // spewCoreClusterTrustBundleProjection prints the fields of a v1.ClusterTrustBundleProjection in braces.
 func spewCoreClusterTrustBundleProjection(w *spewWriter, v *core.ClusterTrustBundleProjection) {
-	w.s("{Name:")
 	if v.Name == nil {
-		w.s("(*string)<nil>")
+		w.lit(&spewLit553)
 	} else {
-		w.s("(*string)")
+		w.lit(&spewLit552)
 		w.s(string((*v.Name)))
 	}
-	w.s(" SignerName:")
 	if v.SignerName == nil {
-		w.s("(*string)<nil>")
+		w.lit(&spewLit555)
 	} else {
-		w.s("(*string)")
+		w.lit(&spewLit554)
 		w.s(string((*v.SignerName)))
 	}
-	w.s(" LabelSelector:")
 	if v.LabelSelector == nil {
-		w.s("(*v1.LabelSelector)<nil>")
+		w.lit(&spewLit206)
 	} else {
-		w.s("(*v1.LabelSelector)")
+		w.lit(&spewLit205)
 		spewMetav1LabelSelector(w, v.LabelSelector)
 	}
-	w.s(" Optional:")
 	if v.Optional == nil {
-		w.s("(*bool)<nil>")
+		w.lit(&spewLit389)
 	} else {
-		w.s("(*bool)")
+		w.lit(&spewLit388)
 		w.bool(bool((*v.Optional)))
 	}
-	w.s(" Path:(string)")
+	w.lit(&spewLit391)
 	w.s(string(v.Path))
 	w.s("}")
 }
 
 // spewCorePodCertificateProjection prints the fields of a v1.PodCertificateProjection in braces.
 func spewCorePodCertificateProjection(w *spewWriter, v *core.PodCertificateProjection) {
-	w.s("{SignerName:(string)")
+	w.lit(&spewLit556)
 	w.s(string(v.SignerName))
-	w.s(" KeyType:(string)")
+	w.lit(&spewLit557)
 	w.s(string(v.KeyType))
-	w.s(" MaxExpirationSeconds:")
 	if v.MaxExpirationSeconds == nil {
-		w.s("(*int32)<nil>")
+		w.lit(&spewLit559)
 	} else {
-		w.s("(*int32)")
+		w.lit(&spewLit558)
 		w.int(int64((*v.MaxExpirationSeconds)))
 	}
-	w.s(" CredentialBundlePath:(string)")
+	w.lit(&spewLit560)
 	w.s(string(v.CredentialBundlePath))
-	w.s(" KeyPath:(string)")
+	w.lit(&spewLit561)
 	w.s(string(v.KeyPath))
-	w.s(" CertificateChainPath:(string)")
+	w.lit(&spewLit562)
 	w.s(string(v.CertificateChainPath))
-	w.s(" UserAnnotations:(map[string]string)")
 	if v.UserAnnotations == nil {
-		w.s("<nil>")
+		w.lit(&spewLit563)
 	} else {
 		var buf1 [8]string
-		w.s("map[")
+		w.lit(&spewLit564)
 		for j1, k1 := range sortedKeys(v.UserAnnotations, buf1[:0]) {
 			if j1 > 0 {
 				w.s(" ")
@@ -3375,11 +3705,10 @@ func spewCorePodCertificateProjection(w *spewWriter, v *core.PodCertificateProje
 
 // spewCorePersistentVolumeClaimSpec prints the fields of a v1.PersistentVolumeClaimSpec in braces.
 func spewCorePersistentVolumeClaimSpec(w *spewWriter, v *core.PersistentVolumeClaimSpec) {
-	w.s("{AccessModes:([]v1.PersistentVolumeAccessMode)")
 	if v.AccessModes == nil {
-		w.s("<nil>")
+		w.lit(&spewLit565)
 	} else {
-		w.s("[")
+		w.lit(&spewLit566)
 		for i1 := range v.AccessModes {
 			if i1 > 0 {
 				w.s(" ")
@@ -3388,50 +3717,44 @@ func spewCorePersistentVolumeClaimSpec(w *spewWriter, v *core.PersistentVolumeCl
 		}
 		w.s("]")
 	}
-	w.s(" Selector:")
 	if v.Selector == nil {
-		w.s("(*v1.LabelSelector)<nil>")
+		w.lit(&spewLit568)
 	} else {
-		w.s("(*v1.LabelSelector)")
+		w.lit(&spewLit567)
 		spewMetav1LabelSelector(w, v.Selector)
 	}
-	w.s(" Resources:(v1.VolumeResourceRequirements)")
+	w.lit(&spewLit569)
 	spewCoreVolumeResourceRequirements(w, &v.Resources)
-	w.s(" VolumeName:(string)")
+	w.lit(&spewLit457)
 	w.s(string(v.VolumeName))
-	w.s(" StorageClassName:")
 	if v.StorageClassName == nil {
-		w.s("(*string)<nil>")
+		w.lit(&spewLit571)
 	} else {
-		w.s("(*string)")
+		w.lit(&spewLit570)
 		w.s(string((*v.StorageClassName)))
 	}
-	w.s(" VolumeMode:")
 	if v.VolumeMode == nil {
-		w.s("(*v1.PersistentVolumeMode)<nil>")
+		w.lit(&spewLit573)
 	} else {
-		w.s("(*v1.PersistentVolumeMode)")
+		w.lit(&spewLit572)
 		w.s(string((*v.VolumeMode)))
 	}
-	w.s(" DataSource:")
 	if v.DataSource == nil {
-		w.s("(*v1.TypedLocalObjectReference)<nil>")
+		w.lit(&spewLit575)
 	} else {
-		w.s("(*v1.TypedLocalObjectReference)")
+		w.lit(&spewLit574)
 		spewCoreTypedLocalObjectReference(w, v.DataSource)
 	}
-	w.s(" DataSourceRef:")
 	if v.DataSourceRef == nil {
-		w.s("(*v1.TypedObjectReference)<nil>")
+		w.lit(&spewLit577)
 	} else {
-		w.s("(*v1.TypedObjectReference)")
+		w.lit(&spewLit576)
 		spewCoreTypedObjectReference(w, v.DataSourceRef)
 	}
-	w.s(" VolumeAttributesClassName:")
 	if v.VolumeAttributesClassName == nil {
-		w.s("(*string)<nil>")
+		w.lit(&spewLit579)
 	} else {
-		w.s("(*string)")
+		w.lit(&spewLit578)
 		w.s(string((*v.VolumeAttributesClassName)))
 	}
 	w.s("}")
@@ -3439,35 +3762,34 @@ func spewCorePersistentVolumeClaimSpec(w *spewWriter, v *core.PersistentVolumeCl
 
 // spewIntstrIntOrString prints the fields of a intstr.IntOrString in braces.
 func spewIntstrIntOrString(w *spewWriter, v *intstr.IntOrString) {
-	w.s("{Type:(intstr.Type)")
+	w.lit(&spewLit580)
 	w.int(int64(v.Type))
-	w.s(" IntVal:(int32)")
+	w.lit(&spewLit581)
 	w.int(int64(v.IntVal))
-	w.s(" StrVal:(string)")
+	w.lit(&spewLit582)
 	w.s(string(v.StrVal))
 	w.s("}")
 }
 
 // spewCoreHTTPHeader prints the fields of a v1.HTTPHeader in braces.
 func spewCoreHTTPHeader(w *spewWriter, v *core.HTTPHeader) {
-	w.s("{Name:(string)")
+	w.lit(&spewLit2)
 	w.s(string(v.Name))
-	w.s(" Value:(string)")
+	w.lit(&spewLit188)
 	w.s(string(v.Value))
 	w.s("}")
 }
 
 // spewCoreNodeSelectorRequirement prints the fields of a v1.NodeSelectorRequirement in braces.
 func spewCoreNodeSelectorRequirement(w *spewWriter, v *core.NodeSelectorRequirement) {
-	w.s("{Key:(string)")
+	w.lit(&spewLit186)
 	w.s(string(v.Key))
-	w.s(" Operator:(v1.NodeSelectorOperator)")
+	w.lit(&spewLit583)
 	w.s(string(v.Operator))
-	w.s(" Values:([]string)")
 	if v.Values == nil {
-		w.s("<nil>")
+		w.lit(&spewLit509)
 	} else {
-		w.s("[")
+		w.lit(&spewLit510)
 		for i1 := range v.Values {
 			if i1 > 0 {
 				w.s(" ")
@@ -3481,36 +3803,34 @@ func spewCoreNodeSelectorRequirement(w *spewWriter, v *core.NodeSelectorRequirem
 
 // spewCoreVolumeResourceRequirements prints the fields of a v1.VolumeResourceRequirements in braces.
 func spewCoreVolumeResourceRequirements(w *spewWriter, v *core.VolumeResourceRequirements) {
-	w.s("{Limits:(v1.ResourceList)")
 	if v.Limits == nil {
-		w.s("<nil>")
+		w.lit(&spewLit220)
 	} else {
 		var buf1 [8]core.ResourceName
-		w.s("map[")
+		w.lit(&spewLit221)
 		for j1, k1 := range sortedKeys(v.Limits, buf1[:0]) {
 			if j1 > 0 {
 				w.s(" ")
 			}
 			w.s(string(k1))
-			w.s(":")
 			e1 := v.Limits[k1]
+			w.s(":")
 			w.quantity(&e1, false)
 		}
 		w.s("]")
 	}
-	w.s(" Requests:(v1.ResourceList)")
 	if v.Requests == nil {
-		w.s("<nil>")
+		w.lit(&spewLit222)
 	} else {
 		var buf1 [8]core.ResourceName
-		w.s("map[")
+		w.lit(&spewLit223)
 		for j1, k1 := range sortedKeys(v.Requests, buf1[:0]) {
 			if j1 > 0 {
 				w.s(" ")
 			}
 			w.s(string(k1))
-			w.s(":")
 			e1 := v.Requests[k1]
+			w.s(":")
 			w.quantity(&e1, false)
 		}
 		w.s("]")
@@ -3520,38 +3840,35 @@ func spewCoreVolumeResourceRequirements(w *spewWriter, v *core.VolumeResourceReq
 
 // spewCoreTypedLocalObjectReference prints the fields of a v1.TypedLocalObjectReference in braces.
 func spewCoreTypedLocalObjectReference(w *spewWriter, v *core.TypedLocalObjectReference) {
-	w.s("{APIGroup:")
 	if v.APIGroup == nil {
-		w.s("(*string)<nil>")
+		w.lit(&spewLit585)
 	} else {
-		w.s("(*string)")
+		w.lit(&spewLit584)
 		w.s(string((*v.APIGroup)))
 	}
-	w.s(" Kind:(string)")
+	w.lit(&spewLit97)
 	w.s(string(v.Kind))
-	w.s(" Name:(string)")
+	w.lit(&spewLit98)
 	w.s(string(v.Name))
 	w.s("}")
 }
 
 // spewCoreTypedObjectReference prints the fields of a v1.TypedObjectReference in braces.
 func spewCoreTypedObjectReference(w *spewWriter, v *core.TypedObjectReference) {
-	w.s("{APIGroup:")
 	if v.APIGroup == nil {
-		w.s("(*string)<nil>")
+		w.lit(&spewLit585)
 	} else {
-		w.s("(*string)")
+		w.lit(&spewLit584)
 		w.s(string((*v.APIGroup)))
 	}
-	w.s(" Kind:(string)")
+	w.lit(&spewLit97)
 	w.s(string(v.Kind))
-	w.s(" Name:(string)")
+	w.lit(&spewLit98)
 	w.s(string(v.Name))
-	w.s(" Namespace:")
 	if v.Namespace == nil {
-		w.s("(*string)<nil>")
+		w.lit(&spewLit587)
 	} else {
-		w.s("(*string)")
+		w.lit(&spewLit586)
 		w.s(string((*v.Namespace)))
 	}
 	w.s("}")

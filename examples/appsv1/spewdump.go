@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"github.com/davecgh/go-spew/spew"
@@ -54,6 +55,48 @@ func (w *spewWriter) s(x string) {
 		h *= fnvPrime32
 	}
 	w.h = h
+}
+
+// spewText is a constant piece of the output with what hashing it takes in
+// one step. FNV-1a over a piece of k bytes maps a state h to
+// h·p^k + D[h mod 256] (mod 2^32), where p is the FNV prime and D a table
+// of 256 values that depends on the piece alone: XOR with a byte changes
+// only the low byte of h, so h^b = h + ((h^b) − h) where the difference
+// depends on the low byte only, and the low byte of the next state,
+// ((h^b)·p) mod 256, depends on the low byte only as well. The table is
+// computed the first time the piece is hashed.
+type spewText struct {
+	text  string
+	once  sync.Once
+	pk    uint32 // p^len(text) mod 2^32
+	table *[256]uint32
+}
+
+func (t *spewText) init() {
+	pk := uint32(1)
+	for range len(t.text) {
+		pk *= fnvPrime32
+	}
+	table := new([256]uint32)
+	for low := range uint32(256) {
+		h := low
+		for i := 0; i < len(t.text); i++ {
+			h ^= uint32(t.text[i])
+			h *= fnvPrime32
+		}
+		table[low] = h - low*pk
+	}
+	t.pk, t.table = pk, table
+}
+
+// lit writes a constant piece: with the table, two operations whatever its
+// length.
+func (w *spewWriter) lit(t *spewText) {
+	if w.keep {
+		w.buf = append(w.buf, t.text...)
+	}
+	t.once.Do(t.init)
+	w.h = w.h*t.pk + t.table[w.h&0xff]
 }
 
 func (w *spewWriter) b(x []byte) {
@@ -125,13 +168,25 @@ func sortedKeys[M ~map[K]V, K ~string, V any](m M, buf []K) []K {
 func (w *spewWriter) metaTime(t *metav1.Time, typed bool) {
 	if *t == (metav1.Time{}) {
 		if typed {
-			w.s("(v1.Time)")
+			w.lit(&metaTimeType)
 		}
-		w.s("{Time:(time.Time){wall:(uint64)0 ext:(int64)0 loc:(*time.Location)<nil>}}")
+		w.lit(&metaTimeZero)
 		return
 	}
 	w.fallback(*t, typed)
 }
+
+// The constant pieces of the hand-written printers.
+var (
+	quantityType    = spewText{text: "(resource.Quantity)"}
+	quantityValue   = spewText{text: "{i:(resource.int64Amount){value:(int64)"}
+	quantityScale   = spewText{text: " scale:(resource.Scale)"}
+	quantityCached  = spewText{text: "} d:(resource.infDecAmount){Dec:(*inf.Dec)<nil>} s:(string)"}
+	quantityFormat  = spewText{text: " Format:(resource.Format)"}
+	metaTimeType    = spewText{text: "(v1.Time)"}
+	metaTimeZero    = spewText{text: "{Time:(time.Time){wall:(uint64)0 ext:(int64)0 loc:(*time.Location)<nil>}}"}
+	podTemplateType = spewText{text: "(v1.PodTemplateSpec)"}
+)
 
 // quantityFields mirrors the memory layout of resource.Quantity: the
 // int64Amount (value, scale), the *inf.Dec of the infDecAmount, the cached
@@ -206,15 +261,15 @@ func (w *spewWriter) quantity(q *resource.Quantity, typed bool) {
 		return
 	}
 	if typed {
-		w.s("(resource.Quantity)")
+		w.lit(&quantityType)
 	}
-	w.s("{i:(resource.int64Amount){value:(int64)")
+	w.lit(&quantityValue)
 	w.int(f.value)
-	w.s(" scale:(resource.Scale)")
+	w.lit(&quantityScale)
 	w.int(int64(f.scale))
-	w.s("} d:(resource.infDecAmount){Dec:(*inf.Dec)<nil>} s:(string)")
+	w.lit(&quantityCached)
 	w.s(f.s)
-	w.s(" Format:(resource.Format)")
+	w.lit(&quantityFormat)
 	w.s(string(f.format))
 	w.s("}")
 }

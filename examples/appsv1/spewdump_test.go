@@ -20,7 +20,7 @@ import (
 // dumpBytes is what ComputeHash hashes, kept as bytes.
 func dumpBytes(v *core.PodTemplateSpec) []byte {
 	w := newSpewWriter(true)
-	w.s("(v1.PodTemplateSpec)")
+	w.lit(&podTemplateType)
 	spewPodTemplateSpec(&w, v)
 	return w.buf
 }
@@ -43,7 +43,7 @@ func requireSpewEqual(t interface {
 		t.Fatalf("dump differs from go-spew at byte %d:\n got  …%s\n want …%s", i, got[lo:min(len(got), i+80)], want[lo:min(len(want), i+80)])
 	}
 	w := newSpewWriter(false)
-	w.s("(v1.PodTemplateSpec)")
+	w.lit(&podTemplateType)
 	spewPodTemplateSpec(&w, v)
 	if w.h != fnv32a(want) {
 		t.Fatalf("FNV state %d, want %d", w.h, fnv32a(want))
@@ -169,8 +169,8 @@ func TestSpewDumpRandomTemplates(t *testing.T) {
 }
 
 var (
-	quantityType = reflect.TypeFor[resource.Quantity]()
-	timeType     = reflect.TypeFor[metav1.Time]()
+	quantityReflectType = reflect.TypeFor[resource.Quantity]()
+	metaTimeReflectType = reflect.TypeFor[metav1.Time]()
 )
 
 // quantityTexts are parsed into quantities: canonical and not, suffixes of
@@ -194,7 +194,7 @@ func (f filler) set(label string) bool {
 func (f filler) fill(v reflect.Value, depth int) {
 	t := f.t
 	switch v.Type() {
-	case quantityType:
+	case quantityReflectType:
 		q := resource.MustParse(rapid.SampledFrom(quantityTexts).Draw(t, "quantity"))
 		switch rapid.IntRange(0, 2).Draw(t, "quantityForm") {
 		case 1:
@@ -204,7 +204,7 @@ func (f filler) fill(v reflect.Value, depth int) {
 		}
 		v.Set(reflect.ValueOf(q))
 		return
-	case timeType:
+	case metaTimeReflectType:
 		if rapid.Bool().Draw(t, "setTime") {
 			v.Set(reflect.ValueOf(metav1.NewTime(time.Unix(rapid.Int64Range(-1e10, 1e10).Draw(t, "unix"), 0).UTC())))
 		}

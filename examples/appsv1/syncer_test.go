@@ -115,7 +115,7 @@ func TestSyncerNewVersion(t *testing.T) {
 func TestSyncerErrors(t *testing.T) {
 	s := syncerState()
 	for name, st := range map[string]appsv1.State{
-		"no deployment": {Now: s.Now},
+		"no deployment":  {Now: s.Now},
 		"nil replicaset": {Now: s.Now, Deployment: s.Deployment, ReplicaSets: []*apps.ReplicaSet{nil}},
 		"nil pod":        {Now: s.Now, Deployment: s.Deployment, Pods: []*core.Pod{nil}},
 	} {

@@ -16,6 +16,8 @@ func PodTemplateSpecConfig() Config {
 		Root:     reflect.TypeFor[core.PodTemplateSpec](),
 		RootFunc: "spewPodTemplateSpec",
 		Writer:   "spewWriter",
+		Lit:      "spewLit",
+		LitType:  "spewText",
 		Imports: map[string]string{
 			"k8s.io/api/core/v1":                   "core",
 			"k8s.io/apimachinery/pkg/apis/meta/v1": "metav1",

@@ -42,9 +42,14 @@ type Config struct {
 	Package  string            // package clause of the generated file
 	Root     reflect.Type      // the type whose printer is generated, with all it reaches
 	RootFunc string            // name of the generated function for Root
-	Writer   string            // name of the writer type with s, int, uint, bool, float, fallback methods
+	Writer   string            // name of the writer type with s, lit, int, uint, bool, fallback methods
 	Imports  map[string]string // package path → import name used in the code
 	Specials []Special
+	// Lit, when set, is the name prefix of the variables holding the long
+	// constant pieces of the output, of type LitType (a struct with a text
+	// field), written with the writer's lit method; empty writes all text
+	// with the s method.
+	Lit, LitType string
 }
 
 type gen struct {
@@ -54,12 +59,15 @@ type gen struct {
 	body    bytes.Buffer
 	special map[string]string
 	used    map[string]bool // import paths the code refers to
+
+	lits     map[string]string // constant text → variable name
+	litOrder []string
 }
 
 // Generate returns the gofmt'ed source of the printer functions for
 // cfg.Root and every struct type it reaches.
 func Generate(cfg Config) ([]byte, error) {
-	g := &gen{cfg: cfg, funcs: map[reflect.Type]string{}, special: map[string]string{}, used: map[string]bool{}}
+	g := &gen{cfg: cfg, funcs: map[reflect.Type]string{}, special: map[string]string{}, used: map[string]bool{}, lits: map[string]string{}}
 	for _, s := range cfg.Specials {
 		g.special[s.PkgPath+"."+s.Name] = s.Method
 	}
@@ -86,6 +94,13 @@ func Generate(cfg Config) ([]byte, error) {
 		fmt.Fprintf(&out, "\t%s %q\n", cfg.Imports[p], p)
 	}
 	out.WriteString(")\n")
+	if len(g.litOrder) > 0 {
+		out.WriteString("\n// The constant pieces of the output, hashed through tables.\nvar (\n")
+		for _, text := range g.litOrder {
+			fmt.Fprintf(&out, "\t%s = %s{text: %q}\n", g.lits[text], cfg.LitType, text)
+		}
+		out.WriteString(")\n")
+	}
 	out.Write(g.body.Bytes())
 	src, err := format.Source(out.Bytes())
 	if err != nil {
@@ -127,37 +142,47 @@ func (g *gen) structFunc(t reflect.Type) error {
 		return err
 	}
 	fmt.Fprintf(&g.body, "\n// %s prints the fields of a %s in braces.\nfunc %s(w *%s, v *%s) {\n", g.funcs[t], t, g.funcs[t], g.cfg.Writer, q)
-	var lit strings.Builder
-	lit.WriteString("{")
+	lead := "{"
 	for i := range t.NumField() {
 		f := t.Field(i)
 		if i > 0 {
-			lit.WriteString(" ")
+			lead += " "
 		}
-		lit.WriteString(f.Name + ":")
-		code, prefix, err := g.value(f.Type, "v."+f.Name, true, 1)
+		lead += f.Name + ":"
+		code, tail, err := g.value(f.Type, "v."+f.Name, true, 1, lead)
 		if err != nil {
 			return fmt.Errorf("%s.%s: %w", t, f.Name, err)
 		}
-		lit.WriteString(prefix)
-		if code != "" {
-			g.flush(&lit)
-			g.body.WriteString(code)
-		}
+		g.body.WriteString(code)
+		lead = tail
 	}
-	lit.WriteString("}")
-	g.flush(&lit)
+	g.body.WriteString(g.lit(lead + "}"))
 	g.body.WriteString("}\n")
 	return nil
 }
 
-// flush emits the pending constant text as one write.
-func (g *gen) flush(lit *strings.Builder) {
-	if lit.Len() > 0 {
-		fmt.Fprintf(&g.body, "w.s(%q)\n", lit.String())
-		lit.Reset()
+// lit is the code writing constant text: through a precomputed table
+// (see Config.Lit) when it is long enough to be worth one, byte by byte
+// otherwise.
+func (g *gen) lit(text string) string {
+	switch {
+	case text == "":
+		return ""
+	case len(text) < litMin || g.cfg.Lit == "":
+		return fmt.Sprintf("w.s(%q)\n", text)
 	}
+	name, ok := g.lits[text]
+	if !ok {
+		name = fmt.Sprintf("%s%d", g.cfg.Lit, len(g.lits))
+		g.lits[text] = name
+		g.litOrder = append(g.litOrder, text)
+	}
+	return fmt.Sprintf("w.lit(&%s)\n", name)
 }
+
+// litMin is the length from which constant text is written through a
+// table: below it, hashing byte by byte costs less than the table lookup.
+const litMin = 8
 
 func (g *gen) isSpecial(t reflect.Type) (string, bool) {
 	m, ok := g.special[t.PkgPath()+"."+t.Name()]
@@ -175,113 +200,90 @@ func hasUnexported(t reflect.Type) bool {
 	return false
 }
 
-// value returns the code that prints expr, of type t, and the constant text
-// that precedes that code (merged by the caller with the text before it).
-// typed is false where go-spew drops the type. depth numbers loop variables.
-func (g *gen) value(t reflect.Type, expr string, typed bool, depth int) (code, prefix string, err error) {
+// value returns the code that prints lead (constant text) and then expr,
+// of type t. typed is false where go-spew drops the type. depth numbers loop
+// variables. The code may leave constant text for the caller to write
+// first: tail.
+func (g *gen) value(t reflect.Type, expr string, typed bool, depth int, lead string) (code, tail string, err error) {
 	tp := ""
 	if typed {
 		tp = "(" + t.String() + ")"
 	}
 	switch t.Kind() {
 	case reflect.String:
-		return fmt.Sprintf("w.s(string(%s))\n", expr), tp, nil
+		return g.lit(lead+tp) + fmt.Sprintf("w.s(string(%s))\n", expr), "", nil
 	case reflect.Bool:
-		return fmt.Sprintf("w.bool(bool(%s))\n", expr), tp, nil
+		return g.lit(lead+tp) + fmt.Sprintf("w.bool(bool(%s))\n", expr), "", nil
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return fmt.Sprintf("w.int(int64(%s))\n", expr), tp, nil
+		return g.lit(lead+tp) + fmt.Sprintf("w.int(int64(%s))\n", expr), "", nil
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return fmt.Sprintf("w.uint(uint64(%s))\n", expr), tp, nil
+		return g.lit(lead+tp) + fmt.Sprintf("w.uint(uint64(%s))\n", expr), "", nil
 	case reflect.Struct:
 		if m, ok := g.isSpecial(t); ok {
-			return fmt.Sprintf("w.%s(&%s, %t)\n", m, expr, typed), "", nil
+			return g.lit(lead) + fmt.Sprintf("w.%s(&%s, %t)\n", m, expr, typed), "", nil
 		}
 		if hasUnexported(t) || t.Name() == "" {
-			return g.fallback(expr, typed), "", nil
+			return g.lit(lead) + g.fallback(expr, typed), "", nil
 		}
 		f, err := g.funcFor(t)
 		if err != nil {
 			return "", "", err
 		}
-		return fmt.Sprintf("%s(w, &%s)\n", f, expr), tp, nil
+		return g.lit(lead+tp) + fmt.Sprintf("%s(w, &%s)\n", f, expr), "", nil
 	case reflect.Pointer:
-		return g.pointer(t, expr, typed, depth)
-	case reflect.Slice:
-		elem, eprefix, err := g.value(t.Elem(), fmt.Sprintf("%s[i%d]", expr, depth), false, depth+1)
+		return g.pointer(t, expr, typed, depth, lead)
+	case reflect.Slice, reflect.Array:
+		elem, etail, err := g.value(t.Elem(), fmt.Sprintf("%s[i%d]", expr, depth), false, depth+1, "")
 		if err != nil {
 			return "", "", err
+		}
+		loop := fmt.Sprintf(`for i%d := range %s {
+if i%d > 0 {
+w.s(" ")
+}
+%s%s}
+`, depth, expr, depth, elem, g.lit(etail)) + g.lit("]")
+		if t.Kind() == reflect.Array {
+			return g.lit(lead+tp+"[") + loop, "", nil
 		}
 		return fmt.Sprintf(`if %s == nil {
-w.s("<nil>")
-} else {
-w.s("[")
-for i%d := range %s {
-if i%d > 0 {
-w.s(" ")
-}
-%s}
-w.s("]")
-}
-`, expr, depth, expr, depth, withPrefix(eprefix, elem)), tp, nil
-	case reflect.Array:
-		elem, eprefix, err := g.value(t.Elem(), fmt.Sprintf("%s[i%d]", expr, depth), false, depth+1)
-		if err != nil {
-			return "", "", err
-		}
-		return fmt.Sprintf(`w.s("[")
-for i%d := range %s {
-if i%d > 0 {
-w.s(" ")
-}
-%s}
-w.s("]")
-`, depth, expr, depth, withPrefix(eprefix, elem)), tp, nil
+%s} else {
+%s%s}
+`, expr, g.lit(lead+tp+"<nil>"), g.lit(lead+tp+"["), loop), "", nil
 	case reflect.Map:
 		if t.Key().Kind() != reflect.String {
-			return g.fallback(expr, typed), "", nil
+			return g.lit(lead) + g.fallback(expr, typed), "", nil
 		}
 		k := fmt.Sprintf("k%d", depth)
-		val, vprefix, err := g.value(t.Elem(), fmt.Sprintf("%s[%s]", expr, k), false, depth+1)
-		if err != nil {
-			return "", "", err
-		}
+		valExpr := fmt.Sprintf("%s[%s]", expr, k)
+		copyVal := ""
 		if t.Elem().Kind() == reflect.Struct || t.Elem().Kind() == reflect.Array {
 			// Map values are not addressable: print a copy.
-			val, vprefix, err = g.value(t.Elem(), fmt.Sprintf("e%d", depth), false, depth+1)
-			if err != nil {
-				return "", "", err
-			}
-			val = fmt.Sprintf("e%d := %s[%s]\n", depth, expr, k) + val
+			valExpr = fmt.Sprintf("e%d", depth)
+			copyVal = fmt.Sprintf("e%d := %s[%s]\n", depth, expr, k)
+		}
+		val, vtail, err := g.value(t.Elem(), valExpr, false, depth+1, ":")
+		if err != nil {
+			return "", "", err
 		}
 		kq, err := g.qual(t.Key())
 		if err != nil {
 			return "", "", err
 		}
 		return fmt.Sprintf(`if %s == nil {
-w.s("<nil>")
-} else {
+%s} else {
 var buf%d [8]%s
-w.s("map[")
-for j%d, %s := range sortedKeys(%s, buf%d[:0]) {
+%sfor j%d, %s := range sortedKeys(%s, buf%d[:0]) {
 if j%d > 0 {
 w.s(" ")
 }
 w.s(string(%s))
-w.s(":")
+%s%s%s}
 %s}
-w.s("]")
-}
-`, expr, depth, kq, depth, k, expr, depth, depth, k, withPrefix(vprefix, val)), tp, nil
+`, expr, g.lit(lead+tp+"<nil>"), depth, kq, g.lit(lead+tp+"map["), depth, k, expr, depth, depth, k, copyVal, val, g.lit(vtail), g.lit("]")), "", nil
 	default:
-		return g.fallback(expr, typed), "", nil
+		return g.lit(lead) + g.fallback(expr, typed), "", nil
 	}
-}
-
-func withPrefix(prefix, code string) string {
-	if prefix == "" {
-		return code
-	}
-	return fmt.Sprintf("w.s(%q)\n", prefix) + code
 }
 
 func (g *gen) fallback(expr string, typed bool) string {
@@ -291,33 +293,32 @@ func (g *gen) fallback(expr string, typed bool) string {
 // pointer prints a pointer the way go-spew's formatPtr does: with the type
 // "(*T)" and the value, or "<*>" and the value where the type is dropped;
 // nil as "(*T)<nil>" or "<nil>".
-func (g *gen) pointer(t reflect.Type, expr string, typed bool, depth int) (string, string, error) {
+func (g *gen) pointer(t reflect.Type, expr string, typed bool, depth int, lead string) (string, string, error) {
 	e := t.Elem()
 	if e.Kind() == reflect.Pointer || e.Kind() == reflect.Interface {
-		return g.fallback(expr, typed), "", nil
-	}
-	var (
-		code, eprefix string
-		err           error
-	)
-	if _, special := g.isSpecial(e); e.Kind() == reflect.Struct && (special || (!hasUnexported(e) && e.Name() != "")) {
-		// Printers of structs take a pointer: pass this one.
-		code, eprefix, err = g.value(e, "X", false, depth)
-		code = strings.Replace(code, "&X", expr, 1)
-	} else {
-		code, eprefix, err = g.value(e, "(*"+expr+")", false, depth)
-	}
-	if err != nil {
-		return "", "", err
+		return g.lit(lead) + g.fallback(expr, typed), "", nil
 	}
 	nonNil, nilText := "<*>", "<nil>"
 	if typed {
 		nonNil = "(" + t.String() + ")"
 		nilText = nonNil + "<nil>"
 	}
+	var (
+		code, tail string
+		err        error
+	)
+	if _, special := g.isSpecial(e); e.Kind() == reflect.Struct && (special || (!hasUnexported(e) && e.Name() != "")) {
+		// Printers of structs take a pointer: pass this one.
+		code, tail, err = g.value(e, "X", false, depth, lead+nonNil)
+		code = strings.Replace(code, "&X", expr, 1)
+	} else {
+		code, tail, err = g.value(e, "(*"+expr+")", false, depth, lead+nonNil)
+	}
+	if err != nil {
+		return "", "", err
+	}
 	return fmt.Sprintf(`if %s == nil {
-w.s(%q)
-} else {
-%s}
-`, expr, nilText, withPrefix(nonNil+eprefix, code)), "", nil
+%s} else {
+%s%s}
+`, expr, g.lit(lead+nilText), code, g.lit(tail)), "", nil
 }
