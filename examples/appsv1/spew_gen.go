@@ -240,366 +240,364 @@ var (
 	spewLit225 = spewText{text: " Claims:([]v1.ResourceClaim)["}
 	spewLit226 = spewText{text: "{PodGroupName:(*string)"}
 	spewLit227 = spewText{text: "{PodGroupName:(*string)<nil>"}
-	spewLit228 = spewText{text: "{Raw:([]uint8)<nil>"}
-	spewLit229 = spewText{text: "{Raw:([]uint8)["}
-	spewLit230 = spewText{text: "{HostPath:(*v1.HostPathVolumeSource)"}
-	spewLit231 = spewText{text: "{HostPath:(*v1.HostPathVolumeSource)<nil>"}
-	spewLit232 = spewText{text: " EmptyDir:(*v1.EmptyDirVolumeSource)"}
-	spewLit233 = spewText{text: " EmptyDir:(*v1.EmptyDirVolumeSource)<nil>"}
-	spewLit234 = spewText{text: " GCEPersistentDisk:(*v1.GCEPersistentDiskVolumeSource)"}
-	spewLit235 = spewText{text: " GCEPersistentDisk:(*v1.GCEPersistentDiskVolumeSource)<nil>"}
-	spewLit236 = spewText{text: " AWSElasticBlockStore:(*v1.AWSElasticBlockStoreVolumeSource)"}
-	spewLit237 = spewText{text: " AWSElasticBlockStore:(*v1.AWSElasticBlockStoreVolumeSource)<nil>"}
-	spewLit238 = spewText{text: " GitRepo:(*v1.GitRepoVolumeSource)"}
-	spewLit239 = spewText{text: " GitRepo:(*v1.GitRepoVolumeSource)<nil>"}
-	spewLit240 = spewText{text: " Secret:(*v1.SecretVolumeSource)"}
-	spewLit241 = spewText{text: " Secret:(*v1.SecretVolumeSource)<nil>"}
-	spewLit242 = spewText{text: " NFS:(*v1.NFSVolumeSource)"}
-	spewLit243 = spewText{text: " NFS:(*v1.NFSVolumeSource)<nil>"}
-	spewLit244 = spewText{text: " ISCSI:(*v1.ISCSIVolumeSource)"}
-	spewLit245 = spewText{text: " ISCSI:(*v1.ISCSIVolumeSource)<nil>"}
-	spewLit246 = spewText{text: " Glusterfs:(*v1.GlusterfsVolumeSource)"}
-	spewLit247 = spewText{text: " Glusterfs:(*v1.GlusterfsVolumeSource)<nil>"}
-	spewLit248 = spewText{text: " PersistentVolumeClaim:(*v1.PersistentVolumeClaimVolumeSource)"}
-	spewLit249 = spewText{text: " PersistentVolumeClaim:(*v1.PersistentVolumeClaimVolumeSource)<nil>"}
-	spewLit250 = spewText{text: " RBD:(*v1.RBDVolumeSource)"}
-	spewLit251 = spewText{text: " RBD:(*v1.RBDVolumeSource)<nil>"}
-	spewLit252 = spewText{text: " FlexVolume:(*v1.FlexVolumeSource)"}
-	spewLit253 = spewText{text: " FlexVolume:(*v1.FlexVolumeSource)<nil>"}
-	spewLit254 = spewText{text: " Cinder:(*v1.CinderVolumeSource)"}
-	spewLit255 = spewText{text: " Cinder:(*v1.CinderVolumeSource)<nil>"}
-	spewLit256 = spewText{text: " CephFS:(*v1.CephFSVolumeSource)"}
-	spewLit257 = spewText{text: " CephFS:(*v1.CephFSVolumeSource)<nil>"}
-	spewLit258 = spewText{text: " Flocker:(*v1.FlockerVolumeSource)"}
-	spewLit259 = spewText{text: " Flocker:(*v1.FlockerVolumeSource)<nil>"}
-	spewLit260 = spewText{text: " DownwardAPI:(*v1.DownwardAPIVolumeSource)"}
-	spewLit261 = spewText{text: " DownwardAPI:(*v1.DownwardAPIVolumeSource)<nil>"}
-	spewLit262 = spewText{text: " FC:(*v1.FCVolumeSource)"}
-	spewLit263 = spewText{text: " FC:(*v1.FCVolumeSource)<nil>"}
-	spewLit264 = spewText{text: " AzureFile:(*v1.AzureFileVolumeSource)"}
-	spewLit265 = spewText{text: " AzureFile:(*v1.AzureFileVolumeSource)<nil>"}
-	spewLit266 = spewText{text: " ConfigMap:(*v1.ConfigMapVolumeSource)"}
-	spewLit267 = spewText{text: " ConfigMap:(*v1.ConfigMapVolumeSource)<nil>"}
-	spewLit268 = spewText{text: " VsphereVolume:(*v1.VsphereVirtualDiskVolumeSource)"}
-	spewLit269 = spewText{text: " VsphereVolume:(*v1.VsphereVirtualDiskVolumeSource)<nil>"}
-	spewLit270 = spewText{text: " Quobyte:(*v1.QuobyteVolumeSource)"}
-	spewLit271 = spewText{text: " Quobyte:(*v1.QuobyteVolumeSource)<nil>"}
-	spewLit272 = spewText{text: " AzureDisk:(*v1.AzureDiskVolumeSource)"}
-	spewLit273 = spewText{text: " AzureDisk:(*v1.AzureDiskVolumeSource)<nil>"}
-	spewLit274 = spewText{text: " PhotonPersistentDisk:(*v1.PhotonPersistentDiskVolumeSource)"}
-	spewLit275 = spewText{text: " PhotonPersistentDisk:(*v1.PhotonPersistentDiskVolumeSource)<nil>"}
-	spewLit276 = spewText{text: " Projected:(*v1.ProjectedVolumeSource)"}
-	spewLit277 = spewText{text: " Projected:(*v1.ProjectedVolumeSource)<nil>"}
-	spewLit278 = spewText{text: " PortworxVolume:(*v1.PortworxVolumeSource)"}
-	spewLit279 = spewText{text: " PortworxVolume:(*v1.PortworxVolumeSource)<nil>"}
-	spewLit280 = spewText{text: " ScaleIO:(*v1.ScaleIOVolumeSource)"}
-	spewLit281 = spewText{text: " ScaleIO:(*v1.ScaleIOVolumeSource)<nil>"}
-	spewLit282 = spewText{text: " StorageOS:(*v1.StorageOSVolumeSource)"}
-	spewLit283 = spewText{text: " StorageOS:(*v1.StorageOSVolumeSource)<nil>"}
-	spewLit284 = spewText{text: " CSI:(*v1.CSIVolumeSource)"}
-	spewLit285 = spewText{text: " CSI:(*v1.CSIVolumeSource)<nil>"}
-	spewLit286 = spewText{text: " Ephemeral:(*v1.EphemeralVolumeSource)"}
-	spewLit287 = spewText{text: " Ephemeral:(*v1.EphemeralVolumeSource)<nil>"}
-	spewLit288 = spewText{text: " Image:(*v1.ImageVolumeSource)"}
-	spewLit289 = spewText{text: " Image:(*v1.ImageVolumeSource)<nil>"}
-	spewLit290 = spewText{text: " HostPort:(int32)"}
-	spewLit291 = spewText{text: " ContainerPort:(int32)"}
-	spewLit292 = spewText{text: " Protocol:(v1.Protocol)"}
-	spewLit293 = spewText{text: " HostIP:(string)"}
-	spewLit294 = spewText{text: "{Prefix:(string)"}
-	spewLit295 = spewText{text: " ConfigMapRef:(*v1.ConfigMapEnvSource)"}
-	spewLit296 = spewText{text: " ConfigMapRef:(*v1.ConfigMapEnvSource)<nil>"}
-	spewLit297 = spewText{text: " SecretRef:(*v1.SecretEnvSource)"}
-	spewLit298 = spewText{text: " SecretRef:(*v1.SecretEnvSource)<nil>"}
-	spewLit299 = spewText{text: " ValueFrom:(*v1.EnvVarSource)"}
-	spewLit300 = spewText{text: " ValueFrom:(*v1.EnvVarSource)<nil>"}
-	spewLit301 = spewText{text: "{ResourceName:(v1.ResourceName)"}
-	spewLit302 = spewText{text: " RestartPolicy:(v1.ResourceResizeRestartPolicy)"}
-	spewLit303 = spewText{text: "{Action:(v1.ContainerRestartRuleAction)"}
-	spewLit304 = spewText{text: " ExitCodes:(*v1.ContainerRestartRuleOnExitCodes)"}
-	spewLit305 = spewText{text: " ExitCodes:(*v1.ContainerRestartRuleOnExitCodes)<nil>"}
-	spewLit306 = spewText{text: " ReadOnly:(bool)"}
-	spewLit307 = spewText{text: " RecursiveReadOnly:(*v1.RecursiveReadOnlyMode)"}
-	spewLit308 = spewText{text: " RecursiveReadOnly:(*v1.RecursiveReadOnlyMode)<nil>"}
-	spewLit309 = spewText{text: " MountPath:(string)"}
-	spewLit310 = spewText{text: " SubPath:(string)"}
-	spewLit311 = spewText{text: " MountPropagation:(*v1.MountPropagationMode)"}
-	spewLit312 = spewText{text: " MountPropagation:(*v1.MountPropagationMode)<nil>"}
-	spewLit313 = spewText{text: " SubPathExpr:(string)"}
-	spewLit314 = spewText{text: " DevicePath:(string)"}
-	spewLit315 = spewText{text: "{ProbeHandler:(v1.ProbeHandler)"}
-	spewLit316 = spewText{text: " InitialDelaySeconds:(int32)"}
-	spewLit317 = spewText{text: " TimeoutSeconds:(int32)"}
-	spewLit318 = spewText{text: " PeriodSeconds:(int32)"}
-	spewLit319 = spewText{text: " SuccessThreshold:(int32)"}
-	spewLit320 = spewText{text: " FailureThreshold:(int32)"}
-	spewLit321 = spewText{text: "{PostStart:(*v1.LifecycleHandler)"}
-	spewLit322 = spewText{text: "{PostStart:(*v1.LifecycleHandler)<nil>"}
-	spewLit323 = spewText{text: " PreStop:(*v1.LifecycleHandler)"}
-	spewLit324 = spewText{text: " PreStop:(*v1.LifecycleHandler)<nil>"}
-	spewLit325 = spewText{text: " StopSignal:(*v1.Signal)"}
-	spewLit326 = spewText{text: " StopSignal:(*v1.Signal)<nil>"}
-	spewLit327 = spewText{text: "{Capabilities:(*v1.Capabilities)"}
-	spewLit328 = spewText{text: "{Capabilities:(*v1.Capabilities)<nil>"}
-	spewLit329 = spewText{text: " Privileged:(*bool)"}
-	spewLit330 = spewText{text: " Privileged:(*bool)<nil>"}
-	spewLit331 = spewText{text: " SELinuxOptions:(*v1.SELinuxOptions)"}
-	spewLit332 = spewText{text: " SELinuxOptions:(*v1.SELinuxOptions)<nil>"}
-	spewLit333 = spewText{text: " ReadOnlyRootFilesystem:(*bool)"}
-	spewLit334 = spewText{text: " ReadOnlyRootFilesystem:(*bool)<nil>"}
-	spewLit335 = spewText{text: " AllowPrivilegeEscalation:(*bool)"}
-	spewLit336 = spewText{text: " AllowPrivilegeEscalation:(*bool)<nil>"}
-	spewLit337 = spewText{text: " ProcMount:(*v1.ProcMountType)"}
-	spewLit338 = spewText{text: " ProcMount:(*v1.ProcMountType)<nil>"}
-	spewLit339 = spewText{text: "{User:(string)"}
-	spewLit340 = spewText{text: " Role:(string)"}
-	spewLit341 = spewText{text: " Type:(string)"}
-	spewLit342 = spewText{text: " Level:(string)"}
-	spewLit343 = spewText{text: "{GMSACredentialSpecName:(*string)"}
-	spewLit344 = spewText{text: "{GMSACredentialSpecName:(*string)<nil>"}
-	spewLit345 = spewText{text: " GMSACredentialSpec:(*string)"}
-	spewLit346 = spewText{text: " GMSACredentialSpec:(*string)<nil>"}
-	spewLit347 = spewText{text: " RunAsUserName:(*string)"}
-	spewLit348 = spewText{text: " RunAsUserName:(*string)<nil>"}
-	spewLit349 = spewText{text: " HostProcess:(*bool)"}
-	spewLit350 = spewText{text: " HostProcess:(*bool)<nil>"}
-	spewLit351 = spewText{text: "{Type:(v1.SeccompProfileType)"}
-	spewLit352 = spewText{text: " LocalhostProfile:(*string)"}
-	spewLit353 = spewText{text: " LocalhostProfile:(*string)<nil>"}
-	spewLit354 = spewText{text: "{Type:(v1.AppArmorProfileType)"}
-	spewLit355 = spewText{text: "{RequiredDuringSchedulingIgnoredDuringExecution:(*v1.NodeSelector)"}
-	spewLit356 = spewText{text: "{RequiredDuringSchedulingIgnoredDuringExecution:(*v1.NodeSelector)<nil>"}
-	spewLit357 = spewText{text: " PreferredDuringSchedulingIgnoredDuringExecution:([]v1.PreferredSchedulingTerm)<nil>"}
-	spewLit358 = spewText{text: " PreferredDuringSchedulingIgnoredDuringExecution:([]v1.PreferredSchedulingTerm)["}
-	spewLit359 = spewText{text: "{RequiredDuringSchedulingIgnoredDuringExecution:([]v1.PodAffinityTerm)<nil>"}
-	spewLit360 = spewText{text: "{RequiredDuringSchedulingIgnoredDuringExecution:([]v1.PodAffinityTerm)["}
-	spewLit361 = spewText{text: " PreferredDuringSchedulingIgnoredDuringExecution:([]v1.WeightedPodAffinityTerm)<nil>"}
-	spewLit362 = spewText{text: " PreferredDuringSchedulingIgnoredDuringExecution:([]v1.WeightedPodAffinityTerm)["}
-	spewLit363 = spewText{text: " Value:(*string)"}
-	spewLit364 = spewText{text: " Value:(*string)<nil>"}
-	spewLit365 = spewText{text: "{MatchLabels:(map[string]string)<nil>"}
-	spewLit366 = spewText{text: "{MatchLabels:(map[string]string)map["}
-	spewLit367 = spewText{text: " MatchExpressions:([]v1.LabelSelectorRequirement)<nil>"}
-	spewLit368 = spewText{text: " MatchExpressions:([]v1.LabelSelectorRequirement)["}
-	spewLit369 = spewText{text: " Request:(string)"}
-	spewLit370 = spewText{text: "{Path:(string)"}
-	spewLit371 = spewText{text: " Type:(*v1.HostPathType)"}
-	spewLit372 = spewText{text: " Type:(*v1.HostPathType)<nil>"}
-	spewLit373 = spewText{text: "{Medium:(v1.StorageMedium)"}
-	spewLit374 = spewText{text: " SizeLimit:(*resource.Quantity)"}
-	spewLit375 = spewText{text: " SizeLimit:(*resource.Quantity)<nil>"}
-	spewLit376 = spewText{text: "{PDName:(string)"}
-	spewLit377 = spewText{text: " FSType:(string)"}
-	spewLit378 = spewText{text: " Partition:(int32)"}
-	spewLit379 = spewText{text: "{VolumeID:(string)"}
-	spewLit380 = spewText{text: "{Repository:(string)"}
-	spewLit381 = spewText{text: " Revision:(string)"}
-	spewLit382 = spewText{text: " Directory:(string)"}
-	spewLit383 = spewText{text: "{SecretName:(string)"}
-	spewLit384 = spewText{text: " Items:([]v1.KeyToPath)<nil>"}
-	spewLit385 = spewText{text: " Items:([]v1.KeyToPath)["}
-	spewLit386 = spewText{text: " DefaultMode:(*int32)"}
-	spewLit387 = spewText{text: " DefaultMode:(*int32)<nil>"}
-	spewLit388 = spewText{text: " Optional:(*bool)"}
-	spewLit389 = spewText{text: " Optional:(*bool)<nil>"}
-	spewLit390 = spewText{text: "{Server:(string)"}
-	spewLit391 = spewText{text: " Path:(string)"}
-	spewLit392 = spewText{text: "{TargetPortal:(string)"}
-	spewLit393 = spewText{text: " IQN:(string)"}
-	spewLit394 = spewText{text: " Lun:(int32)"}
-	spewLit395 = spewText{text: " ISCSIInterface:(string)"}
-	spewLit396 = spewText{text: " Portals:([]string)<nil>"}
-	spewLit397 = spewText{text: " Portals:([]string)["}
-	spewLit398 = spewText{text: " DiscoveryCHAPAuth:(bool)"}
-	spewLit399 = spewText{text: " SessionCHAPAuth:(bool)"}
-	spewLit400 = spewText{text: " SecretRef:(*v1.LocalObjectReference)"}
-	spewLit401 = spewText{text: " SecretRef:(*v1.LocalObjectReference)<nil>"}
-	spewLit402 = spewText{text: " InitiatorName:(*string)"}
-	spewLit403 = spewText{text: " InitiatorName:(*string)<nil>"}
-	spewLit404 = spewText{text: "{EndpointsName:(string)"}
-	spewLit405 = spewText{text: "{ClaimName:(string)"}
-	spewLit406 = spewText{text: "{CephMonitors:([]string)<nil>"}
-	spewLit407 = spewText{text: "{CephMonitors:([]string)["}
-	spewLit408 = spewText{text: " RBDImage:(string)"}
-	spewLit409 = spewText{text: " RBDPool:(string)"}
-	spewLit410 = spewText{text: " RadosUser:(string)"}
-	spewLit411 = spewText{text: " Keyring:(string)"}
-	spewLit412 = spewText{text: "{Driver:(string)"}
-	spewLit413 = spewText{text: " Options:(map[string]string)<nil>"}
-	spewLit414 = spewText{text: " Options:(map[string]string)map["}
-	spewLit415 = spewText{text: "{Monitors:([]string)<nil>"}
-	spewLit416 = spewText{text: "{Monitors:([]string)["}
-	spewLit417 = spewText{text: " User:(string)"}
-	spewLit418 = spewText{text: " SecretFile:(string)"}
-	spewLit419 = spewText{text: "{DatasetName:(string)"}
-	spewLit420 = spewText{text: " DatasetUUID:(string)"}
-	spewLit421 = spewText{text: "{Items:([]v1.DownwardAPIVolumeFile)<nil>"}
-	spewLit422 = spewText{text: "{Items:([]v1.DownwardAPIVolumeFile)["}
-	spewLit423 = spewText{text: "{TargetWWNs:([]string)<nil>"}
-	spewLit424 = spewText{text: "{TargetWWNs:([]string)["}
-	spewLit425 = spewText{text: " Lun:(*int32)"}
-	spewLit426 = spewText{text: " Lun:(*int32)<nil>"}
-	spewLit427 = spewText{text: " WWIDs:([]string)<nil>"}
-	spewLit428 = spewText{text: " WWIDs:([]string)["}
-	spewLit429 = spewText{text: " ShareName:(string)"}
-	spewLit430 = spewText{text: "{LocalObjectReference:(v1.LocalObjectReference)"}
-	spewLit431 = spewText{text: "{VolumePath:(string)"}
-	spewLit432 = spewText{text: " StoragePolicyName:(string)"}
-	spewLit433 = spewText{text: " StoragePolicyID:(string)"}
-	spewLit434 = spewText{text: "{Registry:(string)"}
-	spewLit435 = spewText{text: " Volume:(string)"}
-	spewLit436 = spewText{text: " Group:(string)"}
-	spewLit437 = spewText{text: " Tenant:(string)"}
-	spewLit438 = spewText{text: "{DiskName:(string)"}
-	spewLit439 = spewText{text: " DataDiskURI:(string)"}
-	spewLit440 = spewText{text: " CachingMode:(*v1.AzureDataDiskCachingMode)"}
-	spewLit441 = spewText{text: " CachingMode:(*v1.AzureDataDiskCachingMode)<nil>"}
-	spewLit442 = spewText{text: " FSType:(*string)"}
-	spewLit443 = spewText{text: " FSType:(*string)<nil>"}
-	spewLit444 = spewText{text: " ReadOnly:(*bool)"}
-	spewLit445 = spewText{text: " ReadOnly:(*bool)<nil>"}
-	spewLit446 = spewText{text: " Kind:(*v1.AzureDataDiskKind)"}
-	spewLit447 = spewText{text: " Kind:(*v1.AzureDataDiskKind)<nil>"}
-	spewLit448 = spewText{text: "{PdID:(string)"}
-	spewLit449 = spewText{text: "{Sources:([]v1.VolumeProjection)<nil>"}
-	spewLit450 = spewText{text: "{Sources:([]v1.VolumeProjection)["}
-	spewLit451 = spewText{text: "{Gateway:(string)"}
-	spewLit452 = spewText{text: " System:(string)"}
-	spewLit453 = spewText{text: " SSLEnabled:(bool)"}
-	spewLit454 = spewText{text: " ProtectionDomain:(string)"}
-	spewLit455 = spewText{text: " StoragePool:(string)"}
-	spewLit456 = spewText{text: " StorageMode:(string)"}
-	spewLit457 = spewText{text: " VolumeName:(string)"}
-	spewLit458 = spewText{text: "{VolumeName:(string)"}
-	spewLit459 = spewText{text: " VolumeNamespace:(string)"}
-	spewLit460 = spewText{text: " VolumeAttributes:(map[string]string)<nil>"}
-	spewLit461 = spewText{text: " VolumeAttributes:(map[string]string)map["}
-	spewLit462 = spewText{text: " NodePublishSecretRef:(*v1.LocalObjectReference)"}
-	spewLit463 = spewText{text: " NodePublishSecretRef:(*v1.LocalObjectReference)<nil>"}
-	spewLit464 = spewText{text: "{VolumeClaimTemplate:(*v1.PersistentVolumeClaimTemplate)"}
-	spewLit465 = spewText{text: "{VolumeClaimTemplate:(*v1.PersistentVolumeClaimTemplate)<nil>"}
-	spewLit466 = spewText{text: "{Reference:(string)"}
-	spewLit467 = spewText{text: " PullPolicy:(v1.PullPolicy)"}
-	spewLit468 = spewText{text: "{FieldRef:(*v1.ObjectFieldSelector)"}
-	spewLit469 = spewText{text: "{FieldRef:(*v1.ObjectFieldSelector)<nil>"}
-	spewLit470 = spewText{text: " ResourceFieldRef:(*v1.ResourceFieldSelector)"}
-	spewLit471 = spewText{text: " ResourceFieldRef:(*v1.ResourceFieldSelector)<nil>"}
-	spewLit472 = spewText{text: " ConfigMapKeyRef:(*v1.ConfigMapKeySelector)"}
-	spewLit473 = spewText{text: " ConfigMapKeyRef:(*v1.ConfigMapKeySelector)<nil>"}
-	spewLit474 = spewText{text: " SecretKeyRef:(*v1.SecretKeySelector)"}
-	spewLit475 = spewText{text: " SecretKeyRef:(*v1.SecretKeySelector)<nil>"}
-	spewLit476 = spewText{text: " FileKeyRef:(*v1.FileKeySelector)"}
-	spewLit477 = spewText{text: " FileKeyRef:(*v1.FileKeySelector)<nil>"}
-	spewLit478 = spewText{text: "{Operator:(v1.ContainerRestartRuleOnExitCodesOperator)"}
-	spewLit479 = spewText{text: " Values:([]int32)<nil>"}
-	spewLit480 = spewText{text: " Values:([]int32)["}
-	spewLit481 = spewText{text: "{Exec:(*v1.ExecAction)"}
-	spewLit482 = spewText{text: "{Exec:(*v1.ExecAction)<nil>"}
-	spewLit483 = spewText{text: " HTTPGet:(*v1.HTTPGetAction)"}
-	spewLit484 = spewText{text: " HTTPGet:(*v1.HTTPGetAction)<nil>"}
-	spewLit485 = spewText{text: " TCPSocket:(*v1.TCPSocketAction)"}
-	spewLit486 = spewText{text: " TCPSocket:(*v1.TCPSocketAction)<nil>"}
-	spewLit487 = spewText{text: " GRPC:(*v1.GRPCAction)"}
-	spewLit488 = spewText{text: " GRPC:(*v1.GRPCAction)<nil>"}
-	spewLit489 = spewText{text: " Sleep:(*v1.SleepAction)"}
-	spewLit490 = spewText{text: " Sleep:(*v1.SleepAction)<nil>"}
-	spewLit491 = spewText{text: "{Add:([]v1.Capability)<nil>"}
-	spewLit492 = spewText{text: "{Add:([]v1.Capability)["}
-	spewLit493 = spewText{text: " Drop:([]v1.Capability)<nil>"}
-	spewLit494 = spewText{text: " Drop:([]v1.Capability)["}
-	spewLit495 = spewText{text: "{NodeSelectorTerms:([]v1.NodeSelectorTerm)<nil>"}
-	spewLit496 = spewText{text: "{NodeSelectorTerms:([]v1.NodeSelectorTerm)["}
-	spewLit497 = spewText{text: "{Weight:(int32)"}
-	spewLit498 = spewText{text: " Preference:(v1.NodeSelectorTerm)"}
-	spewLit499 = spewText{text: "{LabelSelector:(*v1.LabelSelector)"}
-	spewLit500 = spewText{text: "{LabelSelector:(*v1.LabelSelector)<nil>"}
-	spewLit501 = spewText{text: " Namespaces:([]string)<nil>"}
-	spewLit502 = spewText{text: " Namespaces:([]string)["}
-	spewLit503 = spewText{text: " NamespaceSelector:(*v1.LabelSelector)"}
-	spewLit504 = spewText{text: " NamespaceSelector:(*v1.LabelSelector)<nil>"}
-	spewLit505 = spewText{text: " MismatchLabelKeys:([]string)<nil>"}
-	spewLit506 = spewText{text: " MismatchLabelKeys:([]string)["}
-	spewLit507 = spewText{text: " PodAffinityTerm:(v1.PodAffinityTerm)"}
-	spewLit508 = spewText{text: " Operator:(v1.LabelSelectorOperator)"}
-	spewLit509 = spewText{text: " Values:([]string)<nil>"}
-	spewLit510 = spewText{text: " Values:([]string)["}
-	spewLit511 = spewText{text: " Mode:(*int32)"}
-	spewLit512 = spewText{text: " Mode:(*int32)<nil>"}
-	spewLit513 = spewText{text: " FieldRef:(*v1.ObjectFieldSelector)"}
-	spewLit514 = spewText{text: " FieldRef:(*v1.ObjectFieldSelector)<nil>"}
-	spewLit515 = spewText{text: "{Secret:(*v1.SecretProjection)"}
-	spewLit516 = spewText{text: "{Secret:(*v1.SecretProjection)<nil>"}
-	spewLit517 = spewText{text: " DownwardAPI:(*v1.DownwardAPIProjection)"}
-	spewLit518 = spewText{text: " DownwardAPI:(*v1.DownwardAPIProjection)<nil>"}
-	spewLit519 = spewText{text: " ConfigMap:(*v1.ConfigMapProjection)"}
-	spewLit520 = spewText{text: " ConfigMap:(*v1.ConfigMapProjection)<nil>"}
-	spewLit521 = spewText{text: " ServiceAccountToken:(*v1.ServiceAccountTokenProjection)"}
-	spewLit522 = spewText{text: " ServiceAccountToken:(*v1.ServiceAccountTokenProjection)<nil>"}
-	spewLit523 = spewText{text: " ClusterTrustBundle:(*v1.ClusterTrustBundleProjection)"}
-	spewLit524 = spewText{text: " ClusterTrustBundle:(*v1.ClusterTrustBundleProjection)<nil>"}
-	spewLit525 = spewText{text: " PodCertificate:(*v1.PodCertificateProjection)"}
-	spewLit526 = spewText{text: " PodCertificate:(*v1.PodCertificateProjection)<nil>"}
-	spewLit527 = spewText{text: " Spec:(v1.PersistentVolumeClaimSpec)"}
-	spewLit528 = spewText{text: " FieldPath:(string)"}
-	spewLit529 = spewText{text: "{ContainerName:(string)"}
-	spewLit530 = spewText{text: " Resource:(string)"}
-	spewLit531 = spewText{text: " Divisor:"}
-	spewLit532 = spewText{text: " Key:(string)"}
-	spewLit533 = spewText{text: "{Command:([]string)<nil>"}
-	spewLit534 = spewText{text: "{Command:([]string)["}
-	spewLit535 = spewText{text: " Port:(intstr.IntOrString)"}
-	spewLit536 = spewText{text: " Host:(string)"}
-	spewLit537 = spewText{text: " Scheme:(v1.URIScheme)"}
-	spewLit538 = spewText{text: " HTTPHeaders:([]v1.HTTPHeader)<nil>"}
-	spewLit539 = spewText{text: " HTTPHeaders:([]v1.HTTPHeader)["}
-	spewLit540 = spewText{text: "{Port:(intstr.IntOrString)"}
-	spewLit541 = spewText{text: "{Port:(int32)"}
-	spewLit542 = spewText{text: " Service:(*string)"}
-	spewLit543 = spewText{text: " Service:(*string)<nil>"}
-	spewLit544 = spewText{text: "{Seconds:(int64)"}
-	spewLit545 = spewText{text: "{MatchExpressions:([]v1.NodeSelectorRequirement)<nil>"}
-	spewLit546 = spewText{text: "{MatchExpressions:([]v1.NodeSelectorRequirement)["}
-	spewLit547 = spewText{text: " MatchFields:([]v1.NodeSelectorRequirement)<nil>"}
-	spewLit548 = spewText{text: " MatchFields:([]v1.NodeSelectorRequirement)["}
-	spewLit549 = spewText{text: "{Audience:(string)"}
-	spewLit550 = spewText{text: " ExpirationSeconds:(*int64)"}
-	spewLit551 = spewText{text: " ExpirationSeconds:(*int64)<nil>"}
-	spewLit552 = spewText{text: "{Name:(*string)"}
-	spewLit553 = spewText{text: "{Name:(*string)<nil>"}
-	spewLit554 = spewText{text: " SignerName:(*string)"}
-	spewLit555 = spewText{text: " SignerName:(*string)<nil>"}
-	spewLit556 = spewText{text: "{SignerName:(string)"}
-	spewLit557 = spewText{text: " KeyType:(string)"}
-	spewLit558 = spewText{text: " MaxExpirationSeconds:(*int32)"}
-	spewLit559 = spewText{text: " MaxExpirationSeconds:(*int32)<nil>"}
-	spewLit560 = spewText{text: " CredentialBundlePath:(string)"}
-	spewLit561 = spewText{text: " KeyPath:(string)"}
-	spewLit562 = spewText{text: " CertificateChainPath:(string)"}
-	spewLit563 = spewText{text: " UserAnnotations:(map[string]string)<nil>"}
-	spewLit564 = spewText{text: " UserAnnotations:(map[string]string)map["}
-	spewLit565 = spewText{text: "{AccessModes:([]v1.PersistentVolumeAccessMode)<nil>"}
-	spewLit566 = spewText{text: "{AccessModes:([]v1.PersistentVolumeAccessMode)["}
-	spewLit567 = spewText{text: " Selector:(*v1.LabelSelector)"}
-	spewLit568 = spewText{text: " Selector:(*v1.LabelSelector)<nil>"}
-	spewLit569 = spewText{text: " Resources:(v1.VolumeResourceRequirements)"}
-	spewLit570 = spewText{text: " StorageClassName:(*string)"}
-	spewLit571 = spewText{text: " StorageClassName:(*string)<nil>"}
-	spewLit572 = spewText{text: " VolumeMode:(*v1.PersistentVolumeMode)"}
-	spewLit573 = spewText{text: " VolumeMode:(*v1.PersistentVolumeMode)<nil>"}
-	spewLit574 = spewText{text: " DataSource:(*v1.TypedLocalObjectReference)"}
-	spewLit575 = spewText{text: " DataSource:(*v1.TypedLocalObjectReference)<nil>"}
-	spewLit576 = spewText{text: " DataSourceRef:(*v1.TypedObjectReference)"}
-	spewLit577 = spewText{text: " DataSourceRef:(*v1.TypedObjectReference)<nil>"}
-	spewLit578 = spewText{text: " VolumeAttributesClassName:(*string)"}
-	spewLit579 = spewText{text: " VolumeAttributesClassName:(*string)<nil>"}
-	spewLit580 = spewText{text: "{Type:(intstr.Type)"}
-	spewLit581 = spewText{text: " IntVal:(int32)"}
-	spewLit582 = spewText{text: " StrVal:(string)"}
-	spewLit583 = spewText{text: " Operator:(v1.NodeSelectorOperator)"}
-	spewLit584 = spewText{text: "{APIGroup:(*string)"}
-	spewLit585 = spewText{text: "{APIGroup:(*string)<nil>"}
-	spewLit586 = spewText{text: " Namespace:(*string)"}
-	spewLit587 = spewText{text: " Namespace:(*string)<nil>"}
+	spewLit228 = spewText{text: "{HostPath:(*v1.HostPathVolumeSource)"}
+	spewLit229 = spewText{text: "{HostPath:(*v1.HostPathVolumeSource)<nil>"}
+	spewLit230 = spewText{text: " EmptyDir:(*v1.EmptyDirVolumeSource)"}
+	spewLit231 = spewText{text: " EmptyDir:(*v1.EmptyDirVolumeSource)<nil>"}
+	spewLit232 = spewText{text: " GCEPersistentDisk:(*v1.GCEPersistentDiskVolumeSource)"}
+	spewLit233 = spewText{text: " GCEPersistentDisk:(*v1.GCEPersistentDiskVolumeSource)<nil>"}
+	spewLit234 = spewText{text: " AWSElasticBlockStore:(*v1.AWSElasticBlockStoreVolumeSource)"}
+	spewLit235 = spewText{text: " AWSElasticBlockStore:(*v1.AWSElasticBlockStoreVolumeSource)<nil>"}
+	spewLit236 = spewText{text: " GitRepo:(*v1.GitRepoVolumeSource)"}
+	spewLit237 = spewText{text: " GitRepo:(*v1.GitRepoVolumeSource)<nil>"}
+	spewLit238 = spewText{text: " Secret:(*v1.SecretVolumeSource)"}
+	spewLit239 = spewText{text: " Secret:(*v1.SecretVolumeSource)<nil>"}
+	spewLit240 = spewText{text: " NFS:(*v1.NFSVolumeSource)"}
+	spewLit241 = spewText{text: " NFS:(*v1.NFSVolumeSource)<nil>"}
+	spewLit242 = spewText{text: " ISCSI:(*v1.ISCSIVolumeSource)"}
+	spewLit243 = spewText{text: " ISCSI:(*v1.ISCSIVolumeSource)<nil>"}
+	spewLit244 = spewText{text: " Glusterfs:(*v1.GlusterfsVolumeSource)"}
+	spewLit245 = spewText{text: " Glusterfs:(*v1.GlusterfsVolumeSource)<nil>"}
+	spewLit246 = spewText{text: " PersistentVolumeClaim:(*v1.PersistentVolumeClaimVolumeSource)"}
+	spewLit247 = spewText{text: " PersistentVolumeClaim:(*v1.PersistentVolumeClaimVolumeSource)<nil>"}
+	spewLit248 = spewText{text: " RBD:(*v1.RBDVolumeSource)"}
+	spewLit249 = spewText{text: " RBD:(*v1.RBDVolumeSource)<nil>"}
+	spewLit250 = spewText{text: " FlexVolume:(*v1.FlexVolumeSource)"}
+	spewLit251 = spewText{text: " FlexVolume:(*v1.FlexVolumeSource)<nil>"}
+	spewLit252 = spewText{text: " Cinder:(*v1.CinderVolumeSource)"}
+	spewLit253 = spewText{text: " Cinder:(*v1.CinderVolumeSource)<nil>"}
+	spewLit254 = spewText{text: " CephFS:(*v1.CephFSVolumeSource)"}
+	spewLit255 = spewText{text: " CephFS:(*v1.CephFSVolumeSource)<nil>"}
+	spewLit256 = spewText{text: " Flocker:(*v1.FlockerVolumeSource)"}
+	spewLit257 = spewText{text: " Flocker:(*v1.FlockerVolumeSource)<nil>"}
+	spewLit258 = spewText{text: " DownwardAPI:(*v1.DownwardAPIVolumeSource)"}
+	spewLit259 = spewText{text: " DownwardAPI:(*v1.DownwardAPIVolumeSource)<nil>"}
+	spewLit260 = spewText{text: " FC:(*v1.FCVolumeSource)"}
+	spewLit261 = spewText{text: " FC:(*v1.FCVolumeSource)<nil>"}
+	spewLit262 = spewText{text: " AzureFile:(*v1.AzureFileVolumeSource)"}
+	spewLit263 = spewText{text: " AzureFile:(*v1.AzureFileVolumeSource)<nil>"}
+	spewLit264 = spewText{text: " ConfigMap:(*v1.ConfigMapVolumeSource)"}
+	spewLit265 = spewText{text: " ConfigMap:(*v1.ConfigMapVolumeSource)<nil>"}
+	spewLit266 = spewText{text: " VsphereVolume:(*v1.VsphereVirtualDiskVolumeSource)"}
+	spewLit267 = spewText{text: " VsphereVolume:(*v1.VsphereVirtualDiskVolumeSource)<nil>"}
+	spewLit268 = spewText{text: " Quobyte:(*v1.QuobyteVolumeSource)"}
+	spewLit269 = spewText{text: " Quobyte:(*v1.QuobyteVolumeSource)<nil>"}
+	spewLit270 = spewText{text: " AzureDisk:(*v1.AzureDiskVolumeSource)"}
+	spewLit271 = spewText{text: " AzureDisk:(*v1.AzureDiskVolumeSource)<nil>"}
+	spewLit272 = spewText{text: " PhotonPersistentDisk:(*v1.PhotonPersistentDiskVolumeSource)"}
+	spewLit273 = spewText{text: " PhotonPersistentDisk:(*v1.PhotonPersistentDiskVolumeSource)<nil>"}
+	spewLit274 = spewText{text: " Projected:(*v1.ProjectedVolumeSource)"}
+	spewLit275 = spewText{text: " Projected:(*v1.ProjectedVolumeSource)<nil>"}
+	spewLit276 = spewText{text: " PortworxVolume:(*v1.PortworxVolumeSource)"}
+	spewLit277 = spewText{text: " PortworxVolume:(*v1.PortworxVolumeSource)<nil>"}
+	spewLit278 = spewText{text: " ScaleIO:(*v1.ScaleIOVolumeSource)"}
+	spewLit279 = spewText{text: " ScaleIO:(*v1.ScaleIOVolumeSource)<nil>"}
+	spewLit280 = spewText{text: " StorageOS:(*v1.StorageOSVolumeSource)"}
+	spewLit281 = spewText{text: " StorageOS:(*v1.StorageOSVolumeSource)<nil>"}
+	spewLit282 = spewText{text: " CSI:(*v1.CSIVolumeSource)"}
+	spewLit283 = spewText{text: " CSI:(*v1.CSIVolumeSource)<nil>"}
+	spewLit284 = spewText{text: " Ephemeral:(*v1.EphemeralVolumeSource)"}
+	spewLit285 = spewText{text: " Ephemeral:(*v1.EphemeralVolumeSource)<nil>"}
+	spewLit286 = spewText{text: " Image:(*v1.ImageVolumeSource)"}
+	spewLit287 = spewText{text: " Image:(*v1.ImageVolumeSource)<nil>"}
+	spewLit288 = spewText{text: " HostPort:(int32)"}
+	spewLit289 = spewText{text: " ContainerPort:(int32)"}
+	spewLit290 = spewText{text: " Protocol:(v1.Protocol)"}
+	spewLit291 = spewText{text: " HostIP:(string)"}
+	spewLit292 = spewText{text: "{Prefix:(string)"}
+	spewLit293 = spewText{text: " ConfigMapRef:(*v1.ConfigMapEnvSource)"}
+	spewLit294 = spewText{text: " ConfigMapRef:(*v1.ConfigMapEnvSource)<nil>"}
+	spewLit295 = spewText{text: " SecretRef:(*v1.SecretEnvSource)"}
+	spewLit296 = spewText{text: " SecretRef:(*v1.SecretEnvSource)<nil>"}
+	spewLit297 = spewText{text: " ValueFrom:(*v1.EnvVarSource)"}
+	spewLit298 = spewText{text: " ValueFrom:(*v1.EnvVarSource)<nil>"}
+	spewLit299 = spewText{text: "{ResourceName:(v1.ResourceName)"}
+	spewLit300 = spewText{text: " RestartPolicy:(v1.ResourceResizeRestartPolicy)"}
+	spewLit301 = spewText{text: "{Action:(v1.ContainerRestartRuleAction)"}
+	spewLit302 = spewText{text: " ExitCodes:(*v1.ContainerRestartRuleOnExitCodes)"}
+	spewLit303 = spewText{text: " ExitCodes:(*v1.ContainerRestartRuleOnExitCodes)<nil>"}
+	spewLit304 = spewText{text: " ReadOnly:(bool)"}
+	spewLit305 = spewText{text: " RecursiveReadOnly:(*v1.RecursiveReadOnlyMode)"}
+	spewLit306 = spewText{text: " RecursiveReadOnly:(*v1.RecursiveReadOnlyMode)<nil>"}
+	spewLit307 = spewText{text: " MountPath:(string)"}
+	spewLit308 = spewText{text: " SubPath:(string)"}
+	spewLit309 = spewText{text: " MountPropagation:(*v1.MountPropagationMode)"}
+	spewLit310 = spewText{text: " MountPropagation:(*v1.MountPropagationMode)<nil>"}
+	spewLit311 = spewText{text: " SubPathExpr:(string)"}
+	spewLit312 = spewText{text: " DevicePath:(string)"}
+	spewLit313 = spewText{text: "{ProbeHandler:(v1.ProbeHandler)"}
+	spewLit314 = spewText{text: " InitialDelaySeconds:(int32)"}
+	spewLit315 = spewText{text: " TimeoutSeconds:(int32)"}
+	spewLit316 = spewText{text: " PeriodSeconds:(int32)"}
+	spewLit317 = spewText{text: " SuccessThreshold:(int32)"}
+	spewLit318 = spewText{text: " FailureThreshold:(int32)"}
+	spewLit319 = spewText{text: "{PostStart:(*v1.LifecycleHandler)"}
+	spewLit320 = spewText{text: "{PostStart:(*v1.LifecycleHandler)<nil>"}
+	spewLit321 = spewText{text: " PreStop:(*v1.LifecycleHandler)"}
+	spewLit322 = spewText{text: " PreStop:(*v1.LifecycleHandler)<nil>"}
+	spewLit323 = spewText{text: " StopSignal:(*v1.Signal)"}
+	spewLit324 = spewText{text: " StopSignal:(*v1.Signal)<nil>"}
+	spewLit325 = spewText{text: "{Capabilities:(*v1.Capabilities)"}
+	spewLit326 = spewText{text: "{Capabilities:(*v1.Capabilities)<nil>"}
+	spewLit327 = spewText{text: " Privileged:(*bool)"}
+	spewLit328 = spewText{text: " Privileged:(*bool)<nil>"}
+	spewLit329 = spewText{text: " SELinuxOptions:(*v1.SELinuxOptions)"}
+	spewLit330 = spewText{text: " SELinuxOptions:(*v1.SELinuxOptions)<nil>"}
+	spewLit331 = spewText{text: " ReadOnlyRootFilesystem:(*bool)"}
+	spewLit332 = spewText{text: " ReadOnlyRootFilesystem:(*bool)<nil>"}
+	spewLit333 = spewText{text: " AllowPrivilegeEscalation:(*bool)"}
+	spewLit334 = spewText{text: " AllowPrivilegeEscalation:(*bool)<nil>"}
+	spewLit335 = spewText{text: " ProcMount:(*v1.ProcMountType)"}
+	spewLit336 = spewText{text: " ProcMount:(*v1.ProcMountType)<nil>"}
+	spewLit337 = spewText{text: "{User:(string)"}
+	spewLit338 = spewText{text: " Role:(string)"}
+	spewLit339 = spewText{text: " Type:(string)"}
+	spewLit340 = spewText{text: " Level:(string)"}
+	spewLit341 = spewText{text: "{GMSACredentialSpecName:(*string)"}
+	spewLit342 = spewText{text: "{GMSACredentialSpecName:(*string)<nil>"}
+	spewLit343 = spewText{text: " GMSACredentialSpec:(*string)"}
+	spewLit344 = spewText{text: " GMSACredentialSpec:(*string)<nil>"}
+	spewLit345 = spewText{text: " RunAsUserName:(*string)"}
+	spewLit346 = spewText{text: " RunAsUserName:(*string)<nil>"}
+	spewLit347 = spewText{text: " HostProcess:(*bool)"}
+	spewLit348 = spewText{text: " HostProcess:(*bool)<nil>"}
+	spewLit349 = spewText{text: "{Type:(v1.SeccompProfileType)"}
+	spewLit350 = spewText{text: " LocalhostProfile:(*string)"}
+	spewLit351 = spewText{text: " LocalhostProfile:(*string)<nil>"}
+	spewLit352 = spewText{text: "{Type:(v1.AppArmorProfileType)"}
+	spewLit353 = spewText{text: "{RequiredDuringSchedulingIgnoredDuringExecution:(*v1.NodeSelector)"}
+	spewLit354 = spewText{text: "{RequiredDuringSchedulingIgnoredDuringExecution:(*v1.NodeSelector)<nil>"}
+	spewLit355 = spewText{text: " PreferredDuringSchedulingIgnoredDuringExecution:([]v1.PreferredSchedulingTerm)<nil>"}
+	spewLit356 = spewText{text: " PreferredDuringSchedulingIgnoredDuringExecution:([]v1.PreferredSchedulingTerm)["}
+	spewLit357 = spewText{text: "{RequiredDuringSchedulingIgnoredDuringExecution:([]v1.PodAffinityTerm)<nil>"}
+	spewLit358 = spewText{text: "{RequiredDuringSchedulingIgnoredDuringExecution:([]v1.PodAffinityTerm)["}
+	spewLit359 = spewText{text: " PreferredDuringSchedulingIgnoredDuringExecution:([]v1.WeightedPodAffinityTerm)<nil>"}
+	spewLit360 = spewText{text: " PreferredDuringSchedulingIgnoredDuringExecution:([]v1.WeightedPodAffinityTerm)["}
+	spewLit361 = spewText{text: " Value:(*string)"}
+	spewLit362 = spewText{text: " Value:(*string)<nil>"}
+	spewLit363 = spewText{text: "{MatchLabels:(map[string]string)<nil>"}
+	spewLit364 = spewText{text: "{MatchLabels:(map[string]string)map["}
+	spewLit365 = spewText{text: " MatchExpressions:([]v1.LabelSelectorRequirement)<nil>"}
+	spewLit366 = spewText{text: " MatchExpressions:([]v1.LabelSelectorRequirement)["}
+	spewLit367 = spewText{text: " Request:(string)"}
+	spewLit368 = spewText{text: "{Path:(string)"}
+	spewLit369 = spewText{text: " Type:(*v1.HostPathType)"}
+	spewLit370 = spewText{text: " Type:(*v1.HostPathType)<nil>"}
+	spewLit371 = spewText{text: "{Medium:(v1.StorageMedium)"}
+	spewLit372 = spewText{text: " SizeLimit:(*resource.Quantity)"}
+	spewLit373 = spewText{text: " SizeLimit:(*resource.Quantity)<nil>"}
+	spewLit374 = spewText{text: "{PDName:(string)"}
+	spewLit375 = spewText{text: " FSType:(string)"}
+	spewLit376 = spewText{text: " Partition:(int32)"}
+	spewLit377 = spewText{text: "{VolumeID:(string)"}
+	spewLit378 = spewText{text: "{Repository:(string)"}
+	spewLit379 = spewText{text: " Revision:(string)"}
+	spewLit380 = spewText{text: " Directory:(string)"}
+	spewLit381 = spewText{text: "{SecretName:(string)"}
+	spewLit382 = spewText{text: " Items:([]v1.KeyToPath)<nil>"}
+	spewLit383 = spewText{text: " Items:([]v1.KeyToPath)["}
+	spewLit384 = spewText{text: " DefaultMode:(*int32)"}
+	spewLit385 = spewText{text: " DefaultMode:(*int32)<nil>"}
+	spewLit386 = spewText{text: " Optional:(*bool)"}
+	spewLit387 = spewText{text: " Optional:(*bool)<nil>"}
+	spewLit388 = spewText{text: "{Server:(string)"}
+	spewLit389 = spewText{text: " Path:(string)"}
+	spewLit390 = spewText{text: "{TargetPortal:(string)"}
+	spewLit391 = spewText{text: " IQN:(string)"}
+	spewLit392 = spewText{text: " Lun:(int32)"}
+	spewLit393 = spewText{text: " ISCSIInterface:(string)"}
+	spewLit394 = spewText{text: " Portals:([]string)<nil>"}
+	spewLit395 = spewText{text: " Portals:([]string)["}
+	spewLit396 = spewText{text: " DiscoveryCHAPAuth:(bool)"}
+	spewLit397 = spewText{text: " SessionCHAPAuth:(bool)"}
+	spewLit398 = spewText{text: " SecretRef:(*v1.LocalObjectReference)"}
+	spewLit399 = spewText{text: " SecretRef:(*v1.LocalObjectReference)<nil>"}
+	spewLit400 = spewText{text: " InitiatorName:(*string)"}
+	spewLit401 = spewText{text: " InitiatorName:(*string)<nil>"}
+	spewLit402 = spewText{text: "{EndpointsName:(string)"}
+	spewLit403 = spewText{text: "{ClaimName:(string)"}
+	spewLit404 = spewText{text: "{CephMonitors:([]string)<nil>"}
+	spewLit405 = spewText{text: "{CephMonitors:([]string)["}
+	spewLit406 = spewText{text: " RBDImage:(string)"}
+	spewLit407 = spewText{text: " RBDPool:(string)"}
+	spewLit408 = spewText{text: " RadosUser:(string)"}
+	spewLit409 = spewText{text: " Keyring:(string)"}
+	spewLit410 = spewText{text: "{Driver:(string)"}
+	spewLit411 = spewText{text: " Options:(map[string]string)<nil>"}
+	spewLit412 = spewText{text: " Options:(map[string]string)map["}
+	spewLit413 = spewText{text: "{Monitors:([]string)<nil>"}
+	spewLit414 = spewText{text: "{Monitors:([]string)["}
+	spewLit415 = spewText{text: " User:(string)"}
+	spewLit416 = spewText{text: " SecretFile:(string)"}
+	spewLit417 = spewText{text: "{DatasetName:(string)"}
+	spewLit418 = spewText{text: " DatasetUUID:(string)"}
+	spewLit419 = spewText{text: "{Items:([]v1.DownwardAPIVolumeFile)<nil>"}
+	spewLit420 = spewText{text: "{Items:([]v1.DownwardAPIVolumeFile)["}
+	spewLit421 = spewText{text: "{TargetWWNs:([]string)<nil>"}
+	spewLit422 = spewText{text: "{TargetWWNs:([]string)["}
+	spewLit423 = spewText{text: " Lun:(*int32)"}
+	spewLit424 = spewText{text: " Lun:(*int32)<nil>"}
+	spewLit425 = spewText{text: " WWIDs:([]string)<nil>"}
+	spewLit426 = spewText{text: " WWIDs:([]string)["}
+	spewLit427 = spewText{text: " ShareName:(string)"}
+	spewLit428 = spewText{text: "{LocalObjectReference:(v1.LocalObjectReference)"}
+	spewLit429 = spewText{text: "{VolumePath:(string)"}
+	spewLit430 = spewText{text: " StoragePolicyName:(string)"}
+	spewLit431 = spewText{text: " StoragePolicyID:(string)"}
+	spewLit432 = spewText{text: "{Registry:(string)"}
+	spewLit433 = spewText{text: " Volume:(string)"}
+	spewLit434 = spewText{text: " Group:(string)"}
+	spewLit435 = spewText{text: " Tenant:(string)"}
+	spewLit436 = spewText{text: "{DiskName:(string)"}
+	spewLit437 = spewText{text: " DataDiskURI:(string)"}
+	spewLit438 = spewText{text: " CachingMode:(*v1.AzureDataDiskCachingMode)"}
+	spewLit439 = spewText{text: " CachingMode:(*v1.AzureDataDiskCachingMode)<nil>"}
+	spewLit440 = spewText{text: " FSType:(*string)"}
+	spewLit441 = spewText{text: " FSType:(*string)<nil>"}
+	spewLit442 = spewText{text: " ReadOnly:(*bool)"}
+	spewLit443 = spewText{text: " ReadOnly:(*bool)<nil>"}
+	spewLit444 = spewText{text: " Kind:(*v1.AzureDataDiskKind)"}
+	spewLit445 = spewText{text: " Kind:(*v1.AzureDataDiskKind)<nil>"}
+	spewLit446 = spewText{text: "{PdID:(string)"}
+	spewLit447 = spewText{text: "{Sources:([]v1.VolumeProjection)<nil>"}
+	spewLit448 = spewText{text: "{Sources:([]v1.VolumeProjection)["}
+	spewLit449 = spewText{text: "{Gateway:(string)"}
+	spewLit450 = spewText{text: " System:(string)"}
+	spewLit451 = spewText{text: " SSLEnabled:(bool)"}
+	spewLit452 = spewText{text: " ProtectionDomain:(string)"}
+	spewLit453 = spewText{text: " StoragePool:(string)"}
+	spewLit454 = spewText{text: " StorageMode:(string)"}
+	spewLit455 = spewText{text: " VolumeName:(string)"}
+	spewLit456 = spewText{text: "{VolumeName:(string)"}
+	spewLit457 = spewText{text: " VolumeNamespace:(string)"}
+	spewLit458 = spewText{text: " VolumeAttributes:(map[string]string)<nil>"}
+	spewLit459 = spewText{text: " VolumeAttributes:(map[string]string)map["}
+	spewLit460 = spewText{text: " NodePublishSecretRef:(*v1.LocalObjectReference)"}
+	spewLit461 = spewText{text: " NodePublishSecretRef:(*v1.LocalObjectReference)<nil>"}
+	spewLit462 = spewText{text: "{VolumeClaimTemplate:(*v1.PersistentVolumeClaimTemplate)"}
+	spewLit463 = spewText{text: "{VolumeClaimTemplate:(*v1.PersistentVolumeClaimTemplate)<nil>"}
+	spewLit464 = spewText{text: "{Reference:(string)"}
+	spewLit465 = spewText{text: " PullPolicy:(v1.PullPolicy)"}
+	spewLit466 = spewText{text: "{FieldRef:(*v1.ObjectFieldSelector)"}
+	spewLit467 = spewText{text: "{FieldRef:(*v1.ObjectFieldSelector)<nil>"}
+	spewLit468 = spewText{text: " ResourceFieldRef:(*v1.ResourceFieldSelector)"}
+	spewLit469 = spewText{text: " ResourceFieldRef:(*v1.ResourceFieldSelector)<nil>"}
+	spewLit470 = spewText{text: " ConfigMapKeyRef:(*v1.ConfigMapKeySelector)"}
+	spewLit471 = spewText{text: " ConfigMapKeyRef:(*v1.ConfigMapKeySelector)<nil>"}
+	spewLit472 = spewText{text: " SecretKeyRef:(*v1.SecretKeySelector)"}
+	spewLit473 = spewText{text: " SecretKeyRef:(*v1.SecretKeySelector)<nil>"}
+	spewLit474 = spewText{text: " FileKeyRef:(*v1.FileKeySelector)"}
+	spewLit475 = spewText{text: " FileKeyRef:(*v1.FileKeySelector)<nil>"}
+	spewLit476 = spewText{text: "{Operator:(v1.ContainerRestartRuleOnExitCodesOperator)"}
+	spewLit477 = spewText{text: " Values:([]int32)<nil>"}
+	spewLit478 = spewText{text: " Values:([]int32)["}
+	spewLit479 = spewText{text: "{Exec:(*v1.ExecAction)"}
+	spewLit480 = spewText{text: "{Exec:(*v1.ExecAction)<nil>"}
+	spewLit481 = spewText{text: " HTTPGet:(*v1.HTTPGetAction)"}
+	spewLit482 = spewText{text: " HTTPGet:(*v1.HTTPGetAction)<nil>"}
+	spewLit483 = spewText{text: " TCPSocket:(*v1.TCPSocketAction)"}
+	spewLit484 = spewText{text: " TCPSocket:(*v1.TCPSocketAction)<nil>"}
+	spewLit485 = spewText{text: " GRPC:(*v1.GRPCAction)"}
+	spewLit486 = spewText{text: " GRPC:(*v1.GRPCAction)<nil>"}
+	spewLit487 = spewText{text: " Sleep:(*v1.SleepAction)"}
+	spewLit488 = spewText{text: " Sleep:(*v1.SleepAction)<nil>"}
+	spewLit489 = spewText{text: "{Add:([]v1.Capability)<nil>"}
+	spewLit490 = spewText{text: "{Add:([]v1.Capability)["}
+	spewLit491 = spewText{text: " Drop:([]v1.Capability)<nil>"}
+	spewLit492 = spewText{text: " Drop:([]v1.Capability)["}
+	spewLit493 = spewText{text: "{NodeSelectorTerms:([]v1.NodeSelectorTerm)<nil>"}
+	spewLit494 = spewText{text: "{NodeSelectorTerms:([]v1.NodeSelectorTerm)["}
+	spewLit495 = spewText{text: "{Weight:(int32)"}
+	spewLit496 = spewText{text: " Preference:(v1.NodeSelectorTerm)"}
+	spewLit497 = spewText{text: "{LabelSelector:(*v1.LabelSelector)"}
+	spewLit498 = spewText{text: "{LabelSelector:(*v1.LabelSelector)<nil>"}
+	spewLit499 = spewText{text: " Namespaces:([]string)<nil>"}
+	spewLit500 = spewText{text: " Namespaces:([]string)["}
+	spewLit501 = spewText{text: " NamespaceSelector:(*v1.LabelSelector)"}
+	spewLit502 = spewText{text: " NamespaceSelector:(*v1.LabelSelector)<nil>"}
+	spewLit503 = spewText{text: " MismatchLabelKeys:([]string)<nil>"}
+	spewLit504 = spewText{text: " MismatchLabelKeys:([]string)["}
+	spewLit505 = spewText{text: " PodAffinityTerm:(v1.PodAffinityTerm)"}
+	spewLit506 = spewText{text: " Operator:(v1.LabelSelectorOperator)"}
+	spewLit507 = spewText{text: " Values:([]string)<nil>"}
+	spewLit508 = spewText{text: " Values:([]string)["}
+	spewLit509 = spewText{text: " Mode:(*int32)"}
+	spewLit510 = spewText{text: " Mode:(*int32)<nil>"}
+	spewLit511 = spewText{text: " FieldRef:(*v1.ObjectFieldSelector)"}
+	spewLit512 = spewText{text: " FieldRef:(*v1.ObjectFieldSelector)<nil>"}
+	spewLit513 = spewText{text: "{Secret:(*v1.SecretProjection)"}
+	spewLit514 = spewText{text: "{Secret:(*v1.SecretProjection)<nil>"}
+	spewLit515 = spewText{text: " DownwardAPI:(*v1.DownwardAPIProjection)"}
+	spewLit516 = spewText{text: " DownwardAPI:(*v1.DownwardAPIProjection)<nil>"}
+	spewLit517 = spewText{text: " ConfigMap:(*v1.ConfigMapProjection)"}
+	spewLit518 = spewText{text: " ConfigMap:(*v1.ConfigMapProjection)<nil>"}
+	spewLit519 = spewText{text: " ServiceAccountToken:(*v1.ServiceAccountTokenProjection)"}
+	spewLit520 = spewText{text: " ServiceAccountToken:(*v1.ServiceAccountTokenProjection)<nil>"}
+	spewLit521 = spewText{text: " ClusterTrustBundle:(*v1.ClusterTrustBundleProjection)"}
+	spewLit522 = spewText{text: " ClusterTrustBundle:(*v1.ClusterTrustBundleProjection)<nil>"}
+	spewLit523 = spewText{text: " PodCertificate:(*v1.PodCertificateProjection)"}
+	spewLit524 = spewText{text: " PodCertificate:(*v1.PodCertificateProjection)<nil>"}
+	spewLit525 = spewText{text: " Spec:(v1.PersistentVolumeClaimSpec)"}
+	spewLit526 = spewText{text: " FieldPath:(string)"}
+	spewLit527 = spewText{text: "{ContainerName:(string)"}
+	spewLit528 = spewText{text: " Resource:(string)"}
+	spewLit529 = spewText{text: " Divisor:"}
+	spewLit530 = spewText{text: " Key:(string)"}
+	spewLit531 = spewText{text: "{Command:([]string)<nil>"}
+	spewLit532 = spewText{text: "{Command:([]string)["}
+	spewLit533 = spewText{text: " Port:(intstr.IntOrString)"}
+	spewLit534 = spewText{text: " Host:(string)"}
+	spewLit535 = spewText{text: " Scheme:(v1.URIScheme)"}
+	spewLit536 = spewText{text: " HTTPHeaders:([]v1.HTTPHeader)<nil>"}
+	spewLit537 = spewText{text: " HTTPHeaders:([]v1.HTTPHeader)["}
+	spewLit538 = spewText{text: "{Port:(intstr.IntOrString)"}
+	spewLit539 = spewText{text: "{Port:(int32)"}
+	spewLit540 = spewText{text: " Service:(*string)"}
+	spewLit541 = spewText{text: " Service:(*string)<nil>"}
+	spewLit542 = spewText{text: "{Seconds:(int64)"}
+	spewLit543 = spewText{text: "{MatchExpressions:([]v1.NodeSelectorRequirement)<nil>"}
+	spewLit544 = spewText{text: "{MatchExpressions:([]v1.NodeSelectorRequirement)["}
+	spewLit545 = spewText{text: " MatchFields:([]v1.NodeSelectorRequirement)<nil>"}
+	spewLit546 = spewText{text: " MatchFields:([]v1.NodeSelectorRequirement)["}
+	spewLit547 = spewText{text: "{Audience:(string)"}
+	spewLit548 = spewText{text: " ExpirationSeconds:(*int64)"}
+	spewLit549 = spewText{text: " ExpirationSeconds:(*int64)<nil>"}
+	spewLit550 = spewText{text: "{Name:(*string)"}
+	spewLit551 = spewText{text: "{Name:(*string)<nil>"}
+	spewLit552 = spewText{text: " SignerName:(*string)"}
+	spewLit553 = spewText{text: " SignerName:(*string)<nil>"}
+	spewLit554 = spewText{text: "{SignerName:(string)"}
+	spewLit555 = spewText{text: " KeyType:(string)"}
+	spewLit556 = spewText{text: " MaxExpirationSeconds:(*int32)"}
+	spewLit557 = spewText{text: " MaxExpirationSeconds:(*int32)<nil>"}
+	spewLit558 = spewText{text: " CredentialBundlePath:(string)"}
+	spewLit559 = spewText{text: " KeyPath:(string)"}
+	spewLit560 = spewText{text: " CertificateChainPath:(string)"}
+	spewLit561 = spewText{text: " UserAnnotations:(map[string]string)<nil>"}
+	spewLit562 = spewText{text: " UserAnnotations:(map[string]string)map["}
+	spewLit563 = spewText{text: "{AccessModes:([]v1.PersistentVolumeAccessMode)<nil>"}
+	spewLit564 = spewText{text: "{AccessModes:([]v1.PersistentVolumeAccessMode)["}
+	spewLit565 = spewText{text: " Selector:(*v1.LabelSelector)"}
+	spewLit566 = spewText{text: " Selector:(*v1.LabelSelector)<nil>"}
+	spewLit567 = spewText{text: " Resources:(v1.VolumeResourceRequirements)"}
+	spewLit568 = spewText{text: " StorageClassName:(*string)"}
+	spewLit569 = spewText{text: " StorageClassName:(*string)<nil>"}
+	spewLit570 = spewText{text: " VolumeMode:(*v1.PersistentVolumeMode)"}
+	spewLit571 = spewText{text: " VolumeMode:(*v1.PersistentVolumeMode)<nil>"}
+	spewLit572 = spewText{text: " DataSource:(*v1.TypedLocalObjectReference)"}
+	spewLit573 = spewText{text: " DataSource:(*v1.TypedLocalObjectReference)<nil>"}
+	spewLit574 = spewText{text: " DataSourceRef:(*v1.TypedObjectReference)"}
+	spewLit575 = spewText{text: " DataSourceRef:(*v1.TypedObjectReference)<nil>"}
+	spewLit576 = spewText{text: " VolumeAttributesClassName:(*string)"}
+	spewLit577 = spewText{text: " VolumeAttributesClassName:(*string)<nil>"}
+	spewLit578 = spewText{text: "{Type:(intstr.Type)"}
+	spewLit579 = spewText{text: " IntVal:(int32)"}
+	spewLit580 = spewText{text: " StrVal:(string)"}
+	spewLit581 = spewText{text: " Operator:(v1.NodeSelectorOperator)"}
+	spewLit582 = spewText{text: "{APIGroup:(*string)"}
+	spewLit583 = spewText{text: "{APIGroup:(*string)<nil>"}
+	spewLit584 = spewText{text: " Namespace:(*string)"}
+	spewLit585 = spewText{text: " Namespace:(*string)<nil>"}
 )
 
 // spewPodTemplateSpec prints the fields of a v1.PodTemplateSpec in braces.
@@ -1049,7 +1047,7 @@ func spewMetav1ManagedFieldsEntry(w *spewWriter, v *metav1.ManagedFieldsEntry) {
 		w.lit(&spewLit110)
 	} else {
 		w.lit(&spewLit109)
-		spewMetav1FieldsV1(w, v.FieldsV1)
+		w.fieldsV1(v.FieldsV1, false)
 	}
 	w.lit(&spewLit111)
 	w.s(string(v.Subresource))
@@ -1594,203 +1592,186 @@ func spewCorePodSchedulingGroup(w *spewWriter, v *core.PodSchedulingGroup) {
 	w.s("}")
 }
 
-// spewMetav1FieldsV1 prints the fields of a v1.FieldsV1 in braces.
-func spewMetav1FieldsV1(w *spewWriter, v *metav1.FieldsV1) {
-	if v.Raw == nil {
-		w.lit(&spewLit228)
-	} else {
-		w.lit(&spewLit229)
-		for i1 := range v.Raw {
-			if i1 > 0 {
-				w.s(" ")
-			}
-			w.uint(uint64(v.Raw[i1]))
-		}
-		w.s("]")
-	}
-	w.s("}")
-}
-
 // spewCoreVolumeSource prints the fields of a v1.VolumeSource in braces.
 func spewCoreVolumeSource(w *spewWriter, v *core.VolumeSource) {
 	if v.HostPath == nil {
-		w.lit(&spewLit231)
+		w.lit(&spewLit229)
 	} else {
-		w.lit(&spewLit230)
+		w.lit(&spewLit228)
 		spewCoreHostPathVolumeSource(w, v.HostPath)
 	}
 	if v.EmptyDir == nil {
-		w.lit(&spewLit233)
+		w.lit(&spewLit231)
 	} else {
-		w.lit(&spewLit232)
+		w.lit(&spewLit230)
 		spewCoreEmptyDirVolumeSource(w, v.EmptyDir)
 	}
 	if v.GCEPersistentDisk == nil {
-		w.lit(&spewLit235)
+		w.lit(&spewLit233)
 	} else {
-		w.lit(&spewLit234)
+		w.lit(&spewLit232)
 		spewCoreGCEPersistentDiskVolumeSource(w, v.GCEPersistentDisk)
 	}
 	if v.AWSElasticBlockStore == nil {
-		w.lit(&spewLit237)
+		w.lit(&spewLit235)
 	} else {
-		w.lit(&spewLit236)
+		w.lit(&spewLit234)
 		spewCoreAWSElasticBlockStoreVolumeSource(w, v.AWSElasticBlockStore)
 	}
 	if v.GitRepo == nil {
-		w.lit(&spewLit239)
+		w.lit(&spewLit237)
 	} else {
-		w.lit(&spewLit238)
+		w.lit(&spewLit236)
 		spewCoreGitRepoVolumeSource(w, v.GitRepo)
 	}
 	if v.Secret == nil {
-		w.lit(&spewLit241)
+		w.lit(&spewLit239)
 	} else {
-		w.lit(&spewLit240)
+		w.lit(&spewLit238)
 		spewCoreSecretVolumeSource(w, v.Secret)
 	}
 	if v.NFS == nil {
-		w.lit(&spewLit243)
+		w.lit(&spewLit241)
 	} else {
-		w.lit(&spewLit242)
+		w.lit(&spewLit240)
 		spewCoreNFSVolumeSource(w, v.NFS)
 	}
 	if v.ISCSI == nil {
-		w.lit(&spewLit245)
+		w.lit(&spewLit243)
 	} else {
-		w.lit(&spewLit244)
+		w.lit(&spewLit242)
 		spewCoreISCSIVolumeSource(w, v.ISCSI)
 	}
 	if v.Glusterfs == nil {
-		w.lit(&spewLit247)
+		w.lit(&spewLit245)
 	} else {
-		w.lit(&spewLit246)
+		w.lit(&spewLit244)
 		spewCoreGlusterfsVolumeSource(w, v.Glusterfs)
 	}
 	if v.PersistentVolumeClaim == nil {
-		w.lit(&spewLit249)
+		w.lit(&spewLit247)
 	} else {
-		w.lit(&spewLit248)
+		w.lit(&spewLit246)
 		spewCorePersistentVolumeClaimVolumeSource(w, v.PersistentVolumeClaim)
 	}
 	if v.RBD == nil {
-		w.lit(&spewLit251)
+		w.lit(&spewLit249)
 	} else {
-		w.lit(&spewLit250)
+		w.lit(&spewLit248)
 		spewCoreRBDVolumeSource(w, v.RBD)
 	}
 	if v.FlexVolume == nil {
-		w.lit(&spewLit253)
+		w.lit(&spewLit251)
 	} else {
-		w.lit(&spewLit252)
+		w.lit(&spewLit250)
 		spewCoreFlexVolumeSource(w, v.FlexVolume)
 	}
 	if v.Cinder == nil {
-		w.lit(&spewLit255)
+		w.lit(&spewLit253)
 	} else {
-		w.lit(&spewLit254)
+		w.lit(&spewLit252)
 		spewCoreCinderVolumeSource(w, v.Cinder)
 	}
 	if v.CephFS == nil {
-		w.lit(&spewLit257)
+		w.lit(&spewLit255)
 	} else {
-		w.lit(&spewLit256)
+		w.lit(&spewLit254)
 		spewCoreCephFSVolumeSource(w, v.CephFS)
 	}
 	if v.Flocker == nil {
-		w.lit(&spewLit259)
+		w.lit(&spewLit257)
 	} else {
-		w.lit(&spewLit258)
+		w.lit(&spewLit256)
 		spewCoreFlockerVolumeSource(w, v.Flocker)
 	}
 	if v.DownwardAPI == nil {
-		w.lit(&spewLit261)
+		w.lit(&spewLit259)
 	} else {
-		w.lit(&spewLit260)
+		w.lit(&spewLit258)
 		spewCoreDownwardAPIVolumeSource(w, v.DownwardAPI)
 	}
 	if v.FC == nil {
-		w.lit(&spewLit263)
+		w.lit(&spewLit261)
 	} else {
-		w.lit(&spewLit262)
+		w.lit(&spewLit260)
 		spewCoreFCVolumeSource(w, v.FC)
 	}
 	if v.AzureFile == nil {
-		w.lit(&spewLit265)
+		w.lit(&spewLit263)
 	} else {
-		w.lit(&spewLit264)
+		w.lit(&spewLit262)
 		spewCoreAzureFileVolumeSource(w, v.AzureFile)
 	}
 	if v.ConfigMap == nil {
-		w.lit(&spewLit267)
+		w.lit(&spewLit265)
 	} else {
-		w.lit(&spewLit266)
+		w.lit(&spewLit264)
 		spewCoreConfigMapVolumeSource(w, v.ConfigMap)
 	}
 	if v.VsphereVolume == nil {
-		w.lit(&spewLit269)
+		w.lit(&spewLit267)
 	} else {
-		w.lit(&spewLit268)
+		w.lit(&spewLit266)
 		spewCoreVsphereVirtualDiskVolumeSource(w, v.VsphereVolume)
 	}
 	if v.Quobyte == nil {
-		w.lit(&spewLit271)
+		w.lit(&spewLit269)
 	} else {
-		w.lit(&spewLit270)
+		w.lit(&spewLit268)
 		spewCoreQuobyteVolumeSource(w, v.Quobyte)
 	}
 	if v.AzureDisk == nil {
-		w.lit(&spewLit273)
+		w.lit(&spewLit271)
 	} else {
-		w.lit(&spewLit272)
+		w.lit(&spewLit270)
 		spewCoreAzureDiskVolumeSource(w, v.AzureDisk)
 	}
 	if v.PhotonPersistentDisk == nil {
-		w.lit(&spewLit275)
+		w.lit(&spewLit273)
 	} else {
-		w.lit(&spewLit274)
+		w.lit(&spewLit272)
 		spewCorePhotonPersistentDiskVolumeSource(w, v.PhotonPersistentDisk)
 	}
 	if v.Projected == nil {
-		w.lit(&spewLit277)
+		w.lit(&spewLit275)
 	} else {
-		w.lit(&spewLit276)
+		w.lit(&spewLit274)
 		spewCoreProjectedVolumeSource(w, v.Projected)
 	}
 	if v.PortworxVolume == nil {
-		w.lit(&spewLit279)
+		w.lit(&spewLit277)
 	} else {
-		w.lit(&spewLit278)
+		w.lit(&spewLit276)
 		spewCorePortworxVolumeSource(w, v.PortworxVolume)
 	}
 	if v.ScaleIO == nil {
-		w.lit(&spewLit281)
+		w.lit(&spewLit279)
 	} else {
-		w.lit(&spewLit280)
+		w.lit(&spewLit278)
 		spewCoreScaleIOVolumeSource(w, v.ScaleIO)
 	}
 	if v.StorageOS == nil {
-		w.lit(&spewLit283)
+		w.lit(&spewLit281)
 	} else {
-		w.lit(&spewLit282)
+		w.lit(&spewLit280)
 		spewCoreStorageOSVolumeSource(w, v.StorageOS)
 	}
 	if v.CSI == nil {
-		w.lit(&spewLit285)
+		w.lit(&spewLit283)
 	} else {
-		w.lit(&spewLit284)
+		w.lit(&spewLit282)
 		spewCoreCSIVolumeSource(w, v.CSI)
 	}
 	if v.Ephemeral == nil {
-		w.lit(&spewLit287)
+		w.lit(&spewLit285)
 	} else {
-		w.lit(&spewLit286)
+		w.lit(&spewLit284)
 		spewCoreEphemeralVolumeSource(w, v.Ephemeral)
 	}
 	if v.Image == nil {
-		w.lit(&spewLit289)
+		w.lit(&spewLit287)
 	} else {
-		w.lit(&spewLit288)
+		w.lit(&spewLit286)
 		spewCoreImageVolumeSource(w, v.Image)
 	}
 	w.s("}")
@@ -1800,31 +1781,31 @@ func spewCoreVolumeSource(w *spewWriter, v *core.VolumeSource) {
 func spewCoreContainerPort(w *spewWriter, v *core.ContainerPort) {
 	w.lit(&spewLit2)
 	w.s(string(v.Name))
-	w.lit(&spewLit290)
+	w.lit(&spewLit288)
 	w.int(int64(v.HostPort))
-	w.lit(&spewLit291)
+	w.lit(&spewLit289)
 	w.int(int64(v.ContainerPort))
-	w.lit(&spewLit292)
+	w.lit(&spewLit290)
 	w.s(string(v.Protocol))
-	w.lit(&spewLit293)
+	w.lit(&spewLit291)
 	w.s(string(v.HostIP))
 	w.s("}")
 }
 
 // spewCoreEnvFromSource prints the fields of a v1.EnvFromSource in braces.
 func spewCoreEnvFromSource(w *spewWriter, v *core.EnvFromSource) {
-	w.lit(&spewLit294)
+	w.lit(&spewLit292)
 	w.s(string(v.Prefix))
 	if v.ConfigMapRef == nil {
-		w.lit(&spewLit296)
+		w.lit(&spewLit294)
 	} else {
-		w.lit(&spewLit295)
+		w.lit(&spewLit293)
 		spewCoreConfigMapEnvSource(w, v.ConfigMapRef)
 	}
 	if v.SecretRef == nil {
-		w.lit(&spewLit298)
+		w.lit(&spewLit296)
 	} else {
-		w.lit(&spewLit297)
+		w.lit(&spewLit295)
 		spewCoreSecretEnvSource(w, v.SecretRef)
 	}
 	w.s("}")
@@ -1837,9 +1818,9 @@ func spewCoreEnvVar(w *spewWriter, v *core.EnvVar) {
 	w.lit(&spewLit188)
 	w.s(string(v.Value))
 	if v.ValueFrom == nil {
-		w.lit(&spewLit300)
+		w.lit(&spewLit298)
 	} else {
-		w.lit(&spewLit299)
+		w.lit(&spewLit297)
 		spewCoreEnvVarSource(w, v.ValueFrom)
 	}
 	w.s("}")
@@ -1847,21 +1828,21 @@ func spewCoreEnvVar(w *spewWriter, v *core.EnvVar) {
 
 // spewCoreContainerResizePolicy prints the fields of a v1.ContainerResizePolicy in braces.
 func spewCoreContainerResizePolicy(w *spewWriter, v *core.ContainerResizePolicy) {
-	w.lit(&spewLit301)
+	w.lit(&spewLit299)
 	w.s(string(v.ResourceName))
-	w.lit(&spewLit302)
+	w.lit(&spewLit300)
 	w.s(string(v.RestartPolicy))
 	w.s("}")
 }
 
 // spewCoreContainerRestartRule prints the fields of a v1.ContainerRestartRule in braces.
 func spewCoreContainerRestartRule(w *spewWriter, v *core.ContainerRestartRule) {
-	w.lit(&spewLit303)
+	w.lit(&spewLit301)
 	w.s(string(v.Action))
 	if v.ExitCodes == nil {
-		w.lit(&spewLit305)
+		w.lit(&spewLit303)
 	} else {
-		w.lit(&spewLit304)
+		w.lit(&spewLit302)
 		spewCoreContainerRestartRuleOnExitCodes(w, v.ExitCodes)
 	}
 	w.s("}")
@@ -1871,25 +1852,25 @@ func spewCoreContainerRestartRule(w *spewWriter, v *core.ContainerRestartRule) {
 func spewCoreVolumeMount(w *spewWriter, v *core.VolumeMount) {
 	w.lit(&spewLit2)
 	w.s(string(v.Name))
-	w.lit(&spewLit306)
+	w.lit(&spewLit304)
 	w.bool(bool(v.ReadOnly))
 	if v.RecursiveReadOnly == nil {
-		w.lit(&spewLit308)
+		w.lit(&spewLit306)
 	} else {
-		w.lit(&spewLit307)
+		w.lit(&spewLit305)
 		w.s(string((*v.RecursiveReadOnly)))
 	}
-	w.lit(&spewLit309)
+	w.lit(&spewLit307)
 	w.s(string(v.MountPath))
-	w.lit(&spewLit310)
+	w.lit(&spewLit308)
 	w.s(string(v.SubPath))
 	if v.MountPropagation == nil {
-		w.lit(&spewLit312)
+		w.lit(&spewLit310)
 	} else {
-		w.lit(&spewLit311)
+		w.lit(&spewLit309)
 		w.s(string((*v.MountPropagation)))
 	}
-	w.lit(&spewLit313)
+	w.lit(&spewLit311)
 	w.s(string(v.SubPathExpr))
 	w.s("}")
 }
@@ -1898,24 +1879,24 @@ func spewCoreVolumeMount(w *spewWriter, v *core.VolumeMount) {
 func spewCoreVolumeDevice(w *spewWriter, v *core.VolumeDevice) {
 	w.lit(&spewLit2)
 	w.s(string(v.Name))
-	w.lit(&spewLit314)
+	w.lit(&spewLit312)
 	w.s(string(v.DevicePath))
 	w.s("}")
 }
 
 // spewCoreProbe prints the fields of a v1.Probe in braces.
 func spewCoreProbe(w *spewWriter, v *core.Probe) {
-	w.lit(&spewLit315)
+	w.lit(&spewLit313)
 	spewCoreProbeHandler(w, &v.ProbeHandler)
-	w.lit(&spewLit316)
+	w.lit(&spewLit314)
 	w.int(int64(v.InitialDelaySeconds))
-	w.lit(&spewLit317)
+	w.lit(&spewLit315)
 	w.int(int64(v.TimeoutSeconds))
-	w.lit(&spewLit318)
+	w.lit(&spewLit316)
 	w.int(int64(v.PeriodSeconds))
-	w.lit(&spewLit319)
+	w.lit(&spewLit317)
 	w.int(int64(v.SuccessThreshold))
-	w.lit(&spewLit320)
+	w.lit(&spewLit318)
 	w.int(int64(v.FailureThreshold))
 	if v.TerminationGracePeriodSeconds == nil {
 		w.lit(&spewLit34)
@@ -1929,21 +1910,21 @@ func spewCoreProbe(w *spewWriter, v *core.Probe) {
 // spewCoreLifecycle prints the fields of a v1.Lifecycle in braces.
 func spewCoreLifecycle(w *spewWriter, v *core.Lifecycle) {
 	if v.PostStart == nil {
-		w.lit(&spewLit322)
+		w.lit(&spewLit320)
 	} else {
-		w.lit(&spewLit321)
+		w.lit(&spewLit319)
 		spewCoreLifecycleHandler(w, v.PostStart)
 	}
 	if v.PreStop == nil {
-		w.lit(&spewLit324)
+		w.lit(&spewLit322)
 	} else {
-		w.lit(&spewLit323)
+		w.lit(&spewLit321)
 		spewCoreLifecycleHandler(w, v.PreStop)
 	}
 	if v.StopSignal == nil {
-		w.lit(&spewLit326)
+		w.lit(&spewLit324)
 	} else {
-		w.lit(&spewLit325)
+		w.lit(&spewLit323)
 		w.s(string((*v.StopSignal)))
 	}
 	w.s("}")
@@ -1952,21 +1933,21 @@ func spewCoreLifecycle(w *spewWriter, v *core.Lifecycle) {
 // spewCoreSecurityContext prints the fields of a v1.SecurityContext in braces.
 func spewCoreSecurityContext(w *spewWriter, v *core.SecurityContext) {
 	if v.Capabilities == nil {
-		w.lit(&spewLit328)
+		w.lit(&spewLit326)
 	} else {
-		w.lit(&spewLit327)
+		w.lit(&spewLit325)
 		spewCoreCapabilities(w, v.Capabilities)
 	}
 	if v.Privileged == nil {
-		w.lit(&spewLit330)
+		w.lit(&spewLit328)
 	} else {
-		w.lit(&spewLit329)
+		w.lit(&spewLit327)
 		w.bool(bool((*v.Privileged)))
 	}
 	if v.SELinuxOptions == nil {
-		w.lit(&spewLit332)
+		w.lit(&spewLit330)
 	} else {
-		w.lit(&spewLit331)
+		w.lit(&spewLit329)
 		spewCoreSELinuxOptions(w, v.SELinuxOptions)
 	}
 	if v.WindowsOptions == nil {
@@ -1994,21 +1975,21 @@ func spewCoreSecurityContext(w *spewWriter, v *core.SecurityContext) {
 		w.bool(bool((*v.RunAsNonRoot)))
 	}
 	if v.ReadOnlyRootFilesystem == nil {
-		w.lit(&spewLit334)
+		w.lit(&spewLit332)
 	} else {
-		w.lit(&spewLit333)
+		w.lit(&spewLit331)
 		w.bool(bool((*v.ReadOnlyRootFilesystem)))
 	}
 	if v.AllowPrivilegeEscalation == nil {
-		w.lit(&spewLit336)
+		w.lit(&spewLit334)
 	} else {
-		w.lit(&spewLit335)
+		w.lit(&spewLit333)
 		w.bool(bool((*v.AllowPrivilegeEscalation)))
 	}
 	if v.ProcMount == nil {
-		w.lit(&spewLit338)
+		w.lit(&spewLit336)
 	} else {
-		w.lit(&spewLit337)
+		w.lit(&spewLit335)
 		w.s(string((*v.ProcMount)))
 	}
 	if v.SeccompProfile == nil {
@@ -2197,13 +2178,13 @@ func spewCoreEphemeralContainerCommon(w *spewWriter, v *core.EphemeralContainerC
 
 // spewCoreSELinuxOptions prints the fields of a v1.SELinuxOptions in braces.
 func spewCoreSELinuxOptions(w *spewWriter, v *core.SELinuxOptions) {
-	w.lit(&spewLit339)
+	w.lit(&spewLit337)
 	w.s(string(v.User))
-	w.lit(&spewLit340)
+	w.lit(&spewLit338)
 	w.s(string(v.Role))
-	w.lit(&spewLit341)
+	w.lit(&spewLit339)
 	w.s(string(v.Type))
-	w.lit(&spewLit342)
+	w.lit(&spewLit340)
 	w.s(string(v.Level))
 	w.s("}")
 }
@@ -2211,27 +2192,27 @@ func spewCoreSELinuxOptions(w *spewWriter, v *core.SELinuxOptions) {
 // spewCoreWindowsSecurityContextOptions prints the fields of a v1.WindowsSecurityContextOptions in braces.
 func spewCoreWindowsSecurityContextOptions(w *spewWriter, v *core.WindowsSecurityContextOptions) {
 	if v.GMSACredentialSpecName == nil {
-		w.lit(&spewLit344)
+		w.lit(&spewLit342)
 	} else {
-		w.lit(&spewLit343)
+		w.lit(&spewLit341)
 		w.s(string((*v.GMSACredentialSpecName)))
 	}
 	if v.GMSACredentialSpec == nil {
-		w.lit(&spewLit346)
+		w.lit(&spewLit344)
 	} else {
-		w.lit(&spewLit345)
+		w.lit(&spewLit343)
 		w.s(string((*v.GMSACredentialSpec)))
 	}
 	if v.RunAsUserName == nil {
-		w.lit(&spewLit348)
+		w.lit(&spewLit346)
 	} else {
-		w.lit(&spewLit347)
+		w.lit(&spewLit345)
 		w.s(string((*v.RunAsUserName)))
 	}
 	if v.HostProcess == nil {
-		w.lit(&spewLit350)
+		w.lit(&spewLit348)
 	} else {
-		w.lit(&spewLit349)
+		w.lit(&spewLit347)
 		w.bool(bool((*v.HostProcess)))
 	}
 	w.s("}")
@@ -2248,12 +2229,12 @@ func spewCoreSysctl(w *spewWriter, v *core.Sysctl) {
 
 // spewCoreSeccompProfile prints the fields of a v1.SeccompProfile in braces.
 func spewCoreSeccompProfile(w *spewWriter, v *core.SeccompProfile) {
-	w.lit(&spewLit351)
+	w.lit(&spewLit349)
 	w.s(string(v.Type))
 	if v.LocalhostProfile == nil {
-		w.lit(&spewLit353)
+		w.lit(&spewLit351)
 	} else {
-		w.lit(&spewLit352)
+		w.lit(&spewLit350)
 		w.s(string((*v.LocalhostProfile)))
 	}
 	w.s("}")
@@ -2261,12 +2242,12 @@ func spewCoreSeccompProfile(w *spewWriter, v *core.SeccompProfile) {
 
 // spewCoreAppArmorProfile prints the fields of a v1.AppArmorProfile in braces.
 func spewCoreAppArmorProfile(w *spewWriter, v *core.AppArmorProfile) {
-	w.lit(&spewLit354)
+	w.lit(&spewLit352)
 	w.s(string(v.Type))
 	if v.LocalhostProfile == nil {
-		w.lit(&spewLit353)
+		w.lit(&spewLit351)
 	} else {
-		w.lit(&spewLit352)
+		w.lit(&spewLit350)
 		w.s(string((*v.LocalhostProfile)))
 	}
 	w.s("}")
@@ -2275,15 +2256,15 @@ func spewCoreAppArmorProfile(w *spewWriter, v *core.AppArmorProfile) {
 // spewCoreNodeAffinity prints the fields of a v1.NodeAffinity in braces.
 func spewCoreNodeAffinity(w *spewWriter, v *core.NodeAffinity) {
 	if v.RequiredDuringSchedulingIgnoredDuringExecution == nil {
-		w.lit(&spewLit356)
+		w.lit(&spewLit354)
 	} else {
-		w.lit(&spewLit355)
+		w.lit(&spewLit353)
 		spewCoreNodeSelector(w, v.RequiredDuringSchedulingIgnoredDuringExecution)
 	}
 	if v.PreferredDuringSchedulingIgnoredDuringExecution == nil {
-		w.lit(&spewLit357)
+		w.lit(&spewLit355)
 	} else {
-		w.lit(&spewLit358)
+		w.lit(&spewLit356)
 		for i1 := range v.PreferredDuringSchedulingIgnoredDuringExecution {
 			if i1 > 0 {
 				w.s(" ")
@@ -2298,9 +2279,9 @@ func spewCoreNodeAffinity(w *spewWriter, v *core.NodeAffinity) {
 // spewCorePodAffinity prints the fields of a v1.PodAffinity in braces.
 func spewCorePodAffinity(w *spewWriter, v *core.PodAffinity) {
 	if v.RequiredDuringSchedulingIgnoredDuringExecution == nil {
-		w.lit(&spewLit359)
+		w.lit(&spewLit357)
 	} else {
-		w.lit(&spewLit360)
+		w.lit(&spewLit358)
 		for i1 := range v.RequiredDuringSchedulingIgnoredDuringExecution {
 			if i1 > 0 {
 				w.s(" ")
@@ -2310,9 +2291,9 @@ func spewCorePodAffinity(w *spewWriter, v *core.PodAffinity) {
 		w.s("]")
 	}
 	if v.PreferredDuringSchedulingIgnoredDuringExecution == nil {
-		w.lit(&spewLit361)
+		w.lit(&spewLit359)
 	} else {
-		w.lit(&spewLit362)
+		w.lit(&spewLit360)
 		for i1 := range v.PreferredDuringSchedulingIgnoredDuringExecution {
 			if i1 > 0 {
 				w.s(" ")
@@ -2327,9 +2308,9 @@ func spewCorePodAffinity(w *spewWriter, v *core.PodAffinity) {
 // spewCorePodAntiAffinity prints the fields of a v1.PodAntiAffinity in braces.
 func spewCorePodAntiAffinity(w *spewWriter, v *core.PodAntiAffinity) {
 	if v.RequiredDuringSchedulingIgnoredDuringExecution == nil {
-		w.lit(&spewLit359)
+		w.lit(&spewLit357)
 	} else {
-		w.lit(&spewLit360)
+		w.lit(&spewLit358)
 		for i1 := range v.RequiredDuringSchedulingIgnoredDuringExecution {
 			if i1 > 0 {
 				w.s(" ")
@@ -2339,9 +2320,9 @@ func spewCorePodAntiAffinity(w *spewWriter, v *core.PodAntiAffinity) {
 		w.s("]")
 	}
 	if v.PreferredDuringSchedulingIgnoredDuringExecution == nil {
-		w.lit(&spewLit361)
+		w.lit(&spewLit359)
 	} else {
-		w.lit(&spewLit362)
+		w.lit(&spewLit360)
 		for i1 := range v.PreferredDuringSchedulingIgnoredDuringExecution {
 			if i1 > 0 {
 				w.s(" ")
@@ -2358,9 +2339,9 @@ func spewCorePodDNSConfigOption(w *spewWriter, v *core.PodDNSConfigOption) {
 	w.lit(&spewLit2)
 	w.s(string(v.Name))
 	if v.Value == nil {
-		w.lit(&spewLit364)
+		w.lit(&spewLit362)
 	} else {
-		w.lit(&spewLit363)
+		w.lit(&spewLit361)
 		w.s(string((*v.Value)))
 	}
 	w.s("}")
@@ -2369,10 +2350,10 @@ func spewCorePodDNSConfigOption(w *spewWriter, v *core.PodDNSConfigOption) {
 // spewMetav1LabelSelector prints the fields of a v1.LabelSelector in braces.
 func spewMetav1LabelSelector(w *spewWriter, v *metav1.LabelSelector) {
 	if v.MatchLabels == nil {
-		w.lit(&spewLit365)
+		w.lit(&spewLit363)
 	} else {
 		var buf1 [8]string
-		w.lit(&spewLit366)
+		w.lit(&spewLit364)
 		for j1, k1 := range sortedKeys(v.MatchLabels, buf1[:0]) {
 			if j1 > 0 {
 				w.s(" ")
@@ -2384,9 +2365,9 @@ func spewMetav1LabelSelector(w *spewWriter, v *metav1.LabelSelector) {
 		w.s("]")
 	}
 	if v.MatchExpressions == nil {
-		w.lit(&spewLit367)
+		w.lit(&spewLit365)
 	} else {
-		w.lit(&spewLit368)
+		w.lit(&spewLit366)
 		for i1 := range v.MatchExpressions {
 			if i1 > 0 {
 				w.s(" ")
@@ -2402,19 +2383,19 @@ func spewMetav1LabelSelector(w *spewWriter, v *metav1.LabelSelector) {
 func spewCoreResourceClaim(w *spewWriter, v *core.ResourceClaim) {
 	w.lit(&spewLit2)
 	w.s(string(v.Name))
-	w.lit(&spewLit369)
+	w.lit(&spewLit367)
 	w.s(string(v.Request))
 	w.s("}")
 }
 
 // spewCoreHostPathVolumeSource prints the fields of a v1.HostPathVolumeSource in braces.
 func spewCoreHostPathVolumeSource(w *spewWriter, v *core.HostPathVolumeSource) {
-	w.lit(&spewLit370)
+	w.lit(&spewLit368)
 	w.s(string(v.Path))
 	if v.Type == nil {
-		w.lit(&spewLit372)
+		w.lit(&spewLit370)
 	} else {
-		w.lit(&spewLit371)
+		w.lit(&spewLit369)
 		w.s(string((*v.Type)))
 	}
 	w.s("}")
@@ -2422,12 +2403,12 @@ func spewCoreHostPathVolumeSource(w *spewWriter, v *core.HostPathVolumeSource) {
 
 // spewCoreEmptyDirVolumeSource prints the fields of a v1.EmptyDirVolumeSource in braces.
 func spewCoreEmptyDirVolumeSource(w *spewWriter, v *core.EmptyDirVolumeSource) {
-	w.lit(&spewLit373)
+	w.lit(&spewLit371)
 	w.s(string(v.Medium))
 	if v.SizeLimit == nil {
-		w.lit(&spewLit375)
+		w.lit(&spewLit373)
 	} else {
-		w.lit(&spewLit374)
+		w.lit(&spewLit372)
 		w.quantity(v.SizeLimit, false)
 	}
 	w.s("}")
@@ -2435,49 +2416,49 @@ func spewCoreEmptyDirVolumeSource(w *spewWriter, v *core.EmptyDirVolumeSource) {
 
 // spewCoreGCEPersistentDiskVolumeSource prints the fields of a v1.GCEPersistentDiskVolumeSource in braces.
 func spewCoreGCEPersistentDiskVolumeSource(w *spewWriter, v *core.GCEPersistentDiskVolumeSource) {
-	w.lit(&spewLit376)
+	w.lit(&spewLit374)
 	w.s(string(v.PDName))
-	w.lit(&spewLit377)
+	w.lit(&spewLit375)
 	w.s(string(v.FSType))
-	w.lit(&spewLit378)
+	w.lit(&spewLit376)
 	w.int(int64(v.Partition))
-	w.lit(&spewLit306)
+	w.lit(&spewLit304)
 	w.bool(bool(v.ReadOnly))
 	w.s("}")
 }
 
 // spewCoreAWSElasticBlockStoreVolumeSource prints the fields of a v1.AWSElasticBlockStoreVolumeSource in braces.
 func spewCoreAWSElasticBlockStoreVolumeSource(w *spewWriter, v *core.AWSElasticBlockStoreVolumeSource) {
-	w.lit(&spewLit379)
-	w.s(string(v.VolumeID))
 	w.lit(&spewLit377)
+	w.s(string(v.VolumeID))
+	w.lit(&spewLit375)
 	w.s(string(v.FSType))
-	w.lit(&spewLit378)
+	w.lit(&spewLit376)
 	w.int(int64(v.Partition))
-	w.lit(&spewLit306)
+	w.lit(&spewLit304)
 	w.bool(bool(v.ReadOnly))
 	w.s("}")
 }
 
 // spewCoreGitRepoVolumeSource prints the fields of a v1.GitRepoVolumeSource in braces.
 func spewCoreGitRepoVolumeSource(w *spewWriter, v *core.GitRepoVolumeSource) {
-	w.lit(&spewLit380)
+	w.lit(&spewLit378)
 	w.s(string(v.Repository))
-	w.lit(&spewLit381)
+	w.lit(&spewLit379)
 	w.s(string(v.Revision))
-	w.lit(&spewLit382)
+	w.lit(&spewLit380)
 	w.s(string(v.Directory))
 	w.s("}")
 }
 
 // spewCoreSecretVolumeSource prints the fields of a v1.SecretVolumeSource in braces.
 func spewCoreSecretVolumeSource(w *spewWriter, v *core.SecretVolumeSource) {
-	w.lit(&spewLit383)
+	w.lit(&spewLit381)
 	w.s(string(v.SecretName))
 	if v.Items == nil {
-		w.lit(&spewLit384)
+		w.lit(&spewLit382)
 	} else {
-		w.lit(&spewLit385)
+		w.lit(&spewLit383)
 		for i1 := range v.Items {
 			if i1 > 0 {
 				w.s(" ")
@@ -2487,15 +2468,15 @@ func spewCoreSecretVolumeSource(w *spewWriter, v *core.SecretVolumeSource) {
 		w.s("]")
 	}
 	if v.DefaultMode == nil {
-		w.lit(&spewLit387)
+		w.lit(&spewLit385)
 	} else {
-		w.lit(&spewLit386)
+		w.lit(&spewLit384)
 		w.int(int64((*v.DefaultMode)))
 	}
 	if v.Optional == nil {
-		w.lit(&spewLit389)
+		w.lit(&spewLit387)
 	} else {
-		w.lit(&spewLit388)
+		w.lit(&spewLit386)
 		w.bool(bool((*v.Optional)))
 	}
 	w.s("}")
@@ -2503,33 +2484,33 @@ func spewCoreSecretVolumeSource(w *spewWriter, v *core.SecretVolumeSource) {
 
 // spewCoreNFSVolumeSource prints the fields of a v1.NFSVolumeSource in braces.
 func spewCoreNFSVolumeSource(w *spewWriter, v *core.NFSVolumeSource) {
-	w.lit(&spewLit390)
+	w.lit(&spewLit388)
 	w.s(string(v.Server))
-	w.lit(&spewLit391)
+	w.lit(&spewLit389)
 	w.s(string(v.Path))
-	w.lit(&spewLit306)
+	w.lit(&spewLit304)
 	w.bool(bool(v.ReadOnly))
 	w.s("}")
 }
 
 // spewCoreISCSIVolumeSource prints the fields of a v1.ISCSIVolumeSource in braces.
 func spewCoreISCSIVolumeSource(w *spewWriter, v *core.ISCSIVolumeSource) {
-	w.lit(&spewLit392)
+	w.lit(&spewLit390)
 	w.s(string(v.TargetPortal))
-	w.lit(&spewLit393)
+	w.lit(&spewLit391)
 	w.s(string(v.IQN))
-	w.lit(&spewLit394)
+	w.lit(&spewLit392)
 	w.int(int64(v.Lun))
-	w.lit(&spewLit395)
+	w.lit(&spewLit393)
 	w.s(string(v.ISCSIInterface))
-	w.lit(&spewLit377)
+	w.lit(&spewLit375)
 	w.s(string(v.FSType))
-	w.lit(&spewLit306)
+	w.lit(&spewLit304)
 	w.bool(bool(v.ReadOnly))
 	if v.Portals == nil {
-		w.lit(&spewLit396)
+		w.lit(&spewLit394)
 	} else {
-		w.lit(&spewLit397)
+		w.lit(&spewLit395)
 		for i1 := range v.Portals {
 			if i1 > 0 {
 				w.s(" ")
@@ -2538,20 +2519,20 @@ func spewCoreISCSIVolumeSource(w *spewWriter, v *core.ISCSIVolumeSource) {
 		}
 		w.s("]")
 	}
-	w.lit(&spewLit398)
+	w.lit(&spewLit396)
 	w.bool(bool(v.DiscoveryCHAPAuth))
-	w.lit(&spewLit399)
+	w.lit(&spewLit397)
 	w.bool(bool(v.SessionCHAPAuth))
 	if v.SecretRef == nil {
-		w.lit(&spewLit401)
+		w.lit(&spewLit399)
 	} else {
-		w.lit(&spewLit400)
+		w.lit(&spewLit398)
 		spewCoreLocalObjectReference(w, v.SecretRef)
 	}
 	if v.InitiatorName == nil {
-		w.lit(&spewLit403)
+		w.lit(&spewLit401)
 	} else {
-		w.lit(&spewLit402)
+		w.lit(&spewLit400)
 		w.s(string((*v.InitiatorName)))
 	}
 	w.s("}")
@@ -2559,20 +2540,20 @@ func spewCoreISCSIVolumeSource(w *spewWriter, v *core.ISCSIVolumeSource) {
 
 // spewCoreGlusterfsVolumeSource prints the fields of a v1.GlusterfsVolumeSource in braces.
 func spewCoreGlusterfsVolumeSource(w *spewWriter, v *core.GlusterfsVolumeSource) {
-	w.lit(&spewLit404)
+	w.lit(&spewLit402)
 	w.s(string(v.EndpointsName))
-	w.lit(&spewLit391)
+	w.lit(&spewLit389)
 	w.s(string(v.Path))
-	w.lit(&spewLit306)
+	w.lit(&spewLit304)
 	w.bool(bool(v.ReadOnly))
 	w.s("}")
 }
 
 // spewCorePersistentVolumeClaimVolumeSource prints the fields of a v1.PersistentVolumeClaimVolumeSource in braces.
 func spewCorePersistentVolumeClaimVolumeSource(w *spewWriter, v *core.PersistentVolumeClaimVolumeSource) {
-	w.lit(&spewLit405)
+	w.lit(&spewLit403)
 	w.s(string(v.ClaimName))
-	w.lit(&spewLit306)
+	w.lit(&spewLit304)
 	w.bool(bool(v.ReadOnly))
 	w.s("}")
 }
@@ -2580,9 +2561,9 @@ func spewCorePersistentVolumeClaimVolumeSource(w *spewWriter, v *core.Persistent
 // spewCoreRBDVolumeSource prints the fields of a v1.RBDVolumeSource in braces.
 func spewCoreRBDVolumeSource(w *spewWriter, v *core.RBDVolumeSource) {
 	if v.CephMonitors == nil {
-		w.lit(&spewLit406)
+		w.lit(&spewLit404)
 	} else {
-		w.lit(&spewLit407)
+		w.lit(&spewLit405)
 		for i1 := range v.CephMonitors {
 			if i1 > 0 {
 				w.s(" ")
@@ -2591,46 +2572,46 @@ func spewCoreRBDVolumeSource(w *spewWriter, v *core.RBDVolumeSource) {
 		}
 		w.s("]")
 	}
-	w.lit(&spewLit408)
+	w.lit(&spewLit406)
 	w.s(string(v.RBDImage))
-	w.lit(&spewLit377)
+	w.lit(&spewLit375)
 	w.s(string(v.FSType))
-	w.lit(&spewLit409)
+	w.lit(&spewLit407)
 	w.s(string(v.RBDPool))
-	w.lit(&spewLit410)
+	w.lit(&spewLit408)
 	w.s(string(v.RadosUser))
-	w.lit(&spewLit411)
+	w.lit(&spewLit409)
 	w.s(string(v.Keyring))
 	if v.SecretRef == nil {
-		w.lit(&spewLit401)
+		w.lit(&spewLit399)
 	} else {
-		w.lit(&spewLit400)
+		w.lit(&spewLit398)
 		spewCoreLocalObjectReference(w, v.SecretRef)
 	}
-	w.lit(&spewLit306)
+	w.lit(&spewLit304)
 	w.bool(bool(v.ReadOnly))
 	w.s("}")
 }
 
 // spewCoreFlexVolumeSource prints the fields of a v1.FlexVolumeSource in braces.
 func spewCoreFlexVolumeSource(w *spewWriter, v *core.FlexVolumeSource) {
-	w.lit(&spewLit412)
+	w.lit(&spewLit410)
 	w.s(string(v.Driver))
-	w.lit(&spewLit377)
+	w.lit(&spewLit375)
 	w.s(string(v.FSType))
 	if v.SecretRef == nil {
-		w.lit(&spewLit401)
+		w.lit(&spewLit399)
 	} else {
-		w.lit(&spewLit400)
+		w.lit(&spewLit398)
 		spewCoreLocalObjectReference(w, v.SecretRef)
 	}
-	w.lit(&spewLit306)
+	w.lit(&spewLit304)
 	w.bool(bool(v.ReadOnly))
 	if v.Options == nil {
-		w.lit(&spewLit413)
+		w.lit(&spewLit411)
 	} else {
 		var buf1 [8]string
-		w.lit(&spewLit414)
+		w.lit(&spewLit412)
 		for j1, k1 := range sortedKeys(v.Options, buf1[:0]) {
 			if j1 > 0 {
 				w.s(" ")
@@ -2646,16 +2627,16 @@ func spewCoreFlexVolumeSource(w *spewWriter, v *core.FlexVolumeSource) {
 
 // spewCoreCinderVolumeSource prints the fields of a v1.CinderVolumeSource in braces.
 func spewCoreCinderVolumeSource(w *spewWriter, v *core.CinderVolumeSource) {
-	w.lit(&spewLit379)
-	w.s(string(v.VolumeID))
 	w.lit(&spewLit377)
+	w.s(string(v.VolumeID))
+	w.lit(&spewLit375)
 	w.s(string(v.FSType))
-	w.lit(&spewLit306)
+	w.lit(&spewLit304)
 	w.bool(bool(v.ReadOnly))
 	if v.SecretRef == nil {
-		w.lit(&spewLit401)
+		w.lit(&spewLit399)
 	} else {
-		w.lit(&spewLit400)
+		w.lit(&spewLit398)
 		spewCoreLocalObjectReference(w, v.SecretRef)
 	}
 	w.s("}")
@@ -2664,9 +2645,9 @@ func spewCoreCinderVolumeSource(w *spewWriter, v *core.CinderVolumeSource) {
 // spewCoreCephFSVolumeSource prints the fields of a v1.CephFSVolumeSource in braces.
 func spewCoreCephFSVolumeSource(w *spewWriter, v *core.CephFSVolumeSource) {
 	if v.Monitors == nil {
-		w.lit(&spewLit415)
+		w.lit(&spewLit413)
 	} else {
-		w.lit(&spewLit416)
+		w.lit(&spewLit414)
 		for i1 := range v.Monitors {
 			if i1 > 0 {
 				w.s(" ")
@@ -2675,28 +2656,28 @@ func spewCoreCephFSVolumeSource(w *spewWriter, v *core.CephFSVolumeSource) {
 		}
 		w.s("]")
 	}
-	w.lit(&spewLit391)
+	w.lit(&spewLit389)
 	w.s(string(v.Path))
-	w.lit(&spewLit417)
+	w.lit(&spewLit415)
 	w.s(string(v.User))
-	w.lit(&spewLit418)
+	w.lit(&spewLit416)
 	w.s(string(v.SecretFile))
 	if v.SecretRef == nil {
-		w.lit(&spewLit401)
+		w.lit(&spewLit399)
 	} else {
-		w.lit(&spewLit400)
+		w.lit(&spewLit398)
 		spewCoreLocalObjectReference(w, v.SecretRef)
 	}
-	w.lit(&spewLit306)
+	w.lit(&spewLit304)
 	w.bool(bool(v.ReadOnly))
 	w.s("}")
 }
 
 // spewCoreFlockerVolumeSource prints the fields of a v1.FlockerVolumeSource in braces.
 func spewCoreFlockerVolumeSource(w *spewWriter, v *core.FlockerVolumeSource) {
-	w.lit(&spewLit419)
+	w.lit(&spewLit417)
 	w.s(string(v.DatasetName))
-	w.lit(&spewLit420)
+	w.lit(&spewLit418)
 	w.s(string(v.DatasetUUID))
 	w.s("}")
 }
@@ -2704,9 +2685,9 @@ func spewCoreFlockerVolumeSource(w *spewWriter, v *core.FlockerVolumeSource) {
 // spewCoreDownwardAPIVolumeSource prints the fields of a v1.DownwardAPIVolumeSource in braces.
 func spewCoreDownwardAPIVolumeSource(w *spewWriter, v *core.DownwardAPIVolumeSource) {
 	if v.Items == nil {
-		w.lit(&spewLit421)
+		w.lit(&spewLit419)
 	} else {
-		w.lit(&spewLit422)
+		w.lit(&spewLit420)
 		for i1 := range v.Items {
 			if i1 > 0 {
 				w.s(" ")
@@ -2716,9 +2697,9 @@ func spewCoreDownwardAPIVolumeSource(w *spewWriter, v *core.DownwardAPIVolumeSou
 		w.s("]")
 	}
 	if v.DefaultMode == nil {
-		w.lit(&spewLit387)
+		w.lit(&spewLit385)
 	} else {
-		w.lit(&spewLit386)
+		w.lit(&spewLit384)
 		w.int(int64((*v.DefaultMode)))
 	}
 	w.s("}")
@@ -2727,9 +2708,9 @@ func spewCoreDownwardAPIVolumeSource(w *spewWriter, v *core.DownwardAPIVolumeSou
 // spewCoreFCVolumeSource prints the fields of a v1.FCVolumeSource in braces.
 func spewCoreFCVolumeSource(w *spewWriter, v *core.FCVolumeSource) {
 	if v.TargetWWNs == nil {
-		w.lit(&spewLit423)
+		w.lit(&spewLit421)
 	} else {
-		w.lit(&spewLit424)
+		w.lit(&spewLit422)
 		for i1 := range v.TargetWWNs {
 			if i1 > 0 {
 				w.s(" ")
@@ -2739,19 +2720,19 @@ func spewCoreFCVolumeSource(w *spewWriter, v *core.FCVolumeSource) {
 		w.s("]")
 	}
 	if v.Lun == nil {
-		w.lit(&spewLit426)
+		w.lit(&spewLit424)
 	} else {
-		w.lit(&spewLit425)
+		w.lit(&spewLit423)
 		w.int(int64((*v.Lun)))
 	}
-	w.lit(&spewLit377)
+	w.lit(&spewLit375)
 	w.s(string(v.FSType))
-	w.lit(&spewLit306)
+	w.lit(&spewLit304)
 	w.bool(bool(v.ReadOnly))
 	if v.WWIDs == nil {
-		w.lit(&spewLit427)
+		w.lit(&spewLit425)
 	} else {
-		w.lit(&spewLit428)
+		w.lit(&spewLit426)
 		for i1 := range v.WWIDs {
 			if i1 > 0 {
 				w.s(" ")
@@ -2765,23 +2746,23 @@ func spewCoreFCVolumeSource(w *spewWriter, v *core.FCVolumeSource) {
 
 // spewCoreAzureFileVolumeSource prints the fields of a v1.AzureFileVolumeSource in braces.
 func spewCoreAzureFileVolumeSource(w *spewWriter, v *core.AzureFileVolumeSource) {
-	w.lit(&spewLit383)
+	w.lit(&spewLit381)
 	w.s(string(v.SecretName))
-	w.lit(&spewLit429)
+	w.lit(&spewLit427)
 	w.s(string(v.ShareName))
-	w.lit(&spewLit306)
+	w.lit(&spewLit304)
 	w.bool(bool(v.ReadOnly))
 	w.s("}")
 }
 
 // spewCoreConfigMapVolumeSource prints the fields of a v1.ConfigMapVolumeSource in braces.
 func spewCoreConfigMapVolumeSource(w *spewWriter, v *core.ConfigMapVolumeSource) {
-	w.lit(&spewLit430)
+	w.lit(&spewLit428)
 	spewCoreLocalObjectReference(w, &v.LocalObjectReference)
 	if v.Items == nil {
-		w.lit(&spewLit384)
+		w.lit(&spewLit382)
 	} else {
-		w.lit(&spewLit385)
+		w.lit(&spewLit383)
 		for i1 := range v.Items {
 			if i1 > 0 {
 				w.s(" ")
@@ -2791,15 +2772,15 @@ func spewCoreConfigMapVolumeSource(w *spewWriter, v *core.ConfigMapVolumeSource)
 		w.s("]")
 	}
 	if v.DefaultMode == nil {
-		w.lit(&spewLit387)
+		w.lit(&spewLit385)
 	} else {
-		w.lit(&spewLit386)
+		w.lit(&spewLit384)
 		w.int(int64((*v.DefaultMode)))
 	}
 	if v.Optional == nil {
-		w.lit(&spewLit389)
+		w.lit(&spewLit387)
 	} else {
-		w.lit(&spewLit388)
+		w.lit(&spewLit386)
 		w.bool(bool((*v.Optional)))
 	}
 	w.s("}")
@@ -2807,62 +2788,62 @@ func spewCoreConfigMapVolumeSource(w *spewWriter, v *core.ConfigMapVolumeSource)
 
 // spewCoreVsphereVirtualDiskVolumeSource prints the fields of a v1.VsphereVirtualDiskVolumeSource in braces.
 func spewCoreVsphereVirtualDiskVolumeSource(w *spewWriter, v *core.VsphereVirtualDiskVolumeSource) {
-	w.lit(&spewLit431)
+	w.lit(&spewLit429)
 	w.s(string(v.VolumePath))
-	w.lit(&spewLit377)
+	w.lit(&spewLit375)
 	w.s(string(v.FSType))
-	w.lit(&spewLit432)
+	w.lit(&spewLit430)
 	w.s(string(v.StoragePolicyName))
-	w.lit(&spewLit433)
+	w.lit(&spewLit431)
 	w.s(string(v.StoragePolicyID))
 	w.s("}")
 }
 
 // spewCoreQuobyteVolumeSource prints the fields of a v1.QuobyteVolumeSource in braces.
 func spewCoreQuobyteVolumeSource(w *spewWriter, v *core.QuobyteVolumeSource) {
-	w.lit(&spewLit434)
+	w.lit(&spewLit432)
 	w.s(string(v.Registry))
-	w.lit(&spewLit435)
+	w.lit(&spewLit433)
 	w.s(string(v.Volume))
-	w.lit(&spewLit306)
+	w.lit(&spewLit304)
 	w.bool(bool(v.ReadOnly))
-	w.lit(&spewLit417)
+	w.lit(&spewLit415)
 	w.s(string(v.User))
-	w.lit(&spewLit436)
+	w.lit(&spewLit434)
 	w.s(string(v.Group))
-	w.lit(&spewLit437)
+	w.lit(&spewLit435)
 	w.s(string(v.Tenant))
 	w.s("}")
 }
 
 // spewCoreAzureDiskVolumeSource prints the fields of a v1.AzureDiskVolumeSource in braces.
 func spewCoreAzureDiskVolumeSource(w *spewWriter, v *core.AzureDiskVolumeSource) {
-	w.lit(&spewLit438)
+	w.lit(&spewLit436)
 	w.s(string(v.DiskName))
-	w.lit(&spewLit439)
+	w.lit(&spewLit437)
 	w.s(string(v.DataDiskURI))
 	if v.CachingMode == nil {
-		w.lit(&spewLit441)
+		w.lit(&spewLit439)
 	} else {
-		w.lit(&spewLit440)
+		w.lit(&spewLit438)
 		w.s(string((*v.CachingMode)))
 	}
 	if v.FSType == nil {
-		w.lit(&spewLit443)
+		w.lit(&spewLit441)
 	} else {
-		w.lit(&spewLit442)
+		w.lit(&spewLit440)
 		w.s(string((*v.FSType)))
 	}
 	if v.ReadOnly == nil {
-		w.lit(&spewLit445)
+		w.lit(&spewLit443)
 	} else {
-		w.lit(&spewLit444)
+		w.lit(&spewLit442)
 		w.bool(bool((*v.ReadOnly)))
 	}
 	if v.Kind == nil {
-		w.lit(&spewLit447)
+		w.lit(&spewLit445)
 	} else {
-		w.lit(&spewLit446)
+		w.lit(&spewLit444)
 		w.s(string((*v.Kind)))
 	}
 	w.s("}")
@@ -2870,9 +2851,9 @@ func spewCoreAzureDiskVolumeSource(w *spewWriter, v *core.AzureDiskVolumeSource)
 
 // spewCorePhotonPersistentDiskVolumeSource prints the fields of a v1.PhotonPersistentDiskVolumeSource in braces.
 func spewCorePhotonPersistentDiskVolumeSource(w *spewWriter, v *core.PhotonPersistentDiskVolumeSource) {
-	w.lit(&spewLit448)
+	w.lit(&spewLit446)
 	w.s(string(v.PdID))
-	w.lit(&spewLit377)
+	w.lit(&spewLit375)
 	w.s(string(v.FSType))
 	w.s("}")
 }
@@ -2880,9 +2861,9 @@ func spewCorePhotonPersistentDiskVolumeSource(w *spewWriter, v *core.PhotonPersi
 // spewCoreProjectedVolumeSource prints the fields of a v1.ProjectedVolumeSource in braces.
 func spewCoreProjectedVolumeSource(w *spewWriter, v *core.ProjectedVolumeSource) {
 	if v.Sources == nil {
-		w.lit(&spewLit449)
+		w.lit(&spewLit447)
 	} else {
-		w.lit(&spewLit450)
+		w.lit(&spewLit448)
 		for i1 := range v.Sources {
 			if i1 > 0 {
 				w.s(" ")
@@ -2892,9 +2873,9 @@ func spewCoreProjectedVolumeSource(w *spewWriter, v *core.ProjectedVolumeSource)
 		w.s("]")
 	}
 	if v.DefaultMode == nil {
-		w.lit(&spewLit387)
+		w.lit(&spewLit385)
 	} else {
-		w.lit(&spewLit386)
+		w.lit(&spewLit384)
 		w.int(int64((*v.DefaultMode)))
 	}
 	w.s("}")
@@ -2902,58 +2883,58 @@ func spewCoreProjectedVolumeSource(w *spewWriter, v *core.ProjectedVolumeSource)
 
 // spewCorePortworxVolumeSource prints the fields of a v1.PortworxVolumeSource in braces.
 func spewCorePortworxVolumeSource(w *spewWriter, v *core.PortworxVolumeSource) {
-	w.lit(&spewLit379)
-	w.s(string(v.VolumeID))
 	w.lit(&spewLit377)
+	w.s(string(v.VolumeID))
+	w.lit(&spewLit375)
 	w.s(string(v.FSType))
-	w.lit(&spewLit306)
+	w.lit(&spewLit304)
 	w.bool(bool(v.ReadOnly))
 	w.s("}")
 }
 
 // spewCoreScaleIOVolumeSource prints the fields of a v1.ScaleIOVolumeSource in braces.
 func spewCoreScaleIOVolumeSource(w *spewWriter, v *core.ScaleIOVolumeSource) {
-	w.lit(&spewLit451)
+	w.lit(&spewLit449)
 	w.s(string(v.Gateway))
-	w.lit(&spewLit452)
+	w.lit(&spewLit450)
 	w.s(string(v.System))
 	if v.SecretRef == nil {
-		w.lit(&spewLit401)
+		w.lit(&spewLit399)
 	} else {
-		w.lit(&spewLit400)
+		w.lit(&spewLit398)
 		spewCoreLocalObjectReference(w, v.SecretRef)
 	}
-	w.lit(&spewLit453)
+	w.lit(&spewLit451)
 	w.bool(bool(v.SSLEnabled))
-	w.lit(&spewLit454)
+	w.lit(&spewLit452)
 	w.s(string(v.ProtectionDomain))
-	w.lit(&spewLit455)
+	w.lit(&spewLit453)
 	w.s(string(v.StoragePool))
-	w.lit(&spewLit456)
+	w.lit(&spewLit454)
 	w.s(string(v.StorageMode))
-	w.lit(&spewLit457)
+	w.lit(&spewLit455)
 	w.s(string(v.VolumeName))
-	w.lit(&spewLit377)
+	w.lit(&spewLit375)
 	w.s(string(v.FSType))
-	w.lit(&spewLit306)
+	w.lit(&spewLit304)
 	w.bool(bool(v.ReadOnly))
 	w.s("}")
 }
 
 // spewCoreStorageOSVolumeSource prints the fields of a v1.StorageOSVolumeSource in braces.
 func spewCoreStorageOSVolumeSource(w *spewWriter, v *core.StorageOSVolumeSource) {
-	w.lit(&spewLit458)
+	w.lit(&spewLit456)
 	w.s(string(v.VolumeName))
-	w.lit(&spewLit459)
+	w.lit(&spewLit457)
 	w.s(string(v.VolumeNamespace))
-	w.lit(&spewLit377)
+	w.lit(&spewLit375)
 	w.s(string(v.FSType))
-	w.lit(&spewLit306)
+	w.lit(&spewLit304)
 	w.bool(bool(v.ReadOnly))
 	if v.SecretRef == nil {
-		w.lit(&spewLit401)
+		w.lit(&spewLit399)
 	} else {
-		w.lit(&spewLit400)
+		w.lit(&spewLit398)
 		spewCoreLocalObjectReference(w, v.SecretRef)
 	}
 	w.s("}")
@@ -2961,25 +2942,25 @@ func spewCoreStorageOSVolumeSource(w *spewWriter, v *core.StorageOSVolumeSource)
 
 // spewCoreCSIVolumeSource prints the fields of a v1.CSIVolumeSource in braces.
 func spewCoreCSIVolumeSource(w *spewWriter, v *core.CSIVolumeSource) {
-	w.lit(&spewLit412)
+	w.lit(&spewLit410)
 	w.s(string(v.Driver))
 	if v.ReadOnly == nil {
-		w.lit(&spewLit445)
-	} else {
-		w.lit(&spewLit444)
-		w.bool(bool((*v.ReadOnly)))
-	}
-	if v.FSType == nil {
 		w.lit(&spewLit443)
 	} else {
 		w.lit(&spewLit442)
+		w.bool(bool((*v.ReadOnly)))
+	}
+	if v.FSType == nil {
+		w.lit(&spewLit441)
+	} else {
+		w.lit(&spewLit440)
 		w.s(string((*v.FSType)))
 	}
 	if v.VolumeAttributes == nil {
-		w.lit(&spewLit460)
+		w.lit(&spewLit458)
 	} else {
 		var buf1 [8]string
-		w.lit(&spewLit461)
+		w.lit(&spewLit459)
 		for j1, k1 := range sortedKeys(v.VolumeAttributes, buf1[:0]) {
 			if j1 > 0 {
 				w.s(" ")
@@ -2991,9 +2972,9 @@ func spewCoreCSIVolumeSource(w *spewWriter, v *core.CSIVolumeSource) {
 		w.s("]")
 	}
 	if v.NodePublishSecretRef == nil {
-		w.lit(&spewLit463)
+		w.lit(&spewLit461)
 	} else {
-		w.lit(&spewLit462)
+		w.lit(&spewLit460)
 		spewCoreLocalObjectReference(w, v.NodePublishSecretRef)
 	}
 	w.s("}")
@@ -3002,9 +2983,9 @@ func spewCoreCSIVolumeSource(w *spewWriter, v *core.CSIVolumeSource) {
 // spewCoreEphemeralVolumeSource prints the fields of a v1.EphemeralVolumeSource in braces.
 func spewCoreEphemeralVolumeSource(w *spewWriter, v *core.EphemeralVolumeSource) {
 	if v.VolumeClaimTemplate == nil {
-		w.lit(&spewLit465)
+		w.lit(&spewLit463)
 	} else {
-		w.lit(&spewLit464)
+		w.lit(&spewLit462)
 		spewCorePersistentVolumeClaimTemplate(w, v.VolumeClaimTemplate)
 	}
 	w.s("}")
@@ -3012,21 +2993,21 @@ func spewCoreEphemeralVolumeSource(w *spewWriter, v *core.EphemeralVolumeSource)
 
 // spewCoreImageVolumeSource prints the fields of a v1.ImageVolumeSource in braces.
 func spewCoreImageVolumeSource(w *spewWriter, v *core.ImageVolumeSource) {
-	w.lit(&spewLit466)
+	w.lit(&spewLit464)
 	w.s(string(v.Reference))
-	w.lit(&spewLit467)
+	w.lit(&spewLit465)
 	w.s(string(v.PullPolicy))
 	w.s("}")
 }
 
 // spewCoreConfigMapEnvSource prints the fields of a v1.ConfigMapEnvSource in braces.
 func spewCoreConfigMapEnvSource(w *spewWriter, v *core.ConfigMapEnvSource) {
-	w.lit(&spewLit430)
+	w.lit(&spewLit428)
 	spewCoreLocalObjectReference(w, &v.LocalObjectReference)
 	if v.Optional == nil {
-		w.lit(&spewLit389)
+		w.lit(&spewLit387)
 	} else {
-		w.lit(&spewLit388)
+		w.lit(&spewLit386)
 		w.bool(bool((*v.Optional)))
 	}
 	w.s("}")
@@ -3034,12 +3015,12 @@ func spewCoreConfigMapEnvSource(w *spewWriter, v *core.ConfigMapEnvSource) {
 
 // spewCoreSecretEnvSource prints the fields of a v1.SecretEnvSource in braces.
 func spewCoreSecretEnvSource(w *spewWriter, v *core.SecretEnvSource) {
-	w.lit(&spewLit430)
+	w.lit(&spewLit428)
 	spewCoreLocalObjectReference(w, &v.LocalObjectReference)
 	if v.Optional == nil {
-		w.lit(&spewLit389)
+		w.lit(&spewLit387)
 	} else {
-		w.lit(&spewLit388)
+		w.lit(&spewLit386)
 		w.bool(bool((*v.Optional)))
 	}
 	w.s("}")
@@ -3048,33 +3029,33 @@ func spewCoreSecretEnvSource(w *spewWriter, v *core.SecretEnvSource) {
 // spewCoreEnvVarSource prints the fields of a v1.EnvVarSource in braces.
 func spewCoreEnvVarSource(w *spewWriter, v *core.EnvVarSource) {
 	if v.FieldRef == nil {
-		w.lit(&spewLit469)
+		w.lit(&spewLit467)
 	} else {
-		w.lit(&spewLit468)
+		w.lit(&spewLit466)
 		spewCoreObjectFieldSelector(w, v.FieldRef)
 	}
 	if v.ResourceFieldRef == nil {
-		w.lit(&spewLit471)
+		w.lit(&spewLit469)
 	} else {
-		w.lit(&spewLit470)
+		w.lit(&spewLit468)
 		spewCoreResourceFieldSelector(w, v.ResourceFieldRef)
 	}
 	if v.ConfigMapKeyRef == nil {
-		w.lit(&spewLit473)
+		w.lit(&spewLit471)
 	} else {
-		w.lit(&spewLit472)
+		w.lit(&spewLit470)
 		spewCoreConfigMapKeySelector(w, v.ConfigMapKeyRef)
 	}
 	if v.SecretKeyRef == nil {
-		w.lit(&spewLit475)
+		w.lit(&spewLit473)
 	} else {
-		w.lit(&spewLit474)
+		w.lit(&spewLit472)
 		spewCoreSecretKeySelector(w, v.SecretKeyRef)
 	}
 	if v.FileKeyRef == nil {
-		w.lit(&spewLit477)
+		w.lit(&spewLit475)
 	} else {
-		w.lit(&spewLit476)
+		w.lit(&spewLit474)
 		spewCoreFileKeySelector(w, v.FileKeyRef)
 	}
 	w.s("}")
@@ -3082,12 +3063,12 @@ func spewCoreEnvVarSource(w *spewWriter, v *core.EnvVarSource) {
 
 // spewCoreContainerRestartRuleOnExitCodes prints the fields of a v1.ContainerRestartRuleOnExitCodes in braces.
 func spewCoreContainerRestartRuleOnExitCodes(w *spewWriter, v *core.ContainerRestartRuleOnExitCodes) {
-	w.lit(&spewLit478)
+	w.lit(&spewLit476)
 	w.s(string(v.Operator))
 	if v.Values == nil {
-		w.lit(&spewLit479)
+		w.lit(&spewLit477)
 	} else {
-		w.lit(&spewLit480)
+		w.lit(&spewLit478)
 		for i1 := range v.Values {
 			if i1 > 0 {
 				w.s(" ")
@@ -3102,27 +3083,27 @@ func spewCoreContainerRestartRuleOnExitCodes(w *spewWriter, v *core.ContainerRes
 // spewCoreProbeHandler prints the fields of a v1.ProbeHandler in braces.
 func spewCoreProbeHandler(w *spewWriter, v *core.ProbeHandler) {
 	if v.Exec == nil {
-		w.lit(&spewLit482)
+		w.lit(&spewLit480)
 	} else {
-		w.lit(&spewLit481)
+		w.lit(&spewLit479)
 		spewCoreExecAction(w, v.Exec)
 	}
 	if v.HTTPGet == nil {
-		w.lit(&spewLit484)
+		w.lit(&spewLit482)
 	} else {
-		w.lit(&spewLit483)
+		w.lit(&spewLit481)
 		spewCoreHTTPGetAction(w, v.HTTPGet)
 	}
 	if v.TCPSocket == nil {
-		w.lit(&spewLit486)
+		w.lit(&spewLit484)
 	} else {
-		w.lit(&spewLit485)
+		w.lit(&spewLit483)
 		spewCoreTCPSocketAction(w, v.TCPSocket)
 	}
 	if v.GRPC == nil {
-		w.lit(&spewLit488)
+		w.lit(&spewLit486)
 	} else {
-		w.lit(&spewLit487)
+		w.lit(&spewLit485)
 		spewCoreGRPCAction(w, v.GRPC)
 	}
 	w.s("}")
@@ -3131,27 +3112,27 @@ func spewCoreProbeHandler(w *spewWriter, v *core.ProbeHandler) {
 // spewCoreLifecycleHandler prints the fields of a v1.LifecycleHandler in braces.
 func spewCoreLifecycleHandler(w *spewWriter, v *core.LifecycleHandler) {
 	if v.Exec == nil {
-		w.lit(&spewLit482)
+		w.lit(&spewLit480)
 	} else {
-		w.lit(&spewLit481)
+		w.lit(&spewLit479)
 		spewCoreExecAction(w, v.Exec)
 	}
 	if v.HTTPGet == nil {
-		w.lit(&spewLit484)
+		w.lit(&spewLit482)
 	} else {
-		w.lit(&spewLit483)
+		w.lit(&spewLit481)
 		spewCoreHTTPGetAction(w, v.HTTPGet)
 	}
 	if v.TCPSocket == nil {
-		w.lit(&spewLit486)
+		w.lit(&spewLit484)
 	} else {
-		w.lit(&spewLit485)
+		w.lit(&spewLit483)
 		spewCoreTCPSocketAction(w, v.TCPSocket)
 	}
 	if v.Sleep == nil {
-		w.lit(&spewLit490)
+		w.lit(&spewLit488)
 	} else {
-		w.lit(&spewLit489)
+		w.lit(&spewLit487)
 		spewCoreSleepAction(w, v.Sleep)
 	}
 	w.s("}")
@@ -3160,9 +3141,9 @@ func spewCoreLifecycleHandler(w *spewWriter, v *core.LifecycleHandler) {
 // spewCoreCapabilities prints the fields of a v1.Capabilities in braces.
 func spewCoreCapabilities(w *spewWriter, v *core.Capabilities) {
 	if v.Add == nil {
-		w.lit(&spewLit491)
+		w.lit(&spewLit489)
 	} else {
-		w.lit(&spewLit492)
+		w.lit(&spewLit490)
 		for i1 := range v.Add {
 			if i1 > 0 {
 				w.s(" ")
@@ -3172,9 +3153,9 @@ func spewCoreCapabilities(w *spewWriter, v *core.Capabilities) {
 		w.s("]")
 	}
 	if v.Drop == nil {
-		w.lit(&spewLit493)
+		w.lit(&spewLit491)
 	} else {
-		w.lit(&spewLit494)
+		w.lit(&spewLit492)
 		for i1 := range v.Drop {
 			if i1 > 0 {
 				w.s(" ")
@@ -3189,9 +3170,9 @@ func spewCoreCapabilities(w *spewWriter, v *core.Capabilities) {
 // spewCoreNodeSelector prints the fields of a v1.NodeSelector in braces.
 func spewCoreNodeSelector(w *spewWriter, v *core.NodeSelector) {
 	if v.NodeSelectorTerms == nil {
-		w.lit(&spewLit495)
+		w.lit(&spewLit493)
 	} else {
-		w.lit(&spewLit496)
+		w.lit(&spewLit494)
 		for i1 := range v.NodeSelectorTerms {
 			if i1 > 0 {
 				w.s(" ")
@@ -3205,9 +3186,9 @@ func spewCoreNodeSelector(w *spewWriter, v *core.NodeSelector) {
 
 // spewCorePreferredSchedulingTerm prints the fields of a v1.PreferredSchedulingTerm in braces.
 func spewCorePreferredSchedulingTerm(w *spewWriter, v *core.PreferredSchedulingTerm) {
-	w.lit(&spewLit497)
+	w.lit(&spewLit495)
 	w.int(int64(v.Weight))
-	w.lit(&spewLit498)
+	w.lit(&spewLit496)
 	spewCoreNodeSelectorTerm(w, &v.Preference)
 	w.s("}")
 }
@@ -3215,15 +3196,15 @@ func spewCorePreferredSchedulingTerm(w *spewWriter, v *core.PreferredSchedulingT
 // spewCorePodAffinityTerm prints the fields of a v1.PodAffinityTerm in braces.
 func spewCorePodAffinityTerm(w *spewWriter, v *core.PodAffinityTerm) {
 	if v.LabelSelector == nil {
-		w.lit(&spewLit500)
+		w.lit(&spewLit498)
 	} else {
-		w.lit(&spewLit499)
+		w.lit(&spewLit497)
 		spewMetav1LabelSelector(w, v.LabelSelector)
 	}
 	if v.Namespaces == nil {
-		w.lit(&spewLit501)
+		w.lit(&spewLit499)
 	} else {
-		w.lit(&spewLit502)
+		w.lit(&spewLit500)
 		for i1 := range v.Namespaces {
 			if i1 > 0 {
 				w.s(" ")
@@ -3235,9 +3216,9 @@ func spewCorePodAffinityTerm(w *spewWriter, v *core.PodAffinityTerm) {
 	w.lit(&spewLit203)
 	w.s(string(v.TopologyKey))
 	if v.NamespaceSelector == nil {
-		w.lit(&spewLit504)
+		w.lit(&spewLit502)
 	} else {
-		w.lit(&spewLit503)
+		w.lit(&spewLit501)
 		spewMetav1LabelSelector(w, v.NamespaceSelector)
 	}
 	if v.MatchLabelKeys == nil {
@@ -3253,9 +3234,9 @@ func spewCorePodAffinityTerm(w *spewWriter, v *core.PodAffinityTerm) {
 		w.s("]")
 	}
 	if v.MismatchLabelKeys == nil {
-		w.lit(&spewLit505)
+		w.lit(&spewLit503)
 	} else {
-		w.lit(&spewLit506)
+		w.lit(&spewLit504)
 		for i1 := range v.MismatchLabelKeys {
 			if i1 > 0 {
 				w.s(" ")
@@ -3269,9 +3250,9 @@ func spewCorePodAffinityTerm(w *spewWriter, v *core.PodAffinityTerm) {
 
 // spewCoreWeightedPodAffinityTerm prints the fields of a v1.WeightedPodAffinityTerm in braces.
 func spewCoreWeightedPodAffinityTerm(w *spewWriter, v *core.WeightedPodAffinityTerm) {
-	w.lit(&spewLit497)
+	w.lit(&spewLit495)
 	w.int(int64(v.Weight))
-	w.lit(&spewLit507)
+	w.lit(&spewLit505)
 	spewCorePodAffinityTerm(w, &v.PodAffinityTerm)
 	w.s("}")
 }
@@ -3280,12 +3261,12 @@ func spewCoreWeightedPodAffinityTerm(w *spewWriter, v *core.WeightedPodAffinityT
 func spewMetav1LabelSelectorRequirement(w *spewWriter, v *metav1.LabelSelectorRequirement) {
 	w.lit(&spewLit186)
 	w.s(string(v.Key))
-	w.lit(&spewLit508)
+	w.lit(&spewLit506)
 	w.s(string(v.Operator))
 	if v.Values == nil {
-		w.lit(&spewLit509)
+		w.lit(&spewLit507)
 	} else {
-		w.lit(&spewLit510)
+		w.lit(&spewLit508)
 		for i1 := range v.Values {
 			if i1 > 0 {
 				w.s(" ")
@@ -3301,12 +3282,12 @@ func spewMetav1LabelSelectorRequirement(w *spewWriter, v *metav1.LabelSelectorRe
 func spewCoreKeyToPath(w *spewWriter, v *core.KeyToPath) {
 	w.lit(&spewLit186)
 	w.s(string(v.Key))
-	w.lit(&spewLit391)
+	w.lit(&spewLit389)
 	w.s(string(v.Path))
 	if v.Mode == nil {
-		w.lit(&spewLit512)
+		w.lit(&spewLit510)
 	} else {
-		w.lit(&spewLit511)
+		w.lit(&spewLit509)
 		w.int(int64((*v.Mode)))
 	}
 	w.s("}")
@@ -3314,24 +3295,24 @@ func spewCoreKeyToPath(w *spewWriter, v *core.KeyToPath) {
 
 // spewCoreDownwardAPIVolumeFile prints the fields of a v1.DownwardAPIVolumeFile in braces.
 func spewCoreDownwardAPIVolumeFile(w *spewWriter, v *core.DownwardAPIVolumeFile) {
-	w.lit(&spewLit370)
+	w.lit(&spewLit368)
 	w.s(string(v.Path))
 	if v.FieldRef == nil {
-		w.lit(&spewLit514)
-	} else {
-		w.lit(&spewLit513)
-		spewCoreObjectFieldSelector(w, v.FieldRef)
-	}
-	if v.ResourceFieldRef == nil {
-		w.lit(&spewLit471)
-	} else {
-		w.lit(&spewLit470)
-		spewCoreResourceFieldSelector(w, v.ResourceFieldRef)
-	}
-	if v.Mode == nil {
 		w.lit(&spewLit512)
 	} else {
 		w.lit(&spewLit511)
+		spewCoreObjectFieldSelector(w, v.FieldRef)
+	}
+	if v.ResourceFieldRef == nil {
+		w.lit(&spewLit469)
+	} else {
+		w.lit(&spewLit468)
+		spewCoreResourceFieldSelector(w, v.ResourceFieldRef)
+	}
+	if v.Mode == nil {
+		w.lit(&spewLit510)
+	} else {
+		w.lit(&spewLit509)
 		w.int(int64((*v.Mode)))
 	}
 	w.s("}")
@@ -3340,39 +3321,39 @@ func spewCoreDownwardAPIVolumeFile(w *spewWriter, v *core.DownwardAPIVolumeFile)
 // spewCoreVolumeProjection prints the fields of a v1.VolumeProjection in braces.
 func spewCoreVolumeProjection(w *spewWriter, v *core.VolumeProjection) {
 	if v.Secret == nil {
-		w.lit(&spewLit516)
+		w.lit(&spewLit514)
 	} else {
-		w.lit(&spewLit515)
+		w.lit(&spewLit513)
 		spewCoreSecretProjection(w, v.Secret)
 	}
 	if v.DownwardAPI == nil {
-		w.lit(&spewLit518)
+		w.lit(&spewLit516)
 	} else {
-		w.lit(&spewLit517)
+		w.lit(&spewLit515)
 		spewCoreDownwardAPIProjection(w, v.DownwardAPI)
 	}
 	if v.ConfigMap == nil {
-		w.lit(&spewLit520)
+		w.lit(&spewLit518)
 	} else {
-		w.lit(&spewLit519)
+		w.lit(&spewLit517)
 		spewCoreConfigMapProjection(w, v.ConfigMap)
 	}
 	if v.ServiceAccountToken == nil {
-		w.lit(&spewLit522)
+		w.lit(&spewLit520)
 	} else {
-		w.lit(&spewLit521)
+		w.lit(&spewLit519)
 		spewCoreServiceAccountTokenProjection(w, v.ServiceAccountToken)
 	}
 	if v.ClusterTrustBundle == nil {
-		w.lit(&spewLit524)
+		w.lit(&spewLit522)
 	} else {
-		w.lit(&spewLit523)
+		w.lit(&spewLit521)
 		spewCoreClusterTrustBundleProjection(w, v.ClusterTrustBundle)
 	}
 	if v.PodCertificate == nil {
-		w.lit(&spewLit526)
+		w.lit(&spewLit524)
 	} else {
-		w.lit(&spewLit525)
+		w.lit(&spewLit523)
 		spewCorePodCertificateProjection(w, v.PodCertificate)
 	}
 	w.s("}")
@@ -3382,7 +3363,7 @@ func spewCoreVolumeProjection(w *spewWriter, v *core.VolumeProjection) {
 func spewCorePersistentVolumeClaimTemplate(w *spewWriter, v *core.PersistentVolumeClaimTemplate) {
 	w.lit(&spewLit0)
 	spewMetav1ObjectMeta(w, &v.ObjectMeta)
-	w.lit(&spewLit527)
+	w.lit(&spewLit525)
 	spewCorePersistentVolumeClaimSpec(w, &v.Spec)
 	w.s("}")
 }
@@ -3391,32 +3372,32 @@ func spewCorePersistentVolumeClaimTemplate(w *spewWriter, v *core.PersistentVolu
 func spewCoreObjectFieldSelector(w *spewWriter, v *core.ObjectFieldSelector) {
 	w.lit(&spewLit96)
 	w.s(string(v.APIVersion))
-	w.lit(&spewLit528)
+	w.lit(&spewLit526)
 	w.s(string(v.FieldPath))
 	w.s("}")
 }
 
 // spewCoreResourceFieldSelector prints the fields of a v1.ResourceFieldSelector in braces.
 func spewCoreResourceFieldSelector(w *spewWriter, v *core.ResourceFieldSelector) {
-	w.lit(&spewLit529)
+	w.lit(&spewLit527)
 	w.s(string(v.ContainerName))
-	w.lit(&spewLit530)
+	w.lit(&spewLit528)
 	w.s(string(v.Resource))
-	w.lit(&spewLit531)
+	w.lit(&spewLit529)
 	w.quantity(&v.Divisor, true)
 	w.s("}")
 }
 
 // spewCoreConfigMapKeySelector prints the fields of a v1.ConfigMapKeySelector in braces.
 func spewCoreConfigMapKeySelector(w *spewWriter, v *core.ConfigMapKeySelector) {
-	w.lit(&spewLit430)
+	w.lit(&spewLit428)
 	spewCoreLocalObjectReference(w, &v.LocalObjectReference)
-	w.lit(&spewLit532)
+	w.lit(&spewLit530)
 	w.s(string(v.Key))
 	if v.Optional == nil {
-		w.lit(&spewLit389)
+		w.lit(&spewLit387)
 	} else {
-		w.lit(&spewLit388)
+		w.lit(&spewLit386)
 		w.bool(bool((*v.Optional)))
 	}
 	w.s("}")
@@ -3424,14 +3405,14 @@ func spewCoreConfigMapKeySelector(w *spewWriter, v *core.ConfigMapKeySelector) {
 
 // spewCoreSecretKeySelector prints the fields of a v1.SecretKeySelector in braces.
 func spewCoreSecretKeySelector(w *spewWriter, v *core.SecretKeySelector) {
-	w.lit(&spewLit430)
+	w.lit(&spewLit428)
 	spewCoreLocalObjectReference(w, &v.LocalObjectReference)
-	w.lit(&spewLit532)
+	w.lit(&spewLit530)
 	w.s(string(v.Key))
 	if v.Optional == nil {
-		w.lit(&spewLit389)
+		w.lit(&spewLit387)
 	} else {
-		w.lit(&spewLit388)
+		w.lit(&spewLit386)
 		w.bool(bool((*v.Optional)))
 	}
 	w.s("}")
@@ -3439,16 +3420,16 @@ func spewCoreSecretKeySelector(w *spewWriter, v *core.SecretKeySelector) {
 
 // spewCoreFileKeySelector prints the fields of a v1.FileKeySelector in braces.
 func spewCoreFileKeySelector(w *spewWriter, v *core.FileKeySelector) {
-	w.lit(&spewLit458)
+	w.lit(&spewLit456)
 	w.s(string(v.VolumeName))
-	w.lit(&spewLit391)
+	w.lit(&spewLit389)
 	w.s(string(v.Path))
-	w.lit(&spewLit532)
+	w.lit(&spewLit530)
 	w.s(string(v.Key))
 	if v.Optional == nil {
-		w.lit(&spewLit389)
+		w.lit(&spewLit387)
 	} else {
-		w.lit(&spewLit388)
+		w.lit(&spewLit386)
 		w.bool(bool((*v.Optional)))
 	}
 	w.s("}")
@@ -3457,9 +3438,9 @@ func spewCoreFileKeySelector(w *spewWriter, v *core.FileKeySelector) {
 // spewCoreExecAction prints the fields of a v1.ExecAction in braces.
 func spewCoreExecAction(w *spewWriter, v *core.ExecAction) {
 	if v.Command == nil {
-		w.lit(&spewLit533)
+		w.lit(&spewLit531)
 	} else {
-		w.lit(&spewLit534)
+		w.lit(&spewLit532)
 		for i1 := range v.Command {
 			if i1 > 0 {
 				w.s(" ")
@@ -3473,18 +3454,18 @@ func spewCoreExecAction(w *spewWriter, v *core.ExecAction) {
 
 // spewCoreHTTPGetAction prints the fields of a v1.HTTPGetAction in braces.
 func spewCoreHTTPGetAction(w *spewWriter, v *core.HTTPGetAction) {
-	w.lit(&spewLit370)
+	w.lit(&spewLit368)
 	w.s(string(v.Path))
-	w.lit(&spewLit535)
+	w.lit(&spewLit533)
 	spewIntstrIntOrString(w, &v.Port)
-	w.lit(&spewLit536)
+	w.lit(&spewLit534)
 	w.s(string(v.Host))
-	w.lit(&spewLit537)
+	w.lit(&spewLit535)
 	w.s(string(v.Scheme))
 	if v.HTTPHeaders == nil {
-		w.lit(&spewLit538)
+		w.lit(&spewLit536)
 	} else {
-		w.lit(&spewLit539)
+		w.lit(&spewLit537)
 		for i1 := range v.HTTPHeaders {
 			if i1 > 0 {
 				w.s(" ")
@@ -3498,21 +3479,21 @@ func spewCoreHTTPGetAction(w *spewWriter, v *core.HTTPGetAction) {
 
 // spewCoreTCPSocketAction prints the fields of a v1.TCPSocketAction in braces.
 func spewCoreTCPSocketAction(w *spewWriter, v *core.TCPSocketAction) {
-	w.lit(&spewLit540)
+	w.lit(&spewLit538)
 	spewIntstrIntOrString(w, &v.Port)
-	w.lit(&spewLit536)
+	w.lit(&spewLit534)
 	w.s(string(v.Host))
 	w.s("}")
 }
 
 // spewCoreGRPCAction prints the fields of a v1.GRPCAction in braces.
 func spewCoreGRPCAction(w *spewWriter, v *core.GRPCAction) {
-	w.lit(&spewLit541)
+	w.lit(&spewLit539)
 	w.int(int64(v.Port))
 	if v.Service == nil {
-		w.lit(&spewLit543)
+		w.lit(&spewLit541)
 	} else {
-		w.lit(&spewLit542)
+		w.lit(&spewLit540)
 		w.s(string((*v.Service)))
 	}
 	w.s("}")
@@ -3520,7 +3501,7 @@ func spewCoreGRPCAction(w *spewWriter, v *core.GRPCAction) {
 
 // spewCoreSleepAction prints the fields of a v1.SleepAction in braces.
 func spewCoreSleepAction(w *spewWriter, v *core.SleepAction) {
-	w.lit(&spewLit544)
+	w.lit(&spewLit542)
 	w.int(int64(v.Seconds))
 	w.s("}")
 }
@@ -3528,9 +3509,9 @@ func spewCoreSleepAction(w *spewWriter, v *core.SleepAction) {
 // spewCoreNodeSelectorTerm prints the fields of a v1.NodeSelectorTerm in braces.
 func spewCoreNodeSelectorTerm(w *spewWriter, v *core.NodeSelectorTerm) {
 	if v.MatchExpressions == nil {
-		w.lit(&spewLit545)
+		w.lit(&spewLit543)
 	} else {
-		w.lit(&spewLit546)
+		w.lit(&spewLit544)
 		for i1 := range v.MatchExpressions {
 			if i1 > 0 {
 				w.s(" ")
@@ -3540,9 +3521,9 @@ func spewCoreNodeSelectorTerm(w *spewWriter, v *core.NodeSelectorTerm) {
 		w.s("]")
 	}
 	if v.MatchFields == nil {
-		w.lit(&spewLit547)
+		w.lit(&spewLit545)
 	} else {
-		w.lit(&spewLit548)
+		w.lit(&spewLit546)
 		for i1 := range v.MatchFields {
 			if i1 > 0 {
 				w.s(" ")
@@ -3556,12 +3537,12 @@ func spewCoreNodeSelectorTerm(w *spewWriter, v *core.NodeSelectorTerm) {
 
 // spewCoreSecretProjection prints the fields of a v1.SecretProjection in braces.
 func spewCoreSecretProjection(w *spewWriter, v *core.SecretProjection) {
-	w.lit(&spewLit430)
+	w.lit(&spewLit428)
 	spewCoreLocalObjectReference(w, &v.LocalObjectReference)
 	if v.Items == nil {
-		w.lit(&spewLit384)
+		w.lit(&spewLit382)
 	} else {
-		w.lit(&spewLit385)
+		w.lit(&spewLit383)
 		for i1 := range v.Items {
 			if i1 > 0 {
 				w.s(" ")
@@ -3571,9 +3552,9 @@ func spewCoreSecretProjection(w *spewWriter, v *core.SecretProjection) {
 		w.s("]")
 	}
 	if v.Optional == nil {
-		w.lit(&spewLit389)
+		w.lit(&spewLit387)
 	} else {
-		w.lit(&spewLit388)
+		w.lit(&spewLit386)
 		w.bool(bool((*v.Optional)))
 	}
 	w.s("}")
@@ -3582,9 +3563,9 @@ func spewCoreSecretProjection(w *spewWriter, v *core.SecretProjection) {
 // spewCoreDownwardAPIProjection prints the fields of a v1.DownwardAPIProjection in braces.
 func spewCoreDownwardAPIProjection(w *spewWriter, v *core.DownwardAPIProjection) {
 	if v.Items == nil {
-		w.lit(&spewLit421)
+		w.lit(&spewLit419)
 	} else {
-		w.lit(&spewLit422)
+		w.lit(&spewLit420)
 		for i1 := range v.Items {
 			if i1 > 0 {
 				w.s(" ")
@@ -3598,12 +3579,12 @@ func spewCoreDownwardAPIProjection(w *spewWriter, v *core.DownwardAPIProjection)
 
 // spewCoreConfigMapProjection prints the fields of a v1.ConfigMapProjection in braces.
 func spewCoreConfigMapProjection(w *spewWriter, v *core.ConfigMapProjection) {
-	w.lit(&spewLit430)
+	w.lit(&spewLit428)
 	spewCoreLocalObjectReference(w, &v.LocalObjectReference)
 	if v.Items == nil {
-		w.lit(&spewLit384)
+		w.lit(&spewLit382)
 	} else {
-		w.lit(&spewLit385)
+		w.lit(&spewLit383)
 		for i1 := range v.Items {
 			if i1 > 0 {
 				w.s(" ")
@@ -3613,9 +3594,9 @@ func spewCoreConfigMapProjection(w *spewWriter, v *core.ConfigMapProjection) {
 		w.s("]")
 	}
 	if v.Optional == nil {
-		w.lit(&spewLit389)
+		w.lit(&spewLit387)
 	} else {
-		w.lit(&spewLit388)
+		w.lit(&spewLit386)
 		w.bool(bool((*v.Optional)))
 	}
 	w.s("}")
@@ -3623,15 +3604,15 @@ func spewCoreConfigMapProjection(w *spewWriter, v *core.ConfigMapProjection) {
 
 // spewCoreServiceAccountTokenProjection prints the fields of a v1.ServiceAccountTokenProjection in braces.
 func spewCoreServiceAccountTokenProjection(w *spewWriter, v *core.ServiceAccountTokenProjection) {
-	w.lit(&spewLit549)
+	w.lit(&spewLit547)
 	w.s(string(v.Audience))
 	if v.ExpirationSeconds == nil {
-		w.lit(&spewLit551)
+		w.lit(&spewLit549)
 	} else {
-		w.lit(&spewLit550)
+		w.lit(&spewLit548)
 		w.int(int64((*v.ExpirationSeconds)))
 	}
-	w.lit(&spewLit391)
+	w.lit(&spewLit389)
 	w.s(string(v.Path))
 	w.s("}")
 }
@@ -3639,15 +3620,15 @@ func spewCoreServiceAccountTokenProjection(w *spewWriter, v *core.ServiceAccount
 // spewCoreClusterTrustBundleProjection prints the fields of a v1.ClusterTrustBundleProjection in braces.
 func spewCoreClusterTrustBundleProjection(w *spewWriter, v *core.ClusterTrustBundleProjection) {
 	if v.Name == nil {
-		w.lit(&spewLit553)
+		w.lit(&spewLit551)
 	} else {
-		w.lit(&spewLit552)
+		w.lit(&spewLit550)
 		w.s(string((*v.Name)))
 	}
 	if v.SignerName == nil {
-		w.lit(&spewLit555)
+		w.lit(&spewLit553)
 	} else {
-		w.lit(&spewLit554)
+		w.lit(&spewLit552)
 		w.s(string((*v.SignerName)))
 	}
 	if v.LabelSelector == nil {
@@ -3657,39 +3638,39 @@ func spewCoreClusterTrustBundleProjection(w *spewWriter, v *core.ClusterTrustBun
 		spewMetav1LabelSelector(w, v.LabelSelector)
 	}
 	if v.Optional == nil {
-		w.lit(&spewLit389)
+		w.lit(&spewLit387)
 	} else {
-		w.lit(&spewLit388)
+		w.lit(&spewLit386)
 		w.bool(bool((*v.Optional)))
 	}
-	w.lit(&spewLit391)
+	w.lit(&spewLit389)
 	w.s(string(v.Path))
 	w.s("}")
 }
 
 // spewCorePodCertificateProjection prints the fields of a v1.PodCertificateProjection in braces.
 func spewCorePodCertificateProjection(w *spewWriter, v *core.PodCertificateProjection) {
-	w.lit(&spewLit556)
+	w.lit(&spewLit554)
 	w.s(string(v.SignerName))
-	w.lit(&spewLit557)
+	w.lit(&spewLit555)
 	w.s(string(v.KeyType))
 	if v.MaxExpirationSeconds == nil {
-		w.lit(&spewLit559)
+		w.lit(&spewLit557)
 	} else {
-		w.lit(&spewLit558)
+		w.lit(&spewLit556)
 		w.int(int64((*v.MaxExpirationSeconds)))
 	}
-	w.lit(&spewLit560)
+	w.lit(&spewLit558)
 	w.s(string(v.CredentialBundlePath))
-	w.lit(&spewLit561)
+	w.lit(&spewLit559)
 	w.s(string(v.KeyPath))
-	w.lit(&spewLit562)
+	w.lit(&spewLit560)
 	w.s(string(v.CertificateChainPath))
 	if v.UserAnnotations == nil {
-		w.lit(&spewLit563)
+		w.lit(&spewLit561)
 	} else {
 		var buf1 [8]string
-		w.lit(&spewLit564)
+		w.lit(&spewLit562)
 		for j1, k1 := range sortedKeys(v.UserAnnotations, buf1[:0]) {
 			if j1 > 0 {
 				w.s(" ")
@@ -3706,9 +3687,9 @@ func spewCorePodCertificateProjection(w *spewWriter, v *core.PodCertificateProje
 // spewCorePersistentVolumeClaimSpec prints the fields of a v1.PersistentVolumeClaimSpec in braces.
 func spewCorePersistentVolumeClaimSpec(w *spewWriter, v *core.PersistentVolumeClaimSpec) {
 	if v.AccessModes == nil {
-		w.lit(&spewLit565)
+		w.lit(&spewLit563)
 	} else {
-		w.lit(&spewLit566)
+		w.lit(&spewLit564)
 		for i1 := range v.AccessModes {
 			if i1 > 0 {
 				w.s(" ")
@@ -3718,43 +3699,43 @@ func spewCorePersistentVolumeClaimSpec(w *spewWriter, v *core.PersistentVolumeCl
 		w.s("]")
 	}
 	if v.Selector == nil {
-		w.lit(&spewLit568)
+		w.lit(&spewLit566)
 	} else {
-		w.lit(&spewLit567)
+		w.lit(&spewLit565)
 		spewMetav1LabelSelector(w, v.Selector)
 	}
-	w.lit(&spewLit569)
+	w.lit(&spewLit567)
 	spewCoreVolumeResourceRequirements(w, &v.Resources)
-	w.lit(&spewLit457)
+	w.lit(&spewLit455)
 	w.s(string(v.VolumeName))
 	if v.StorageClassName == nil {
-		w.lit(&spewLit571)
+		w.lit(&spewLit569)
 	} else {
-		w.lit(&spewLit570)
+		w.lit(&spewLit568)
 		w.s(string((*v.StorageClassName)))
 	}
 	if v.VolumeMode == nil {
-		w.lit(&spewLit573)
+		w.lit(&spewLit571)
 	} else {
-		w.lit(&spewLit572)
+		w.lit(&spewLit570)
 		w.s(string((*v.VolumeMode)))
 	}
 	if v.DataSource == nil {
-		w.lit(&spewLit575)
+		w.lit(&spewLit573)
 	} else {
-		w.lit(&spewLit574)
+		w.lit(&spewLit572)
 		spewCoreTypedLocalObjectReference(w, v.DataSource)
 	}
 	if v.DataSourceRef == nil {
-		w.lit(&spewLit577)
+		w.lit(&spewLit575)
 	} else {
-		w.lit(&spewLit576)
+		w.lit(&spewLit574)
 		spewCoreTypedObjectReference(w, v.DataSourceRef)
 	}
 	if v.VolumeAttributesClassName == nil {
-		w.lit(&spewLit579)
+		w.lit(&spewLit577)
 	} else {
-		w.lit(&spewLit578)
+		w.lit(&spewLit576)
 		w.s(string((*v.VolumeAttributesClassName)))
 	}
 	w.s("}")
@@ -3762,11 +3743,11 @@ func spewCorePersistentVolumeClaimSpec(w *spewWriter, v *core.PersistentVolumeCl
 
 // spewIntstrIntOrString prints the fields of a intstr.IntOrString in braces.
 func spewIntstrIntOrString(w *spewWriter, v *intstr.IntOrString) {
-	w.lit(&spewLit580)
+	w.lit(&spewLit578)
 	w.int(int64(v.Type))
-	w.lit(&spewLit581)
+	w.lit(&spewLit579)
 	w.int(int64(v.IntVal))
-	w.lit(&spewLit582)
+	w.lit(&spewLit580)
 	w.s(string(v.StrVal))
 	w.s("}")
 }
@@ -3784,12 +3765,12 @@ func spewCoreHTTPHeader(w *spewWriter, v *core.HTTPHeader) {
 func spewCoreNodeSelectorRequirement(w *spewWriter, v *core.NodeSelectorRequirement) {
 	w.lit(&spewLit186)
 	w.s(string(v.Key))
-	w.lit(&spewLit583)
+	w.lit(&spewLit581)
 	w.s(string(v.Operator))
 	if v.Values == nil {
-		w.lit(&spewLit509)
+		w.lit(&spewLit507)
 	} else {
-		w.lit(&spewLit510)
+		w.lit(&spewLit508)
 		for i1 := range v.Values {
 			if i1 > 0 {
 				w.s(" ")
@@ -3841,9 +3822,9 @@ func spewCoreVolumeResourceRequirements(w *spewWriter, v *core.VolumeResourceReq
 // spewCoreTypedLocalObjectReference prints the fields of a v1.TypedLocalObjectReference in braces.
 func spewCoreTypedLocalObjectReference(w *spewWriter, v *core.TypedLocalObjectReference) {
 	if v.APIGroup == nil {
-		w.lit(&spewLit585)
+		w.lit(&spewLit583)
 	} else {
-		w.lit(&spewLit584)
+		w.lit(&spewLit582)
 		w.s(string((*v.APIGroup)))
 	}
 	w.lit(&spewLit97)
@@ -3856,9 +3837,9 @@ func spewCoreTypedLocalObjectReference(w *spewWriter, v *core.TypedLocalObjectRe
 // spewCoreTypedObjectReference prints the fields of a v1.TypedObjectReference in braces.
 func spewCoreTypedObjectReference(w *spewWriter, v *core.TypedObjectReference) {
 	if v.APIGroup == nil {
-		w.lit(&spewLit585)
+		w.lit(&spewLit583)
 	} else {
-		w.lit(&spewLit584)
+		w.lit(&spewLit582)
 		w.s(string((*v.APIGroup)))
 	}
 	w.lit(&spewLit97)
@@ -3866,9 +3847,9 @@ func spewCoreTypedObjectReference(w *spewWriter, v *core.TypedObjectReference) {
 	w.lit(&spewLit98)
 	w.s(string(v.Name))
 	if v.Namespace == nil {
-		w.lit(&spewLit587)
+		w.lit(&spewLit585)
 	} else {
-		w.lit(&spewLit586)
+		w.lit(&spewLit584)
 		w.s(string((*v.Namespace)))
 	}
 	w.s("}")

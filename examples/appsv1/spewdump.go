@@ -128,11 +128,6 @@ func (w *spewWriter) int(v int64) {
 	w.b(strconv.AppendInt(a[:0], v, 10))
 }
 
-func (w *spewWriter) uint(v uint64) {
-	var a [24]byte
-	w.b(strconv.AppendUint(a[:0], v, 10))
-}
-
 func (w *spewWriter) bool(v bool) {
 	if v {
 		w.s("true")
@@ -187,6 +182,13 @@ var (
 	metaTimeZero    = spewText{text: "{Time:(time.Time){wall:(uint64)0 ext:(int64)0 loc:(*time.Location)<nil>}}"}
 	podTemplateType = spewText{text: "(v1.PodTemplateSpec)"}
 )
+
+// fieldsV1 prints managed fields through go-spew: the layout of
+// meta/v1.FieldsV1 depends on the fieldsv1string build tag, and templates
+// do not carry managed fields in practice.
+func (w *spewWriter) fieldsV1(f *metav1.FieldsV1, typed bool) {
+	w.fallback(*f, typed)
+}
 
 // quantityFields mirrors the memory layout of resource.Quantity: the
 // int64Amount (value, scale), the *inf.Dec of the infDecAmount, the cached

@@ -8,8 +8,9 @@ import (
 
 // PodTemplateSpecConfig is the configuration of package appsv1's
 // spew_gen.go: the printer of core/v1.PodTemplateSpec, with hand-written
-// printers for resource.Quantity (unexported fields) and meta/v1.Time (a
-// time.Time inside).
+// printers for resource.Quantity (unexported fields), meta/v1.Time (a
+// time.Time inside) and meta/v1.FieldsV1 (left to go-spew: its fields depend
+// on a build tag).
 func PodTemplateSpecConfig() Config {
 	return Config{
 		Package:  "appsv1",
@@ -28,6 +29,8 @@ func PodTemplateSpecConfig() Config {
 		Specials: []Special{
 			{PkgPath: "k8s.io/apimachinery/pkg/api/resource", Name: "Quantity", Method: "quantity"},
 			{PkgPath: "k8s.io/apimachinery/pkg/apis/meta/v1", Name: "Time", Method: "metaTime"},
+			// Its fields depend on a build tag (fieldsv1string): go-spew prints it.
+			{PkgPath: "k8s.io/apimachinery/pkg/apis/meta/v1", Name: "FieldsV1", Method: "fieldsV1"},
 		},
 	}
 }

@@ -16,7 +16,8 @@
 //   - strings print raw, without quotes; numbers in decimal; floats in the
 //     shortest 'g' form.
 //
-// Types the generator does not know how to print (floats, interfaces,
+// Types the generator does not know how to print (unsigned integers and
+// byte slices, floats, interfaces,
 // channels, functions, complex numbers, pointers to pointers, maps with non-string
 // keys, structs with unexported fields other than the ones with a hand-written
 // printer) are printed by go-spew itself at run time.
@@ -42,7 +43,7 @@ type Config struct {
 	Package  string            // package clause of the generated file
 	Root     reflect.Type      // the type whose printer is generated, with all it reaches
 	RootFunc string            // name of the generated function for Root
-	Writer   string            // name of the writer type with s, lit, int, uint, bool, fallback methods
+	Writer   string            // name of the writer type with s, lit, int, bool, fallback methods
 	Imports  map[string]string // package path → import name used in the code
 	Specials []Special
 	// Lit, when set, is the name prefix of the variables holding the long
@@ -216,8 +217,6 @@ func (g *gen) value(t reflect.Type, expr string, typed bool, depth int, lead str
 		return g.lit(lead+tp) + fmt.Sprintf("w.bool(bool(%s))\n", expr), "", nil
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		return g.lit(lead+tp) + fmt.Sprintf("w.int(int64(%s))\n", expr), "", nil
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return g.lit(lead+tp) + fmt.Sprintf("w.uint(uint64(%s))\n", expr), "", nil
 	case reflect.Struct:
 		if m, ok := g.isSpecial(t); ok {
 			return g.lit(lead) + fmt.Sprintf("w.%s(&%s, %t)\n", m, expr, typed), "", nil
