@@ -16,11 +16,11 @@
 //   - strings print raw, without quotes; numbers in decimal; floats in the
 //     shortest 'g' form.
 //
-// Types the generator does not know how to print (unsigned integers and
-// byte slices, floats, interfaces,
-// channels, functions, complex numbers, pointers to pointers, maps with non-string
-// keys, structs with unexported fields other than the ones with a hand-written
-// printer) are printed by go-spew itself at run time.
+// Types the generator does not know how to print (unsigned integers, the
+// bytes of a byte slice included, floats, interfaces, channels, functions,
+// complex numbers, pointers to pointers, maps with non-string keys, structs
+// with unexported fields other than the ones with a hand-written printer)
+// are printed by go-spew itself at run time.
 package spewgen
 
 import (
