@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/davecgh/go-spew/spew"
@@ -63,40 +63,57 @@ func (w *spewWriter) s(x string) {
 // of 256 values that depends on the piece alone: XOR with a byte changes
 // only the low byte of h, so h^b = h + ((h^b) − h) where the difference
 // depends on the low byte only, and the low byte of the next state,
-// ((h^b)·p) mod 256, depends on the low byte only as well. The table is
-// computed the first time the piece is hashed.
+// ((h^b)·p) mod 256, depends on the low byte only as well.
+//
+// Building the table costs as much as hashing the piece 256 times, so a
+// piece is hashed byte by byte until it has been written spewTableAfter
+// times; then the table is built (by whichever goroutine gets there; every
+// build gives the same table) and used from then on.
 type spewText struct {
 	text  string
-	once  sync.Once
-	pk    uint32 // p^len(text) mod 2^32
-	table *[256]uint32
+	uses  atomic.Uint32
+	table atomic.Pointer[spewTable]
 }
 
-func (t *spewText) init() {
-	pk := uint32(1)
+type spewTable struct {
+	pk uint32 // p^k mod 2^32
+	d  [256]uint32
+}
+
+// spewTableAfter is how many byte-by-byte writes of a piece come before
+// its table: a program hashing a few templates never pays for tables.
+const spewTableAfter = 32
+
+func (t *spewText) build() *spewTable {
+	tb := &spewTable{pk: 1}
 	for range len(t.text) {
-		pk *= fnvPrime32
+		tb.pk *= fnvPrime32
 	}
-	table := new([256]uint32)
 	for low := range uint32(256) {
 		h := low
 		for i := 0; i < len(t.text); i++ {
 			h ^= uint32(t.text[i])
 			h *= fnvPrime32
 		}
-		table[low] = h - low*pk
+		tb.d[low] = h - low*tb.pk
 	}
-	t.pk, t.table = pk, table
+	return tb
 }
 
-// lit writes a constant piece: with the table, two operations whatever its
-// length.
+// lit writes a constant piece: once the piece is frequent, with its table
+// in two operations whatever its length.
 func (w *spewWriter) lit(t *spewText) {
-	if w.keep {
-		w.buf = append(w.buf, t.text...)
+	if tb := t.table.Load(); tb != nil {
+		if w.keep {
+			w.buf = append(w.buf, t.text...)
+		}
+		w.h = w.h*tb.pk + tb.d[w.h&0xff]
+		return
 	}
-	t.once.Do(t.init)
-	w.h = w.h*t.pk + t.table[w.h&0xff]
+	w.s(t.text)
+	if t.uses.Add(1) == spewTableAfter {
+		t.table.Store(t.build())
+	}
 }
 
 func (w *spewWriter) b(x []byte) {

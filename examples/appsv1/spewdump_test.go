@@ -329,3 +329,27 @@ func BenchmarkComputeHash(b *testing.B) {
 		}
 	})
 }
+
+// TestSpewTextTable: writing a piece through its table gives the FNV-1a
+// state byte-by-byte hashing gives, from any state, for any text; the
+// table is built after spewTableAfter writes and the bytes kept are the
+// text each time.
+func TestSpewTextTable(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		text := rapid.StringN(0, 64, -1).Draw(rt, "text")
+		start := rapid.Uint32().Draw(rt, "state")
+		piece := &spewText{text: text}
+		for i := range spewTableAfter + 2 {
+			bytewise := spewWriter{h: start}
+			bytewise.s(text)
+			viaLit := spewWriter{h: start, keep: true}
+			viaLit.lit(piece)
+			if viaLit.h != bytewise.h || string(viaLit.buf) != text {
+				rt.Fatalf("write %d: state %d, want %d; bytes %q", i, viaLit.h, bytewise.h, viaLit.buf)
+			}
+			if built := piece.table.Load() != nil; built != (i+1 >= spewTableAfter) {
+				rt.Fatalf("after %d writes: table built %v", i+1, built)
+			}
+		}
+	})
+}
