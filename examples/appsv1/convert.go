@@ -69,7 +69,12 @@ func DeploymentToModel(d *apps.Deployment) (*model.Deployment, error) {
 	if err != nil {
 		return nil, fmt.Errorf("deployment %s/%s: spec.%w", d.Namespace, d.Name, err)
 	}
-	out := &model.Deployment{
+	return deploymentWithTemplate(d, tmpl), nil
+}
+
+// deploymentWithTemplate is DeploymentToModel with the template converted.
+func deploymentWithTemplate(d *apps.Deployment, tmpl model.PodTemplate) *model.Deployment {
+	return &model.Deployment{
 		ObjectMeta: metaToModel(&d.ObjectMeta),
 		Spec: model.DeploymentSpec{
 			Replicas:                clonePtr(d.Spec.Replicas),
@@ -83,7 +88,6 @@ func DeploymentToModel(d *apps.Deployment) (*model.Deployment, error) {
 		},
 		Status: deploymentStatusToModel(&d.Status),
 	}
-	return out, nil
 }
 
 // DeploymentFromModel converts a model Deployment to a new apps/v1 object.
@@ -123,6 +127,11 @@ func ReplicaSetToModel(rs *apps.ReplicaSet) (*model.ReplicaSet, error) {
 	if err != nil {
 		return nil, fmt.Errorf("replicaset %s/%s: spec.%w", rs.Namespace, rs.Name, err)
 	}
+	return replicaSetWithTemplate(rs, tmpl), nil
+}
+
+// replicaSetWithTemplate is ReplicaSetToModel with the template converted.
+func replicaSetWithTemplate(rs *apps.ReplicaSet, tmpl model.PodTemplate) *model.ReplicaSet {
 	out := &model.ReplicaSet{
 		ObjectMeta: metaToModel(&rs.ObjectMeta),
 		Spec: model.ReplicaSetSpec{
@@ -149,7 +158,7 @@ func ReplicaSetToModel(rs *apps.ReplicaSet) (*model.ReplicaSet, error) {
 			Message:            c.Message,
 		})
 	}
-	return out, nil
+	return out
 }
 
 // ReplicaSetFromModel converts a model ReplicaSet to a new apps/v1 object,
@@ -209,6 +218,11 @@ func PodToModel(p *core.Pod) (*model.Pod, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pod %s/%s: spec: %w", p.Namespace, p.Name, err)
 	}
+	return podWithBody(p, body), nil
+}
+
+// podWithBody is PodToModel with the spec body converted.
+func podWithBody(p *core.Pod, body string) *model.Pod {
 	out := &model.Pod{
 		ObjectMeta: metaToModel(&p.ObjectMeta),
 		Spec:       model.PodSpec{NodeName: p.Spec.NodeName, Body: body},
@@ -224,7 +238,7 @@ func PodToModel(p *core.Pod) (*model.Pod, error) {
 	for _, c := range p.Status.ContainerStatuses {
 		out.Status.ContainerStatuses = append(out.Status.ContainerStatuses, model.ContainerStatus{Name: c.Name, RestartCount: c.RestartCount})
 	}
-	return out, nil
+	return out
 }
 
 // PodFromModel converts a model Pod to a new v1 Pod. Body, when set, is

@@ -1,9 +1,6 @@
 package appsv1
 
 import (
-	"hash/fnv"
-
-	"github.com/davecgh/go-spew/spew"
 	"github.com/rolloutplan/rolloutplan/hash"
 	"github.com/rolloutplan/rolloutplan/model"
 	"github.com/rolloutplan/rolloutplan/plan"
@@ -29,17 +26,23 @@ func ComputeHash(t *core.PodTemplateSpec, collisionCount *int32) string {
 	if t != nil {
 		v = *t
 	}
-	printer := spew.ConfigState{
-		Indent:                  " ",
-		SortKeys:                true,
-		DisableMethods:          true,
-		SpewKeys:                true,
-		DisablePointerAddresses: true,
-		DisableCapacities:       true,
-	}
-	h := fnv.New32a()
-	printer.Fprintf(h, "%#v", v)
-	return hash.Encode(hash.Finish(h, collisionCount))
+	return finishHash(templateState(&v), collisionCount)
+}
+
+// templateState is the FNV-1a state after the go-spew dump of *t, before
+// the collision count.
+func templateState(t *core.PodTemplateSpec) uint32 {
+	w := newSpewWriter(false)
+	w.lit(&podTemplateType)
+	spewPodTemplateSpec(&w, t)
+	return w.h
+}
+
+// finishHash mixes collisionCount into a template's state and renders the
+// hash.
+func finishHash(state uint32, collisionCount *int32) string {
+	w := spewWriter{h: state}
+	return hash.Encode(w.sum(collisionCount))
 }
 
 // PodTemplateHash is a [plan.Hasher] that reproduces upstream's hash for a
@@ -49,11 +52,21 @@ func ComputeHash(t *core.PodTemplateSpec, collisionCount *int32) string {
 // produces) falls back to rolloutplan's own [hash.ComputeHash], so planning
 // still yields a valid, if non-upstream, name.
 func PodTemplateHash(t model.PodTemplate, collisionCount *int32) string {
-	tmpl, err := TemplateFromModel(t)
-	if err != nil {
+	state, ok := modelTemplateState(t)
+	if !ok {
 		return hash.ComputeHash(t, collisionCount)
 	}
-	return ComputeHash(&tmpl, collisionCount)
+	return finishHash(state, collisionCount)
+}
+
+// modelTemplateState is templateState of the v1.PodTemplateSpec t converts
+// back to; false when t's Spec is not such a document.
+func modelTemplateState(t model.PodTemplate) (uint32, bool) {
+	tmpl, err := TemplateFromModel(t)
+	if err != nil {
+		return 0, false
+	}
+	return templateState(&tmpl), true
 }
 
 var _ plan.Hasher = PodTemplateHash
