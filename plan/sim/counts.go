@@ -243,14 +243,26 @@ func availableAt(readyAt time.Time, minReadySeconds int32) time.Time {
 	return readyAt.Add(time.Duration(minReadySeconds)*time.Second + time.Second)
 }
 
-func (cw *countWorld) terminating() int32 {
-	var n int32
-	for _, p := range cw.pods {
-		for _, l := range p.terminating {
-			n += l.n
+// tally counts each ReplicaSet's cohorts: settled pods are ready and
+// available, pending ones ready once their time has come, leaving ones
+// terminating until they are gone.
+func (cw *countWorld) tally(_ *plantest.Cluster, now time.Time) map[string]podTally {
+	out := make(map[string]podTally, len(cw.pods))
+	for name, p := range cw.pods {
+		t := podTally{active: p.active(), ready: p.settled, available: p.settled}
+		for _, co := range p.pending {
+			if !co.readyAt.IsZero() && !co.readyAt.After(now) {
+				t.ready += co.n
+			}
 		}
+		for _, l := range p.terminating {
+			if l.at.After(now) {
+				t.terminating += l.n
+			}
+		}
+		out[name] = t
 	}
-	return n
+	return out
 }
 
 func replicaSetStatusEqual(a, b *model.ReplicaSetStatus) bool {

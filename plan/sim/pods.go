@@ -202,12 +202,45 @@ func (pw *podWorld) next(c *plantest.Cluster, now time.Time) time.Time {
 	return next
 }
 
-func (pw *podWorld) terminating(c *plantest.Cluster) int32 {
-	var n int32
-	for _, p := range c.Pods {
-		if model.IsPodTerminating(p) {
-			n++
-		}
+// tally counts every pod once, under the ReplicaSet that controls it: a
+// pod being deleted as terminating, any other non-terminal pod as active,
+// ready and available by its Ready condition and the ReplicaSet's
+// minReadySeconds.
+func (pw *podWorld) tally(c *plantest.Cluster, now time.Time) map[string]podTally {
+	type owner struct {
+		name     string
+		minReady int32
 	}
-	return n
+	owners := make(map[string]owner, len(c.ReplicaSets))
+	for _, rs := range c.ReplicaSets {
+		owners[rs.UID] = owner{rs.Name, rs.Spec.MinReadySeconds}
+	}
+	out := make(map[string]podTally, len(c.ReplicaSets))
+	for _, p := range c.Pods {
+		if p.IsTerminal() {
+			continue
+		}
+		var o owner
+		if ref := p.ControllerRef(); ref != nil {
+			o = owners[ref.UID]
+		}
+		if o.name == "" && p.DeletionTimestamp == nil {
+			continue // an orphan: no ReplicaSet counts it
+		}
+		t := out[o.name]
+		switch {
+		case p.DeletionTimestamp != nil:
+			t.terminating++
+		default:
+			t.active++
+			if model.IsPodReady(p) {
+				t.ready++
+			}
+			if model.IsPodAvailable(p, o.minReady, now) {
+				t.available++
+			}
+		}
+		out[o.name] = t
+	}
+	return out
 }

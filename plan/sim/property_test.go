@@ -51,7 +51,7 @@ func TestLivenessBound(t *testing.T) {
 		}
 		tr, err := Run(Config{
 			Deployment: d, Fidelity: fid, Check: true, Record: RecordSummary,
-			Script: []Event{{At: 2, Action: Action{Kind: SetTemplateSpec, Spec: d.Spec.Template.Spec + "-next"}}},
+			Script: []Event{{At: 2 * time.Second, Action: Action{Kind: SetTemplateSpec, Spec: d.Spec.Template.Spec + "-next"}}},
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -139,10 +139,10 @@ func scriptGen(d *model.Deployment) *rapid.Generator[[]Event] {
 			case 4:
 				a = Action{Kind: UndoRollout}
 			}
-			events = append(events, Event{At: at, Action: a})
+			events = append(events, Event{At: time.Duration(at) * time.Second, Action: a})
 		}
 		if paused {
-			events = append(events, Event{At: at + 1, Action: Action{Kind: ResumeRollout}})
+			events = append(events, Event{At: time.Duration(at+1) * time.Second, Action: Action{Kind: ResumeRollout}})
 		}
 		return events
 	})
@@ -155,7 +155,7 @@ func TestDeterministicTrace(t *testing.T) {
 		Fidelity:   Pods,
 		World:      World{ReadyAfter: 3 * time.Second, TerminationGrace: 10 * time.Second, FailureRate: 0.02, Seed: 7},
 		Faults:     Faults{DropRate: 0.1, StaleStatusRate: 0.2},
-		Script:     []Event{setImage(2, "nginx:1.16.1"), {At: 8, Action: Action{Kind: ScaleTo, Replicas: 30}}},
+		Script:     []Event{setImage(2, "nginx:1.16.1"), {At: 8 * time.Second, Action: Action{Kind: ScaleTo, Replicas: 30}}},
 		MaxSyncs:   400,
 	}
 	var first []byte

@@ -29,9 +29,9 @@ func (t *Trace) WriteSVG(w io.Writer, title string) error {
 				seen[rs.Name] = true
 				names = append(names, rs.Name)
 			}
-			maxY = max(maxY, rs.Replicas, rs.Spec)
+			maxY = max(maxY, rs.Active+rs.Terminating, rs.Spec)
 		}
-		maxY = max(maxY, s.Pods.Total+s.Pods.Terminating, s.Replicas)
+		maxY = max(maxY, s.Pods.Pods, s.Replicas)
 	}
 	x := func(i int) float64 {
 		if n == 1 {
@@ -78,14 +78,14 @@ func (t *Trace) WriteSVG(w io.Writer, title string) error {
 		series(palette[i%len(palette)], "", name, i, func(s Step) (int32, bool) {
 			for _, rs := range s.Sets {
 				if rs.Name == name {
-					return rs.Replicas, true
+					return rs.Active, true
 				}
 			}
 			return 0, false
 		})
 	}
 	series("black", "6,4", "available", len(names), func(s Step) (int32, bool) { return s.Pods.Available, true })
-	series("#888", "1,3", "pods incl. terminating", len(names)+1, func(s Step) (int32, bool) { return s.Pods.Total + s.Pods.Terminating, true })
+	series("#888", "1,3", "pods incl. terminating", len(names)+1, func(s Step) (int32, bool) { return s.Pods.Pods, true })
 	series("#c00", "8,3,2,3", "replicas (desired)", len(names)+2, func(s Step) (int32, bool) { return s.Replicas, true })
 	ew.printf("</svg>\n")
 	return ew.err
