@@ -36,7 +36,6 @@ func (a countAdapter) reconcile(c *plantest.Cluster, now time.Time) (bool, error
 	return a.countWorld.reconcile(c, now), nil
 }
 
-
 // Run simulates cfg and returns its trace. It fails on an invalid
 // configuration or when the planner rejects a state (a bug worth reporting:
 // the simulator only produces valid states).
