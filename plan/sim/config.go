@@ -51,6 +51,11 @@ type Config struct {
 	Fidelity Fidelity
 	// MaxSyncs bounds the simulation; zero means 100 000 + 4·replicas.
 	MaxSyncs int
+	// MaxWork bounds the work of the simulation: the sum, over its syncs,
+	// of the objects modelled at that sync (pods, ReplicaSets and one for
+	// the Deployment; at Counts fidelity no pod is an object). Run fails
+	// with an error wrapping [ErrWorkBound] past it. Zero means no bound.
+	MaxWork int64
 	// Apply chooses which writes of each plan reach the cluster; the default,
 	// plantest.ApplyAccepted, is a real API server's behaviour.
 	Apply plantest.ApplyMode

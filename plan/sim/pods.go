@@ -21,6 +21,7 @@ type podWorld struct {
 	nodes   int
 	placed  int
 	opts    []replicaset.Option
+	index   map[string]int // position of each pod in Cluster.Pods by name, during reconcile
 }
 
 func newPodWorld(w World, rng *rand.Rand, c *plantest.Cluster, now time.Time) *podWorld {
@@ -103,6 +104,10 @@ func setReady(p *model.Pod, status model.ConditionStatus, at time.Time) {
 // pod writes and status.
 func (pw *podWorld) reconcile(c *plantest.Cluster, now time.Time) (bool, error) {
 	changed := false
+	pw.index = make(map[string]int, len(c.Pods))
+	for i, p := range c.Pods {
+		pw.index[p.Name] = i
+	}
 	for _, name := range replicaSetNames(c) {
 		rs := c.ReplicaSet(name)
 		if rs == nil {
@@ -139,6 +144,7 @@ func (pw *podWorld) apply(c *plantest.Cluster, a replicaset.Action, now time.Tim
 		p.Spec.NodeName = fmt.Sprintf("node-%d", pw.placed%pw.nodes+1)
 		pw.placed++
 		pw.readyAt[p.UID] = pw.templateReadyAt(c, p, now)
+		pw.index[p.Name] = len(c.Pods)
 		c.Pods = append(c.Pods, p)
 	case replicaset.DeletePod:
 		pw.update(c, a.Name, func(p *model.Pod) {
@@ -163,8 +169,8 @@ func (pw *podWorld) apply(c *plantest.Cluster, a replicaset.Action, now time.Tim
 }
 
 func (pw *podWorld) update(c *plantest.Cluster, name string, f func(*model.Pod)) {
-	i := slices.IndexFunc(c.Pods, func(p *model.Pod) bool { return p.Name == name })
-	if i < 0 {
+	i, ok := pw.index[name]
+	if !ok || c.Pods[i].Name != name {
 		return
 	}
 	p := c.Pods[i].DeepCopy()

@@ -36,6 +36,9 @@ func (a countAdapter) reconcile(c *plantest.Cluster, now time.Time) (bool, error
 	return a.countWorld.reconcile(c, now), nil
 }
 
+// ErrWorkBound marks a simulation stopped by Config.MaxWork.
+var ErrWorkBound = errors.New("sim: work bound exceeded")
+
 // Run simulates cfg and returns its trace. It fails on an invalid
 // configuration or when the planner rejects a state (a bug worth reporting:
 // the simulator only produces valid states).
@@ -116,7 +119,12 @@ func (r *runner) run() (*Trace, error) {
 	now := r.cfg.Start
 	sum := &r.trace.Summary
 	sum.MinAvailable = -1
+	var work int64
 	for sync := 0; sync < r.cfg.MaxSyncs; sync++ {
+		work += int64(len(r.cluster.Pods)) + int64(len(r.cluster.ReplicaSets)) + 1
+		if r.cfg.MaxWork > 0 && work > r.cfg.MaxWork {
+			return nil, fmt.Errorf("%w: %d object-syncs after %d syncs with %d pods modelled, bound %d", ErrWorkBound, work, sync, len(r.cluster.Pods), r.cfg.MaxWork)
+		}
 		version := r.cluster.ResourceVersion()
 		user, err := r.userActions(sync, now)
 		if err != nil {
