@@ -103,7 +103,7 @@ func TestReadRejects(t *testing.T) {
 			`items[0] (Deployment default/nginx): unknown field "spec.replica"`},
 		{"wrong type", replace(`"replicas": 3,`, `"replicas": "3",`),
 			`items[0] (Deployment default/nginx): json: cannot unmarshal string into Go struct field`},
-		{"duplicate YAML key", string(y) + "kind: List\n", `YAML input: yaml: unmarshal errors:\n  line 275: key "kind" already set in map`},
+		{"duplicate YAML key", string(y) + "kind: List\n", `line 275: key "kind" already set in map`},
 		{"an item without kind", `{"kind":"List","apiVersion":"v1","items":[{"metadata":{}}]}`, `items[0]: no kind`},
 		{"a single object", `{"kind":"Deployment","apiVersion":"apps/v1"}`, `the input is a single Deployment`},
 		{"neither", `{"foo": 1}`, `neither a List`},
