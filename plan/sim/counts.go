@@ -45,10 +45,15 @@ type countWorld struct {
 	pods map[string]*rsPods // by ReplicaSet name
 }
 
-func newCountWorld(w World, rng *rand.Rand, rss []*model.ReplicaSet) *countWorld {
+func newCountWorld(w World, rng *rand.Rand, rss []*model.ReplicaSet, start time.Time) *countWorld {
 	cw := &countWorld{w: w, rng: rng, pods: map[string]*rsPods{}}
 	for _, rs := range rss {
-		cw.pods[rs.Name] = &rsPods{settled: rs.Status.Replicas}
+		// The available pods are settled; the others start now.
+		p := &rsPods{settled: min(rs.Status.AvailableReplicas, rs.Status.Replicas)}
+		if n := rs.Status.Replicas - p.settled; n > 0 {
+			p.pending = []cohort{{n: n, created: start, readyAt: cw.readyAt(rs.Spec.Template, start)}}
+		}
+		cw.pods[rs.Name] = p
 	}
 	return cw
 }

@@ -30,10 +30,17 @@ func newPodWorld(w World, rng *rand.Rand, c *plantest.Cluster, now time.Time) *p
 		pw.nodes = 3
 	}
 	for _, p := range c.Pods {
-		if model.IsPodReady(p) {
+		switch {
+		case model.IsPodReady(p):
 			pw.readyAt[p.UID] = p.ReadyCondition().LastTransitionTime
-		} else {
-			pw.readyAt[p.UID] = now.Add(w.ReadyAfter)
+		default:
+			// A starting pod becomes ready ReadyAfter after its creation
+			// (not before the start), unless its template never does.
+			at := pw.templateReadyAt(c, p, p.CreationTimestamp)
+			if !at.IsZero() && at.Before(now) {
+				at = now
+			}
+			pw.readyAt[p.UID] = at
 		}
 	}
 	return pw

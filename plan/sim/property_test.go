@@ -204,7 +204,7 @@ func TestPlannerStateMachine(t *testing.T) {
 			TerminationGrace: time.Duration(rapid.IntRange(0, 10).Draw(t, "grace")) * time.Second,
 			FailureRate:      rapid.SampledFrom([]float64{0, 0, 0.1}).Draw(t, "failureRate"),
 			NeverReady:       NeverReadyImage("broken"),
-		}, newRNG(rapid.Uint64().Draw(t, "seed")), nil)
+		}, newRNG(rapid.Uint64().Draw(t, "seed")), nil, m.now)
 		t.Repeat(map[string]func(*rapid.T){
 			"sync":       m.sync,
 			"controller": func(*rapid.T) { m.world.reconcile(&m.cluster, m.now) },

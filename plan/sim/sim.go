@@ -106,7 +106,7 @@ func newRunner(cfg Config) (*runner, error) {
 	}
 	switch cfg.Fidelity {
 	case Counts:
-		r.world = countAdapter{newCountWorld(cfg.World, r.rng, rss)}
+		r.world = countAdapter{newCountWorld(cfg.World, r.rng, rss, cfg.Start)}
 	case Pods:
 		r.world = newPodWorld(cfg.World, r.rng, &r.cluster, cfg.Start)
 	default:
