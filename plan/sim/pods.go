@@ -233,6 +233,9 @@ func (pw *podWorld) tally(c *plantest.Cluster, now time.Time) map[string]podTall
 		if p.IsTerminal() {
 			continue
 		}
+		if gone, ok := pw.goneAt[p.UID]; p.DeletionTimestamp != nil && ok && !gone.After(now) {
+			continue // its grace period is over: it is gone, the next sync removes it
+		}
 		var o owner
 		if ref := p.ControllerRef(); ref != nil {
 			o = owners[ref.UID]
