@@ -99,6 +99,19 @@ func (o options) check() error {
 	if _, err := fencepost("-max-unavailable", o.maxUnavailable, 100); err != nil {
 		return err
 	}
+	if o.strategy == string(model.RollingUpdateStrategy) {
+		// Upstream adds maxSurge to replicas in int32 and wraps past
+		// 2147483647; refuse such a Deployment rather than show the wrap.
+		surge, _ := fencepost("-max-surge", o.maxSurge, maxInt32)
+		s := int64(surge.IntVal)
+		if surge.Type == model.String {
+			p, _ := strconv.ParseInt(strings.TrimSuffix(surge.StrVal, "%"), 10, 64)
+			s = (o.replicas*p + 99) / 100
+		}
+		if o.replicas+s > maxInt32 {
+			return fmt.Errorf("-replicas %d with -max-surge %s: replicas + maxSurge = %d is beyond 2147483647, where the controller's int32 arithmetic wraps", o.replicas, o.maxSurge, o.replicas+s)
+		}
+	}
 	if err := inRange("-min-ready", o.minReady, 0, maxInt32); err != nil {
 		return err
 	}

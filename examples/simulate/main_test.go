@@ -34,6 +34,7 @@ func TestFlagsRefuseBadValues(t *testing.T) {
 		{[]string{"-max-surge", "2147483648"}, `-max-surge "2147483648": want an integer 0 to 2147483647`},
 		{[]string{"-max-unavailable", "101%"}, `-max-unavailable "101%": want an integer 0 to 2147483647 or a percentage 0% to 100%`},
 		{[]string{"-max-surge", "abc"}, `-max-surge "abc"`},
+		{[]string{"-replicas", "2147483647", "-fidelity", "counts"}, "-replicas 2147483647 with -max-surge 25%: replicas + maxSurge = 2684354559 is beyond 2147483647"},
 		{[]string{"-strategy", "BlueGreen"}, `-strategy "BlueGreen": want RollingUpdate or Recreate`},
 		{[]string{"-fidelity", "atoms"}, `-fidelity "atoms": want pods or counts`},
 		{[]string{"-max-work", "0"}, "-max-work 0: out of range 1 to 9223372036854775807"},
