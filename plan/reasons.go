@@ -77,8 +77,19 @@ const (
 	NoteDeleting ReasonCode = "Deleting"
 	// NoteScalingEvent: a replicas change pre-empts the rollout this sync.
 	NoteScalingEvent ReasonCode = "ScalingEvent"
-	// NoteComplete: the rollout is complete; nothing is left to move.
+	// NoteComplete: the Deployment is complete by DeploymentComplete's
+	// definition (every replica updated and available, no other pod, the
+	// generation observed) in the status this sync computes.
 	NoteComplete ReasonCode = "Complete"
+	// NoteReplicasReached: a ReplicaSet already has the spec.replicas the
+	// decision wants, so nothing is resized; its pods may still be on the
+	// way.
+	NoteReplicasReached ReasonCode = "ReplicasReached"
+	// NoteStaleDesiredAnnotation: the only active ReplicaSet has the right
+	// size but its desired-replicas annotation disagrees; upstream's scale
+	// returns without updating it, so the next sync is a scaling event
+	// again (an upstream quirk).
+	NoteStaleDesiredAnnotation ReasonCode = "StaleDesiredAnnotation"
 	// NoteDeadlineExceeded: the rollout made no progress within
 	// progressDeadlineSeconds.
 	NoteDeadlineExceeded ReasonCode = "ProgressDeadlineExceeded"

@@ -56,7 +56,7 @@ func ReconcileNewReplicaSet(allRSs []*model.ReplicaSet, newRS *model.ReplicaSet,
 	desired := d.DesiredReplicas()
 	have := newRS.SpecReplicas()
 	if have == desired {
-		return have, false, reason(NoteComplete, []Value{v("replicas", int64(desired))},
+		return have, false, reason(NoteReplicasReached, []Value{v("replicas", int64(desired))},
 			"the new ReplicaSet %s already has replicas %d", newRS.Name, desired), nil
 	}
 	if have > desired {

@@ -79,7 +79,13 @@ func (s *syncer) scale(newRS *model.ReplicaSet, oldRSs []*model.ReplicaSet) {
 	if rs := FindActiveOrLatest(newRS, oldRSs); rs != nil {
 		from := rs.SpecReplicas()
 		if from == desired {
-			s.note(reason(NoteComplete, []Value{v("replicas", int64(desired))},
+			if annotated, ok := proportion.NonNegativeInt32Annotation(rs.Annotations, model.DesiredReplicasAnnotation); ok && annotated != desired {
+				s.note(reason(NoteStaleDesiredAnnotation, []Value{v("annotated", int64(annotated)), v("replicas", int64(desired))},
+					"the only active ReplicaSet %s already has %d replicas but is annotated for %d; upstream does not update the annotation here, so every sync is a scaling event and no rollout starts (upstream quirk)",
+					rs.Name, desired, annotated))
+				return
+			}
+			s.note(reason(NoteReplicasReached, []Value{v("replicas", int64(desired))},
 				"the only active ReplicaSet %s already has %d replicas", rs.Name, desired))
 			return
 		}

@@ -165,6 +165,10 @@ func (s *syncer) syncRolloutStatus(allRSs []*model.ReplicaSet, newRS *model.Repl
 	if !HasProgressDeadline(d) {
 		RemoveDeploymentCondition(&st, model.DeploymentProgressing)
 	}
+	if DeploymentComplete(d, &st) {
+		s.note(reason(NoteComplete, []Value{v("replicas", int64(st.Replicas))},
+			"complete: %d replicas, all updated and available", st.Replicas))
+	}
 	cur := d.Status.Condition(model.DeploymentProgressing)
 	isComplete := st.Replicas == st.UpdatedReplicas && cur != nil && cur.Reason == model.ReasonNewReplicaSetAvailable
 	if HasProgressDeadline(d) && !isComplete {

@@ -4,12 +4,20 @@
 // does and why, and a summary.
 //
 // With no arguments it simulates the nginx image update of the Kubernetes
-// documentation: 3 replicas, maxSurge and maxUnavailable 25%, nginx:1.14.2
-// to nginx:1.16.1, pods ready at once.
+// documentation: a Deployment of 3 replicas (maxSurge and maxUnavailable
+// 25%) is created with nginx:1.14.2; once that first rollout is complete the
+// image changes to nginx:1.16.1. The summary describes the second rollout on
+// its own: time from the image change to completion, peak pods, minimum
+// available.
 //
 //	go run ./examples/simulate
 //	go run ./examples/simulate -replicas 10 -max-surge 3 -max-unavailable 2 -never-ready
-//	go run ./examples/simulate -replicas 1000 -ready-after 20s -fidelity pods -svg rollout.svg
+//	go run ./examples/simulate -replicas 1000 -ready-after 20s -svg rollout.svg
+//
+// Exit codes: 0 the rollout completed; 1 it stalled (or the script could not
+// run to its end); 2 bad flags or a failed simulation (including the work
+// bound, -max-work); 3 the planner broke an invariant. -h prints the flags
+// and exits 0.
 package main
 
 import (
@@ -18,143 +26,76 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"time"
 
-	"github.com/rolloutplan/rolloutplan/model"
 	"github.com/rolloutplan/rolloutplan/plan/sim"
 )
 
+// Exit codes.
+const (
+	exitOK         = 0
+	exitStalled    = 1
+	exitUsage      = 2
+	exitViolations = 3
+)
+
 func main() {
-	if err := run(os.Args[1:], os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "simulate:", err)
-		os.Exit(2)
-	}
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-type options struct {
-	replicas       int
-	strategy       string
-	maxSurge       string
-	maxUnavailable string
-	minReady       int
-	fromImage      string
-	toImage        string
-	readyAfter     time.Duration
-	grace          time.Duration
-	neverReady     bool
-	failureRate    float64
-	seed           uint64
-	fidelity       string
-	scaleTo        int
-	svg            string
-}
-
-func run(args []string, out io.Writer) error {
-	var o options
-	fs := flag.NewFlagSet("simulate", flag.ContinueOnError)
-	fs.SetOutput(out)
-	fs.IntVar(&o.replicas, "replicas", 3, "spec.replicas")
-	fs.StringVar(&o.strategy, "strategy", "RollingUpdate", "RollingUpdate or Recreate")
-	fs.StringVar(&o.maxSurge, "max-surge", "25%", "maxSurge: a number or a percentage")
-	fs.StringVar(&o.maxUnavailable, "max-unavailable", "25%", "maxUnavailable: a number or a percentage")
-	fs.IntVar(&o.minReady, "min-ready", 0, "minReadySeconds")
-	fs.StringVar(&o.fromImage, "from", "nginx:1.14.2", "image before the update")
-	fs.StringVar(&o.toImage, "to", "nginx:1.16.1", "image after the update")
-	fs.DurationVar(&o.readyAfter, "ready-after", 0, "time a new pod takes to become ready")
-	fs.DurationVar(&o.grace, "grace", 0, "time a deleted pod keeps terminating")
-	fs.BoolVar(&o.neverReady, "never-ready", false, "pods of the new image never become ready")
-	fs.Float64Var(&o.failureRate, "failure-rate", 0, "probability per sync that a ready pod fails")
-	fs.Uint64Var(&o.seed, "seed", 1, "random seed")
-	fs.StringVar(&o.fidelity, "fidelity", "pods", "pods (every pod, runs the ReplicaSet planner) or counts (fast)")
-	fs.IntVar(&o.scaleTo, "scale-to", -1, "once the rollout settles, scale to this many replicas")
-	fs.StringVar(&o.svg, "svg", "", "write a timeline chart to this SVG file")
-	if err := fs.Parse(args); err != nil {
-		return err
+// run is the command; it returns the exit code.
+func run(args []string, stdout, stderr io.Writer) int {
+	o, err := parseFlags(args, stdout, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return exitOK
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	if err != nil {
+		fmt.Fprintln(stderr, "simulate:", err)
+		return exitUsage
 	}
 	cfg, err := o.config()
 	if err != nil {
-		return err
+		fmt.Fprintln(stderr, "simulate:", err)
+		return exitUsage
 	}
 	trace, err := sim.Run(cfg)
 	if err != nil {
-		return err
+		if errors.Is(err, sim.ErrWorkBound) {
+			err = fmt.Errorf("%w (-max-work %d: use -fidelity counts, fewer -replicas, or raise -max-work)", err, o.maxWork)
+		}
+		fmt.Fprintln(stderr, "simulate:", err)
+		return exitUsage
 	}
-	fmt.Fprintf(out, "Deployment web: %d replicas, %s, image %s → %s, pods ready after %s (%s fidelity)\n\n",
-		o.replicas, describeStrategy(cfg.Deployment), o.fromImage, o.toImage, o.readyAfter, cfg.Fidelity)
-	if err := trace.WriteTimeline(out); err != nil {
-		return err
+	fmt.Fprintf(stdout, "Deployment web: %d replicas, %s, image %s → %s, pods ready after %s (%s fidelity)\n\n",
+		o.replicas, o.describeStrategy(), o.fromImage, o.toImage, o.readyAfter, cfg.Fidelity)
+	if err := trace.WriteTimeline(stdout); err != nil {
+		fmt.Fprintln(stderr, "simulate:", err)
+		return exitUsage
 	}
 	if o.svg != "" {
-		f, err := os.Create(o.svg)
-		if err != nil {
-			return err
+		if err := writeSVG(o.svg, trace, o.title()); err != nil {
+			fmt.Fprintln(stderr, "simulate:", err)
+			return exitUsage
 		}
-		title := fmt.Sprintf("web: %s → %s, %s", o.fromImage, o.toImage, describeStrategy(cfg.Deployment))
-		if err := errors.Join(trace.WriteSVG(f, title), f.Close()); err != nil {
-			return err
-		}
-		fmt.Fprintf(out, "\nchart written to %s\n", o.svg)
+		fmt.Fprintf(stdout, "\nchart written to %s\n", o.svg)
 	}
-	return nil
+	return exitCode(trace.Summary)
 }
 
-func describeStrategy(d *model.Deployment) string {
-	s := d.Spec.Strategy
-	if s.Type != model.RollingUpdateStrategy || s.RollingUpdate == nil {
-		return string(s.Type)
+// exitCode maps a summary to the documented exit codes.
+func exitCode(s sim.Summary) int {
+	switch {
+	case s.Violations > 0:
+		return exitViolations
+	case s.Stalled || !s.Completed || s.Unfired > 0:
+		return exitStalled
 	}
-	return fmt.Sprintf("RollingUpdate maxSurge %s maxUnavailable %s", s.RollingUpdate.MaxSurge, s.RollingUpdate.MaxUnavailable)
+	return exitOK
 }
 
-func (o options) config() (sim.Config, error) {
-	if o.replicas < 0 || o.replicas > 1<<30 {
-		return sim.Config{}, fmt.Errorf("-replicas %d out of range", o.replicas)
+func writeSVG(path string, trace *sim.Trace, title string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
 	}
-	image := func(name string) string { return `{"containers":[{"image":"` + name + `","name":"web"}]}` }
-	d := &model.Deployment{
-		ObjectMeta: model.ObjectMeta{Name: "web", Namespace: "default", UID: "web-uid"},
-		Spec: model.DeploymentSpec{
-			Replicas:        model.Int32Ptr(int32(o.replicas)),
-			Selector:        &model.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
-			Template:        model.PodTemplate{Labels: map[string]string{"app": "web"}, Spec: image(o.fromImage)},
-			Strategy:        model.Strategy{Type: model.StrategyType(o.strategy)},
-			MinReadySeconds: int32(o.minReady),
-		},
-	}
-	if d.Spec.Strategy.Type == model.RollingUpdateStrategy {
-		d.Spec.Strategy.RollingUpdate = &model.RollingUpdate{
-			MaxSurge:       model.IntOrStringPtr(model.ParseIntOrString(o.maxSurge)),
-			MaxUnavailable: model.IntOrStringPtr(model.ParseIntOrString(o.maxUnavailable)),
-		}
-	}
-	d = model.Default(d)
-	if err := model.ValidateDeployment(d); err != nil {
-		return sim.Config{}, err
-	}
-	cfg := sim.Config{
-		Deployment: d,
-		World:      sim.World{ReadyAfter: o.readyAfter, TerminationGrace: o.grace, FailureRate: o.failureRate, Seed: o.seed},
-		Script: []sim.Event{{At: 3, Action: sim.Action{
-			Kind: sim.SetTemplateSpec, Spec: image(o.toImage), Description: "kubectl set image deployment/web web=" + o.toImage,
-		}}},
-		Check: true,
-	}
-	if o.neverReady {
-		cfg.World.NeverReady = sim.NeverReadyImage(`"` + o.toImage + `"`)
-	}
-	if o.scaleTo >= 0 {
-		cfg.Script = append(cfg.Script, sim.Event{At: 1 << 30, Action: sim.Action{Kind: sim.ScaleTo, Replicas: int32(o.scaleTo)}})
-	}
-	switch o.fidelity {
-	case "pods":
-		cfg.Fidelity = sim.Pods
-	case "counts":
-		cfg.Fidelity = sim.Counts
-	default:
-		return sim.Config{}, fmt.Errorf("-fidelity %q: want pods or counts", o.fidelity)
-	}
-	return cfg, nil
+	return errors.Join(trace.WriteSVG(f, title), f.Close())
 }

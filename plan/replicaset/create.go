@@ -2,9 +2,7 @@ package replicaset
 
 import (
 	"fmt"
-	"hash/fnv"
 	"maps"
-	"strconv"
 
 	"github.com/rolloutplan/rolloutplan/model"
 )
@@ -47,23 +45,74 @@ func GenerateName(name string) string {
 // DefaultPodName is the name the planner gives the n-th candidate for a pod
 // of the ReplicaSet with UID rsUID and generateName prefix: the prefix (cut
 // to 58 characters, as the API server cuts it) followed by 5 characters from
-// the API server's alphabet, derived from an FNV-1a hash of rsUID and n. It
-// looks like a name the API server generates, but is reproducible.
+// the API server's alphabet, like the names the API server generates, but
+// reproducible.
+//
+// For a given prefix and UID it is injective in n, so candidates never
+// repeat and a namer that tries them in turn never runs out: the first
+// 27⁵ = 14 348 907 candidates are a permutation of every 5-character suffix
+// (a keyed Feistel network over 24 bits, walked until it lands below 27⁵,
+// keyed by an FNV-1a hash of rsUID); candidate n ≥ 27⁵ takes the suffix of
+// n mod 27⁵ and appends the digits of n / 27⁵ in the same alphabet, so it
+// has more than 5 characters and no two candidates are equal. Negative n
+// are read as their 64-bit two's complement, which keeps the map injective.
 func DefaultPodName(prefix, rsUID string, n int) string {
 	if len(prefix) > maxGeneratedPrefix {
 		prefix = prefix[:maxGeneratedPrefix]
 	}
-	h := fnv.New64a()
-	h.Write([]byte(rsUID))
-	h.Write([]byte{0})
-	h.Write([]byte(strconv.Itoa(n)))
-	x := h.Sum64()
-	var suffix [5]byte
-	for i := range suffix {
-		suffix[i] = nameSuffixAlphabet[x%uint64(len(nameSuffixAlphabet))]
-		x /= uint64(len(nameSuffixAlphabet))
+	key := fnv64a(rsUID)
+	u := uint64(n)
+	x := permuteSuffix(key, u%suffixSpace)
+	buf := make([]byte, 0, len(prefix)+5+14)
+	buf = append(buf, prefix...)
+	for range 5 {
+		buf = append(buf, nameSuffixAlphabet[x%alphabetSize])
+		x /= alphabetSize
 	}
-	return prefix + string(suffix[:])
+	for q := u / suffixSpace; q > 0; q /= alphabetSize {
+		buf = append(buf, nameSuffixAlphabet[q%alphabetSize])
+	}
+	return string(buf)
+}
+
+const (
+	alphabetSize = uint64(len(nameSuffixAlphabet))
+	// suffixSpace is the number of 5-character suffixes: 27⁵.
+	suffixSpace = alphabetSize * alphabetSize * alphabetSize * alphabetSize * alphabetSize
+)
+
+// permuteSuffix maps x < suffixSpace to a value < suffixSpace, a bijection
+// for each key: a 4-round Feistel network on 24 bits (2²⁴ > 27⁵) applied
+// again while the result is out of range (cycle walking, which stays a
+// bijection on the smaller range).
+func permuteSuffix(key, x uint64) uint64 {
+	for {
+		l, r := x>>12, x&0xfff
+		for round := range uint64(4) {
+			l, r = r, l^(mix(key^(round<<32)^r)&0xfff)
+		}
+		x = l<<12 | r
+		if x < suffixSpace {
+			return x
+		}
+	}
+}
+
+// fnv64a is the 64-bit FNV-1a hash of s.
+func fnv64a(s string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := range len(s) {
+		h ^= uint64(s[i])
+		h *= 1099511628211
+	}
+	return h
+}
+
+// mix is the splitmix64 finaliser: a cheap 64-bit scramble.
+func mix(z uint64) uint64 {
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
 }
 
 // namer hands out unique pod names for one sync.

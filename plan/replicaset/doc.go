@@ -115,8 +115,10 @@
 // lets the API server append 5 random characters. A pure planner needs
 // names, so by default the n-th candidate name is [DefaultPodName]: the same
 // shape (a prefix of at most 58 characters, then 5 characters of the API
-// server's alphabet "bcdfghjklmnpqrstvwxz2456789"), the characters taken from
-// an FNV-1a hash of the ReplicaSet's UID and n. Candidates n = 0, 1, 2, … are
+// server's alphabet "bcdfghjklmnpqrstvwxz2456789"), a permutation of the
+// 27⁵ suffixes keyed by an FNV-1a hash of the ReplicaSet's UID, longer
+// suffixes past them. Candidates never repeat, for any count of pods, so a
+// sync never fails for lack of names. Candidates n = 0, 1, 2, … are
 // tried in turn and names used by any pod of the namespace, or planned
 // earlier in the sync, are skipped, so the names are unique, depend only on
 // the ReplicaSet and the set of names in use, and a simulator that applies

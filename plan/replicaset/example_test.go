@@ -63,9 +63,9 @@ func ExampleSync() {
 	}
 	fmt.Println(plan.Notes[0].Message)
 	// Output:
-	// CreatePod web-5d7-ptpdt - create pod 1 of 3 (batch 1 of 2, size 1): 0 active < 3 desired
-	// CreatePod web-5d7-z9r9x - create pod 2 of 3 (batch 2 of 2, size 2): 0 active < 3 desired
-	// CreatePod web-5d7-bpv65 - create pod 3 of 3 (batch 2 of 2, size 2): 0 active < 3 desired
+	// CreatePod web-5d7-mngnj - create pod 1 of 3 (batch 1 of 2, size 1): 0 active < 3 desired
+	// CreatePod web-5d7-2f6fb - create pod 2 of 3 (batch 2 of 2, size 2): 0 active < 3 desired
+	// CreatePod web-5d7-vl2nr - create pod 3 of 3 (batch 2 of 2, size 2): 0 active < 3 desired
 	// UpdateReplicaSetStatus web-5d7 - status changes: terminatingReplicas nil→0
 	// create 3 pods in batches 1,2: 0 active < 3 desired
 }

@@ -48,8 +48,8 @@ func validate(rs *model.ReplicaSet, pods []*model.Pod, replicaSets []*model.Repl
 			add(fmt.Sprintf("replicaSets[%d]", i), "", "must not be nil")
 		}
 	}
-	names := make(map[string]int)
-	uids := make(map[string]int)
+	names := make(map[string]int, len(pods))
+	uids := make(map[string]int, len(pods))
 	for i, p := range pods {
 		// Formatted only on error: the common case has thousands of pods.
 		path := func() string { return fmt.Sprintf("pods[%d]", i) }

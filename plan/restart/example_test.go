@@ -100,15 +100,18 @@ func Example() {
 	// t=5s: 0 patches (the annotation already matches)
 	// t=12s: 0 patches, requeue after 3s
 	// t=15s: patch deployment/default/web (ChecksumChanged): {"metadata":{"annotations":{"com.xing.deployment-restart.applied-config-checksums":"{\"configmap/default/app-config\":\"28289bc788a7f57f\"}"}},"spec":{"template":{"metadata":{"annotations":{"com.xing.deployment-restart.timestamp":"Jan  1 00:00:15"}}}}}
-	//  sync      time   new   old available  what happened
-	//     0     +0:00     1     3    3/3     no ReplicaSet has the current template: create web-7bff8f9fc5 (revision 2) with 1: up = min(replicas 3 + maxSurge 1 − total 3, replicas 3 − new 0) = 1
-	//     1     +0:01     1     2    3/3     old web-846cfb4fc4 3→2: available 4 > minAvailable 3 = replicas 3 − maxUnavailable 0; Progressing → True/ReplicaSetUpdated
-	//     2     +0:02     2     2    3/3     new web-7bff8f9fc5 1→2: up = min(replicas 3 + maxSurge 1 − total 3, replicas 3 − new 1) = 1
-	//     3     +0:03     2     1    3/3     old web-846cfb4fc4 2→1: available 4 > minAvailable 3 = replicas 3 − maxUnavailable 0
-	//     4     +0:04     3     1    3/3     new web-7bff8f9fc5 2→3: up = min(replicas 3 + maxSurge 1 − total 3, replicas 3 − new 2) = 1
-	//     5     +0:05     3     0    3/3     old web-846cfb4fc4 1→0: available 4 > minAvailable 3 = replicas 3 − maxUnavailable 0
-	//     6     +0:06     3     0    3/3     Progressing → True/NewReplicaSetAvailable
+	// new, old: spec.replicas of the new and old ReplicaSets; pods: pods that exist, terminating ones included;
+	// available: available pods / replicas
 	//
-	// summary: 8 syncs over +0:07; completed 6 syncs (+0:06) after the last user action
-	//   peak pods 4 (4 active), minimum available 3, 13 writes (1 conflicts), 0 invariant violations
+	//  sync      time   new   old  pods available  what happened
+	//     0     +0:00     1     3     4       3/3  no ReplicaSet has the current template: create web-7bff8f9fc5 (revision 2) with 1: up = min(replicas 3 + maxSurge 1 − total 3, replicas 3 − new 0) = 1
+	//     1     +0:01     1     2     3       3/3  old web-846cfb4fc4 3→2: available 4 > minAvailable 3 = replicas 3 − maxUnavailable 0; Progressing → True/ReplicaSetUpdated
+	//     2     +0:02     2     2     4       3/3  new web-7bff8f9fc5 1→2: up = min(replicas 3 + maxSurge 1 − total 3, replicas 3 − new 1) = 1
+	//     3     +0:03     2     1     3       3/3  old web-846cfb4fc4 2→1: available 4 > minAvailable 3 = replicas 3 − maxUnavailable 0
+	//     4     +0:04     3     1     4       3/3  new web-7bff8f9fc5 2→3: up = min(replicas 3 + maxSurge 1 − total 3, replicas 3 − new 2) = 1
+	//     5     +0:05     3     0     3       3/3  old web-846cfb4fc4 1→0: available 4 > minAvailable 3 = replicas 3 − maxUnavailable 0
+	//     6     +0:06     3     0     3       3/3  Progressing → True/NewReplicaSetAvailable
+	//
+	// summary: 8 syncs over +0:07; since the start: completed after 6 syncs (+0:06)
+	//   peak pods 4 (4 active), minimum available 3; 13 writes (1 conflicts), 0 invariant violations
 }

@@ -43,3 +43,13 @@ func benchRollout(b *testing.B, cfg Config) {
 		b.ReportMetric(float64(tr.Summary.Syncs), "syncs")
 	}
 }
+
+// A 20 000-replica 25%/25% rollout at pod fidelity: the cost per sync must
+// stay linear in the number of pods.
+func BenchmarkRollout20kPods(b *testing.B) {
+	benchRollout(b, Config{
+		Deployment: deployment(20_000, model.RollingUpdateStrategy, "25%", "25%"),
+		Fidelity:   Pods, Record: RecordSummary,
+		Script: []Event{{When: WhenComplete, Action: Action{Kind: SetTemplateSpec, Spec: image("nginx:1.16.1")}}},
+	})
+}

@@ -32,9 +32,13 @@ type Config struct {
 	// Deployment is the starting Deployment; it is defaulted with
 	// model.Default. It needs a name, a UID, a selector and a template.
 	Deployment *model.Deployment
-	// ReplicaSets and Pods are the starting cluster (optional). Pods are used
-	// at Pods fidelity only; at Counts fidelity each ReplicaSet starts with
-	// its status.replicas pods, ready and available since Start.
+	// ReplicaSets and Pods are the starting cluster (optional), such as a
+	// live cluster's state. Pods are used at Pods fidelity only: ready pods
+	// stay ready, the others become ready World.ReadyAfter after their
+	// creation (at Start at the earliest), deleted ones go
+	// World.TerminationGrace after their deletion timestamp. At Counts
+	// fidelity each ReplicaSet starts with its status.availableReplicas
+	// pods available and the rest of its status.replicas starting at Start.
 	ReplicaSets []*model.ReplicaSet
 	Pods        []*model.Pod
 	// Start is the clock at the first sync; the zero value means
@@ -51,6 +55,11 @@ type Config struct {
 	Fidelity Fidelity
 	// MaxSyncs bounds the simulation; zero means 100 000 + 4·replicas.
 	MaxSyncs int
+	// MaxWork bounds the work of the simulation: the sum, over its syncs,
+	// of the objects modelled at that sync (pods, ReplicaSets and one for
+	// the Deployment; at Counts fidelity no pod is an object). Run fails
+	// with an error wrapping [ErrWorkBound] past it. Zero means no bound.
+	MaxWork int64
 	// Apply chooses which writes of each plan reach the cluster; the default,
 	// plantest.ApplyAccepted, is a real API server's behaviour.
 	Apply plantest.ApplyMode

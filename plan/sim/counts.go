@@ -45,10 +45,15 @@ type countWorld struct {
 	pods map[string]*rsPods // by ReplicaSet name
 }
 
-func newCountWorld(w World, rng *rand.Rand, rss []*model.ReplicaSet) *countWorld {
+func newCountWorld(w World, rng *rand.Rand, rss []*model.ReplicaSet, start time.Time) *countWorld {
 	cw := &countWorld{w: w, rng: rng, pods: map[string]*rsPods{}}
 	for _, rs := range rss {
-		cw.pods[rs.Name] = &rsPods{settled: rs.Status.Replicas}
+		// The available pods are settled; the others start now.
+		p := &rsPods{settled: min(rs.Status.AvailableReplicas, rs.Status.Replicas)}
+		if n := rs.Status.Replicas - p.settled; n > 0 {
+			p.pending = []cohort{{n: n, created: start, readyAt: cw.readyAt(rs.Spec.Template, start)}}
+		}
+		cw.pods[rs.Name] = p
 	}
 	return cw
 }
@@ -243,14 +248,26 @@ func availableAt(readyAt time.Time, minReadySeconds int32) time.Time {
 	return readyAt.Add(time.Duration(minReadySeconds)*time.Second + time.Second)
 }
 
-func (cw *countWorld) terminating() int32 {
-	var n int32
-	for _, p := range cw.pods {
-		for _, l := range p.terminating {
-			n += l.n
+// tally counts each ReplicaSet's cohorts: settled pods are ready and
+// available, pending ones ready once their time has come, leaving ones
+// terminating until they are gone.
+func (cw *countWorld) tally(_ *plantest.Cluster, now time.Time) map[string]podTally {
+	out := make(map[string]podTally, len(cw.pods))
+	for name, p := range cw.pods {
+		t := podTally{active: p.active(), ready: p.settled, available: p.settled}
+		for _, co := range p.pending {
+			if !co.readyAt.IsZero() && !co.readyAt.After(now) {
+				t.ready += co.n
+			}
 		}
+		for _, l := range p.terminating {
+			if l.at.After(now) {
+				t.terminating += l.n
+			}
+		}
+		out[name] = t
 	}
-	return n
+	return out
 }
 
 func replicaSetStatusEqual(a, b *model.ReplicaSetStatus) bool {

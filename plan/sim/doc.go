@@ -13,6 +13,20 @@
 // nothing is pending at all the cluster has reached a fixed point: the
 // rollout completed, or it stalled and the trace says why.
 //
+// # Scripts
+//
+// The user's actions ([Event]) fire in order, each at a simulated time or
+// when the rollout is complete or has stalled ([Trigger]): "create, wait
+// for the rollout, then change the image" is a script of one WhenComplete
+// event. The [Summary] describes the run from the last action on.
+//
+// # Counting pods
+//
+// Pod counts (timeline, chart, summary) come from the modelled pods
+// themselves, each pod counted once as active or terminating, never from
+// ReplicaSet statuses, which lag a sync behind and still count the pods a
+// sync deletes.
+//
 // # Fidelity
 //
 // [Counts] models each ReplicaSet's pods as cohorts (how many, created when,

@@ -57,7 +57,7 @@ func TestProportionalScalingOfABlockedRollout(t *testing.T) {
 			if !tr.Summary.Stalled || !strings.Contains(tr.Summary.StallReason, "ProgressDeadlineExceeded") {
 				t.Errorf("want a stall reported with the progress deadline, got %+v", tr.Summary)
 			}
-			cfg.Script = append(cfg.Script, Event{At: 1 << 20, Action: Action{Kind: ScaleTo, Replicas: 15}})
+			cfg.Script = append(cfg.Script, Event{When: WhenStalled, Action: Action{Kind: ScaleTo, Replicas: 15}})
 			tr = mustRun(t, cfg)
 			if n, o := finalSizes(tr); n != 7 || o != 11 {
 				t.Errorf("after scaling to 15 new=%d old=%d, want 7/11", n, o)
@@ -91,7 +91,7 @@ func TestRecreateWaitsForOldPods(t *testing.T) {
 						created = s.Time
 					}
 				}
-				if created.IsZero() && !scaledDown.IsZero() && s.Pods.Terminating == 0 && s.Pods.Total > 0 {
+				if created.IsZero() && !scaledDown.IsZero() && s.Pods.Terminating == 0 && s.Pods.Active > 0 {
 					t.Errorf("sync %d: old pods still counted while none terminate: %+v", s.Sync, s.Pods)
 				}
 			}
@@ -116,7 +116,7 @@ func TestRollbackStory(t *testing.T) {
 				World:      World{NeverReady: NeverReadyImage("nginx:1.161")},
 				Script: []Event{
 					setImage(3, "nginx:1.161"),
-					{At: 10, Action: Action{Kind: UndoRollout}},
+					{At: 10 * time.Second, Action: Action{Kind: UndoRollout}},
 				},
 				Fidelity: fid, Check: true,
 			})
@@ -146,7 +146,7 @@ func TestRollbackAnnotationStory(t *testing.T) {
 		Deployment: deployment(3, model.RollingUpdateStrategy, "25%", "25%"),
 		Script: []Event{
 			setImage(3, "nginx:1.16.1"),
-			{At: 11, Action: Action{Kind: AnnotateRollback, Revision: 1}},
+			{At: 11 * time.Second, Action: Action{Kind: AnnotateRollback, Revision: 1}},
 		},
 		Check: true,
 	})

@@ -3,6 +3,7 @@ package sim
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rolloutplan/rolloutplan/model"
 )
@@ -28,8 +29,9 @@ func deployment(replicas int32, strategy model.StrategyType, surge, unavailable 
 	return d
 }
 
+// setImage changes the image at second `at` of the simulation.
 func setImage(at int, name string) Event {
-	return Event{At: at, Action: Action{Kind: SetTemplateSpec, Spec: image(name)}}
+	return Event{At: time.Duration(at) * time.Second, Action: Action{Kind: SetTemplateSpec, Spec: image(name)}}
 }
 
 // scalingEvents lists the ScalingReplicaSet events after sync `from` as

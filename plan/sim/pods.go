@@ -21,6 +21,7 @@ type podWorld struct {
 	nodes   int
 	placed  int
 	opts    []replicaset.Option
+	index   map[string]int // position of each pod in Cluster.Pods by name, during reconcile
 }
 
 func newPodWorld(w World, rng *rand.Rand, c *plantest.Cluster, now time.Time) *podWorld {
@@ -29,10 +30,17 @@ func newPodWorld(w World, rng *rand.Rand, c *plantest.Cluster, now time.Time) *p
 		pw.nodes = 3
 	}
 	for _, p := range c.Pods {
-		if model.IsPodReady(p) {
+		switch {
+		case model.IsPodReady(p):
 			pw.readyAt[p.UID] = p.ReadyCondition().LastTransitionTime
-		} else {
-			pw.readyAt[p.UID] = now.Add(w.ReadyAfter)
+		default:
+			// A starting pod becomes ready ReadyAfter after its creation
+			// (not before the start), unless its template never does.
+			at := pw.templateReadyAt(c, p, p.CreationTimestamp)
+			if !at.IsZero() && at.Before(now) {
+				at = now
+			}
+			pw.readyAt[p.UID] = at
 		}
 	}
 	return pw
@@ -103,6 +111,10 @@ func setReady(p *model.Pod, status model.ConditionStatus, at time.Time) {
 // pod writes and status.
 func (pw *podWorld) reconcile(c *plantest.Cluster, now time.Time) (bool, error) {
 	changed := false
+	pw.index = make(map[string]int, len(c.Pods))
+	for i, p := range c.Pods {
+		pw.index[p.Name] = i
+	}
 	for _, name := range replicaSetNames(c) {
 		rs := c.ReplicaSet(name)
 		if rs == nil {
@@ -139,6 +151,7 @@ func (pw *podWorld) apply(c *plantest.Cluster, a replicaset.Action, now time.Tim
 		p.Spec.NodeName = fmt.Sprintf("node-%d", pw.placed%pw.nodes+1)
 		pw.placed++
 		pw.readyAt[p.UID] = pw.templateReadyAt(c, p, now)
+		pw.index[p.Name] = len(c.Pods)
 		c.Pods = append(c.Pods, p)
 	case replicaset.DeletePod:
 		pw.update(c, a.Name, func(p *model.Pod) {
@@ -163,8 +176,8 @@ func (pw *podWorld) apply(c *plantest.Cluster, a replicaset.Action, now time.Tim
 }
 
 func (pw *podWorld) update(c *plantest.Cluster, name string, f func(*model.Pod)) {
-	i := slices.IndexFunc(c.Pods, func(p *model.Pod) bool { return p.Name == name })
-	if i < 0 {
+	i, ok := pw.index[name]
+	if !ok || c.Pods[i].Name != name {
 		return
 	}
 	p := c.Pods[i].DeepCopy()
@@ -202,12 +215,48 @@ func (pw *podWorld) next(c *plantest.Cluster, now time.Time) time.Time {
 	return next
 }
 
-func (pw *podWorld) terminating(c *plantest.Cluster) int32 {
-	var n int32
-	for _, p := range c.Pods {
-		if model.IsPodTerminating(p) {
-			n++
-		}
+// tally counts every pod once, under the ReplicaSet that controls it: a
+// pod being deleted as terminating, any other non-terminal pod as active,
+// ready and available by its Ready condition and the ReplicaSet's
+// minReadySeconds.
+func (pw *podWorld) tally(c *plantest.Cluster, now time.Time) map[string]podTally {
+	type owner struct {
+		name     string
+		minReady int32
 	}
-	return n
+	owners := make(map[string]owner, len(c.ReplicaSets))
+	for _, rs := range c.ReplicaSets {
+		owners[rs.UID] = owner{rs.Name, rs.Spec.MinReadySeconds}
+	}
+	out := make(map[string]podTally, len(c.ReplicaSets))
+	for _, p := range c.Pods {
+		if p.IsTerminal() {
+			continue
+		}
+		if gone, ok := pw.goneAt[p.UID]; p.DeletionTimestamp != nil && ok && !gone.After(now) {
+			continue // its grace period is over: it is gone, the next sync removes it
+		}
+		var o owner
+		if ref := p.ControllerRef(); ref != nil {
+			o = owners[ref.UID]
+		}
+		if o.name == "" && p.DeletionTimestamp == nil {
+			continue // an orphan: no ReplicaSet counts it
+		}
+		t := out[o.name]
+		switch {
+		case p.DeletionTimestamp != nil:
+			t.terminating++
+		default:
+			t.active++
+			if model.IsPodReady(p) {
+				t.ready++
+			}
+			if model.IsPodAvailable(p, o.minReady, now) {
+				t.available++
+			}
+		}
+		out[o.name] = t
+	}
+	return out
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -51,7 +52,7 @@ func TestLivenessBound(t *testing.T) {
 		}
 		tr, err := Run(Config{
 			Deployment: d, Fidelity: fid, Check: true, Record: RecordSummary,
-			Script: []Event{{At: 2, Action: Action{Kind: SetTemplateSpec, Spec: d.Spec.Template.Spec + "-next"}}},
+			Script: []Event{{At: 2 * time.Second, Action: Action{Kind: SetTemplateSpec, Spec: d.Spec.Template.Spec + "-next"}}},
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -98,7 +99,14 @@ func TestFaultsConverge(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if s := tr.Summary; !s.Completed || s.Violations > 0 {
+		s := tr.Summary
+		if s.Stalled && strings.Contains(s.StallReason, "upstream does not update the annotation") {
+			// The scaling-event wedge of upstream (plan.NoteStaleDesiredAnnotation):
+			// a scale-down to the size of the only active ReplicaSet leaves its
+			// desired-replicas annotation stale forever. Upstream stalls too.
+			return
+		}
+		if !s.Completed || s.Violations > 0 {
 			t.Fatalf("summary %+v", s)
 		}
 	})
@@ -139,10 +147,10 @@ func scriptGen(d *model.Deployment) *rapid.Generator[[]Event] {
 			case 4:
 				a = Action{Kind: UndoRollout}
 			}
-			events = append(events, Event{At: at, Action: a})
+			events = append(events, Event{At: time.Duration(at) * time.Second, Action: a})
 		}
 		if paused {
-			events = append(events, Event{At: at + 1, Action: Action{Kind: ResumeRollout}})
+			events = append(events, Event{At: time.Duration(at+1) * time.Second, Action: Action{Kind: ResumeRollout}})
 		}
 		return events
 	})
@@ -155,7 +163,7 @@ func TestDeterministicTrace(t *testing.T) {
 		Fidelity:   Pods,
 		World:      World{ReadyAfter: 3 * time.Second, TerminationGrace: 10 * time.Second, FailureRate: 0.02, Seed: 7},
 		Faults:     Faults{DropRate: 0.1, StaleStatusRate: 0.2},
-		Script:     []Event{setImage(2, "nginx:1.16.1"), {At: 8, Action: Action{Kind: ScaleTo, Replicas: 30}}},
+		Script:     []Event{setImage(2, "nginx:1.16.1"), {At: 8 * time.Second, Action: Action{Kind: ScaleTo, Replicas: 30}}},
 		MaxSyncs:   400,
 	}
 	var first []byte
@@ -196,7 +204,7 @@ func TestPlannerStateMachine(t *testing.T) {
 			TerminationGrace: time.Duration(rapid.IntRange(0, 10).Draw(t, "grace")) * time.Second,
 			FailureRate:      rapid.SampledFrom([]float64{0, 0, 0.1}).Draw(t, "failureRate"),
 			NeverReady:       NeverReadyImage("broken"),
-		}, newRNG(rapid.Uint64().Draw(t, "seed")), nil)
+		}, newRNG(rapid.Uint64().Draw(t, "seed")), nil, m.now)
 		t.Repeat(map[string]func(*rapid.T){
 			"sync":       m.sync,
 			"controller": func(*rapid.T) { m.world.reconcile(&m.cluster, m.now) },

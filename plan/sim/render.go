@@ -9,14 +9,20 @@ import (
 	"github.com/rolloutplan/rolloutplan/plan"
 )
 
-// WriteTimeline writes the trace as text, one line per sync: the sync
-// number, the simulated time, the new and old ReplicaSets' sizes (spec),
-// available pods over replicas, and what changed and why (the user's
-// actions, then each applied write with its reason, or the planner's note on
-// why nothing moved). The summary follows.
+// WriteTimeline writes the trace as text, one line per sync that did
+// something: the sync number, the simulated time, the new and old
+// ReplicaSets' spec.replicas ("new", "old"), the pods that exist,
+// terminating ones included ("pods"), the available pods over the desired
+// replicas ("available"), and what changed and why (the user's actions, then
+// each applied write with its reason, or the planner's note on why nothing
+// moved). The pod counts are those of the modelled pods, the quantities the
+// chart ([Trace.WriteSVG]) and the summary use under the same names. The
+// summary follows.
 func (t *Trace) WriteTimeline(w io.Writer) error {
 	ew := &errWriter{w: w}
-	ew.printf("%5s %9s %5s %5s %9s  %s\n", "sync", "time", "new", "old", "available", "what happened")
+	ew.printf("new, old: spec.replicas of the new and old ReplicaSets; pods: pods that exist, terminating ones included;\n")
+	ew.printf("available: available pods / replicas\n\n")
+	ew.printf("%5s %9s %5s %5s %5s %9s  %s\n", "sync", "time", "new", "old", "pods", "available", "what happened")
 	var start time.Time
 	var progressing string
 	if len(t.Steps) > 0 {
@@ -39,7 +45,8 @@ func (t *Trace) WriteTimeline(w io.Writer) error {
 		if what == "" {
 			continue
 		}
-		ew.printf("%5d %9s %5d %5d %4d/%-4d  %s\n", s.Sync, clock(s.Time.Sub(start)), newSpec, oldSpec, s.Pods.Available, s.Replicas, what)
+		ew.printf("%5d %9s %5d %5d %5d %9s  %s\n", s.Sync, clock(s.Time.Sub(start)), newSpec, oldSpec, s.Pods.Pods,
+			fmt.Sprintf("%d/%d", s.Pods.Available, s.Replicas), what)
 	}
 	t.Summary.write(ew)
 	return ew.err
@@ -72,7 +79,7 @@ func (s Step) describe() string {
 	}
 	if len(parts) == 0 {
 		for _, n := range s.Notes {
-			if n.Code != plan.NoteStatusUnchanged && n.Code != plan.NoteComplete {
+			if n.Code != plan.NoteStatusUnchanged && n.Code != plan.NoteComplete && n.Code != plan.NoteReplicasReached {
 				return "waiting: " + n.Message
 			}
 		}
@@ -90,15 +97,25 @@ func join(a, b string) string {
 
 func (s Summary) write(ew *errWriter) {
 	ew.printf("\nsummary: %d syncs over %s", s.Syncs, clock(s.Elapsed))
-	if s.Completed {
-		ew.printf("; completed %d syncs (%s) after the last user action", s.CompletedSyncs, clock(s.CompletedAfter))
+	since := "the start"
+	if s.From > 0 {
+		since = "the last user action at " + clock(s.From)
 	}
-	ew.printf("\n  peak pods %d (%d active), minimum available %d, %d writes (%d conflicts), %d invariant violations",
+	switch {
+	case s.Completed:
+		ew.printf("; since %s: completed after %d syncs (%s)", since, s.CompletedSyncs, clock(s.CompletedAfter))
+	default:
+		ew.printf("; since %s: not completed", since)
+	}
+	ew.printf("\n  peak pods %d (%d active), minimum available %d; %d writes (%d conflicts), %d invariant violations",
 		s.PeakPods, s.PeakActive, s.MinAvailable, s.Writes, s.Conflicts, s.Violations)
 	if s.Quirks > 0 {
 		ew.printf(" (+%d from documented upstream quirks)", s.Quirks)
 	}
 	ew.printf("\n")
+	if s.Unfired > 0 {
+		ew.printf("  %d scripted user actions never fired\n", s.Unfired)
+	}
 	if s.Stalled {
 		ew.printf("  STALLED: %s\n", s.StallReason)
 	}

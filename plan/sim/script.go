@@ -4,19 +4,61 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"time"
 
 	"github.com/rolloutplan/rolloutplan/model"
 	"github.com/rolloutplan/rolloutplan/plan/plantest"
 	"github.com/rolloutplan/rolloutplan/revision"
 )
 
-// Event is a user action applied before sync number At (0 is before the
-// first sync). When the cluster settles before that sync, pending events
-// apply at once, in order, so "scale once the rollout is stuck" needs no
-// exact sync number.
+// Event is a user action and when it fires. Events fire in the order of
+// Config.Script, each only after the one before it: "change the image once
+// the first rollout is complete, then scale once that one is complete" is
+// two events with When set to WhenComplete.
 type Event struct {
-	At     int
+	// At is when the action fires, as simulated time since Config.Start:
+	// just before the first sync at or after Start + At. When the cluster
+	// reaches a fixed point earlier, the clock jumps to Start + At. It is
+	// read only when When is AtTime.
+	At time.Duration
+	// When fires the action on a condition of the rollout instead of at a
+	// time.
+	When Trigger
+	// Action is what the user does.
 	Action Action
+}
+
+// Trigger is the condition that fires an [Event].
+type Trigger int
+
+const (
+	// AtTime fires at Event.At.
+	AtTime Trigger = iota
+	// WhenComplete fires at the sync after the rollout is complete: the
+	// Deployment's status is complete by plan.DeploymentComplete's
+	// definition, it is not paused, and no ReplicaSet without the current
+	// template has replicas or pods.
+	WhenComplete
+	// WhenStalled fires at the sync after the simulation reached a fixed
+	// point short of completion: nothing changed, no pod transition and no
+	// requeue is pending, and the rollout is not complete.
+	WhenStalled
+	// WhenSettled fires at the sync after the rollout is complete or has
+	// stalled, whichever comes first.
+	WhenSettled
+)
+
+// String names the trigger as the timeline shows it.
+func (t Trigger) String() string {
+	switch t {
+	case WhenComplete:
+		return "when complete"
+	case WhenStalled:
+		return "when stalled"
+	case WhenSettled:
+		return "when settled"
+	}
+	return "at time"
 }
 
 // ActionKind names a user action.

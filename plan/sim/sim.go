@@ -21,15 +21,23 @@ type world interface {
 	advance(c *plantest.Cluster, now time.Time) bool
 	reconcile(c *plantest.Cluster, now time.Time) (bool, error)
 	next(c *plantest.Cluster, now time.Time) time.Time
-	terminating(c *plantest.Cluster) int32
+	tally(c *plantest.Cluster, now time.Time) map[string]podTally
 }
+
+// podTally counts one ReplicaSet's pods as they exist in the modelled
+// cluster; each pod is counted once, as active or as terminating. The pods
+// of a deleted ReplicaSet are tallied under its name (Counts fidelity) or
+// under "" (Pods fidelity, where only the owner's UID is left).
+type podTally struct{ active, ready, available, terminating int32 }
 
 type countAdapter struct{ *countWorld }
 
 func (a countAdapter) reconcile(c *plantest.Cluster, now time.Time) (bool, error) {
 	return a.countWorld.reconcile(c, now), nil
 }
-func (a countAdapter) terminating(*plantest.Cluster) int32 { return a.countWorld.terminating() }
+
+// ErrWorkBound marks a simulation stopped by Config.MaxWork.
+var ErrWorkBound = errors.New("sim: work bound exceeded")
 
 // Run simulates cfg and returns its trace. It fails on an invalid
 // configuration or when the planner rejects a state (a bug worth reporting:
@@ -55,8 +63,9 @@ type runner struct {
 	trace       Trace
 	prev        map[string]model.ReplicaSetStatus // statuses seen by the previous sync
 	userAt      int                               // sync of the last user action, -1 if none
-	firstUserAt int                               // sync of the first user action, -1 if none
 	userTime    time.Time
+	wasComplete bool // the rollout was complete after the previous sync
+	wasStalled  bool // the previous sync reached a fixed point short of completion
 }
 
 func newRunner(cfg Config) (*runner, error) {
@@ -77,7 +86,7 @@ func newRunner(cfg Config) (*runner, error) {
 	if cfg.Start.IsZero() {
 		cfg.Start = defaultStart
 	}
-	r := &runner{cfg: cfg, interval: cfg.SyncInterval, userAt: -1, firstUserAt: -1, prev: map[string]model.ReplicaSetStatus{}}
+	r := &runner{cfg: cfg, interval: cfg.SyncInterval, userAt: -1, prev: map[string]model.ReplicaSetStatus{}}
 	if r.interval <= 0 {
 		r.interval = time.Second
 	}
@@ -87,10 +96,17 @@ func newRunner(cfg Config) (*runner, error) {
 	r.rng = newRNG(cfg.World.Seed)
 	r.cluster = plantest.Cluster{Deployment: d, ReplicaSets: rss, Pods: slices.Clone(cfg.Pods)}
 	r.script = slices.Clone(cfg.Script)
-	slices.SortStableFunc(r.script, func(a, b Event) int { return a.At - b.At })
+	for i, ev := range r.script {
+		if ev.When < AtTime || ev.When > WhenSettled {
+			return nil, fmt.Errorf("sim: Config.Script[%d].When: unknown trigger %d", i, ev.When)
+		}
+		if ev.When == AtTime && ev.At < 0 {
+			return nil, fmt.Errorf("sim: Config.Script[%d].At: %s is before the start", i, ev.At)
+		}
+	}
 	switch cfg.Fidelity {
 	case Counts:
-		r.world = countAdapter{newCountWorld(cfg.World, r.rng, rss)}
+		r.world = countAdapter{newCountWorld(cfg.World, r.rng, rss, cfg.Start)}
 	case Pods:
 		r.world = newPodWorld(cfg.World, r.rng, &r.cluster, cfg.Start)
 	default:
@@ -103,10 +119,14 @@ func (r *runner) run() (*Trace, error) {
 	now := r.cfg.Start
 	sum := &r.trace.Summary
 	sum.MinAvailable = -1
-	settled := false
+	var work int64
 	for sync := 0; sync < r.cfg.MaxSyncs; sync++ {
+		work += int64(len(r.cluster.Pods)) + int64(len(r.cluster.ReplicaSets)) + 1
+		if r.cfg.MaxWork > 0 && work > r.cfg.MaxWork {
+			return nil, fmt.Errorf("%w: %d object-syncs after %d syncs with %d pods modelled, bound %d", ErrWorkBound, work, sync, len(r.cluster.Pods), r.cfg.MaxWork)
+		}
 		version := r.cluster.ResourceVersion()
-		user, err := r.userActions(sync, settled, now)
+		user, err := r.userActions(sync, now)
 		if err != nil {
 			return nil, err
 		}
@@ -131,8 +151,8 @@ func (r *runner) run() (*Trace, error) {
 		if err != nil {
 			return nil, err
 		}
-		changed = changed || moved || r.cluster.ResourceVersion() != version
-		r.record(sync, now, user, p, writes, violations)
+		changed = changed || moved || r.cluster.ResourceVersion() != version || len(user) > 0
+		complete := r.record(sync, now, user, p, writes, violations)
 		// A sync that ends with an error (a conflict, a lost write, a hash
 		// collision) is retried by the controller's rate limiter.
 		// So is one that saw lagging statuses: the informer catches up and
@@ -140,13 +160,26 @@ func (r *runner) run() (*Trace, error) {
 		retry := p.Err != nil || lagging || slices.ContainsFunc(writes, func(w Write) bool { return !w.Applied })
 		changed = changed || retry
 
-		settled = !changed
 		next := now.Add(r.interval)
-		if settled && len(r.script) == 0 {
-			if next = r.nextEvent(p, now); next.IsZero() {
+		r.wasComplete, r.wasStalled = complete, false
+		if !changed {
+			wake := r.nextEvent(p, now)
+			r.wasStalled = !complete && wake.IsZero()
+			if len(r.script) > 0 {
+				switch ev := r.script[0]; {
+				case r.due(ev, next):
+					wake = next
+				case ev.When == AtTime:
+					if at := r.cfg.Start.Add(ev.At); wake.IsZero() || at.Before(wake) {
+						wake = at
+					}
+				}
+			}
+			if wake.IsZero() {
 				r.finish(p)
 				return &r.trace, nil
 			}
+			next = wake
 		}
 		now = next
 	}
@@ -158,12 +191,30 @@ func (r *runner) run() (*Trace, error) {
 	return &r.trace, nil
 }
 
-// userActions applies the script events due before this sync.
-func (r *runner) userActions(sync int, settled bool, now time.Time) ([]string, error) {
+// due reports whether ev fires at a sync at now.
+func (r *runner) due(ev Event, now time.Time) bool {
+	switch ev.When {
+	case WhenComplete:
+		return r.wasComplete
+	case WhenStalled:
+		return r.wasStalled
+	case WhenSettled:
+		return r.wasComplete || r.wasStalled
+	}
+	return !now.Before(r.cfg.Start.Add(ev.At))
+}
+
+// userActions applies the script events due before this sync, in order. An
+// action resets the summary's measurements: they describe the run from the
+// last user action on.
+func (r *runner) userActions(sync int, now time.Time) ([]string, error) {
 	var done []string
-	for len(r.script) > 0 && (r.script[0].At <= sync || settled) {
+	for len(r.script) > 0 && r.due(r.script[0], now) {
 		ev := r.script[0]
 		r.script = r.script[1:]
+		// Conditions hold for the first event only: the next one waits for
+		// the rollout this one starts.
+		r.wasComplete, r.wasStalled = false, false
 		if err := ev.Action.apply(&r.cluster); errors.Is(err, errRefused) {
 			done = append(done, err.Error())
 			continue
@@ -172,10 +223,9 @@ func (r *runner) userActions(sync int, settled bool, now time.Time) ([]string, e
 		}
 		done = append(done, ev.Action.String())
 		r.userAt, r.userTime = sync, now
-		if r.firstUserAt < 0 {
-			r.firstUserAt = sync
-		}
-		settled = false
+		sum := &r.trace.Summary
+		sum.From = now.Sub(r.cfg.Start)
+		sum.PeakPods, sum.PeakActive, sum.MinAvailable = 0, 0, -1
 	}
 	return done, nil
 }
@@ -258,22 +308,36 @@ func (r *runner) nextEvent(p plan.Plan, now time.Time) time.Time {
 	return next
 }
 
-func (r *runner) counts() PodCounts {
+// tally counts the Deployment's pods from the modelled pods: those of the
+// ReplicaSets it controls, and terminating pods whose ReplicaSet is gone.
+func (r *runner) tally(now time.Time) (PodCounts, map[string]podTally) {
+	byRS := r.world.tally(&r.cluster, now)
 	var c PodCounts
+	owned := make(map[string]bool, len(r.cluster.ReplicaSets))
 	for _, rs := range r.cluster.ReplicaSets {
+		owned[rs.Name] = true
 		if !rs.IsControlledBy(r.cluster.Deployment.UID) {
 			continue
 		}
-		c.Total += rs.Status.Replicas
-		c.Ready += rs.Status.ReadyReplicas
-		c.Available += rs.Status.AvailableReplicas
+		t := byRS[rs.Name]
+		c.Active += t.active
+		c.Ready += t.ready
+		c.Available += t.available
+		c.Terminating += t.terminating
 	}
+	for name, t := range byRS {
+		if !owned[name] {
+			c.Terminating += t.terminating
+		}
+	}
+	c.Pods = c.Active + c.Terminating
 	c.Unavailable = max(0, r.cluster.Deployment.DesiredReplicas()-c.Available)
-	c.Terminating = r.world.terminating(&r.cluster)
-	return c
+	return c, byRS
 }
 
-func (r *runner) record(sync int, now time.Time, user []string, p plan.Plan, writes []Write, violations []plantest.Violation) {
+// record keeps the sync in the trace and the summary and reports whether the
+// rollout is complete after it.
+func (r *runner) record(sync int, now time.Time, user []string, p plan.Plan, writes []Write, violations []plantest.Violation) bool {
 	sum := &r.trace.Summary
 	sum.Syncs = sync + 1
 	sum.Elapsed = now.Sub(r.cfg.Start)
@@ -284,13 +348,11 @@ func (r *runner) record(sync int, now time.Time, user []string, p plan.Plan, wri
 			sum.Violations++
 		}
 	}
-	c := r.counts()
-	sum.PeakPods = max(sum.PeakPods, c.Total+c.Terminating)
-	sum.PeakActive = max(sum.PeakActive, c.Total)
-	if len(r.cfg.Script) == 0 || r.firstUserAt >= 0 && sync > r.firstUserAt {
-		if sum.MinAvailable < 0 || c.Available < sum.MinAvailable {
-			sum.MinAvailable = c.Available
-		}
+	c, byRS := r.tally(now)
+	sum.PeakPods = max(sum.PeakPods, c.Pods)
+	sum.PeakActive = max(sum.PeakActive, c.Active)
+	if sum.MinAvailable < 0 || c.Available < sum.MinAvailable {
+		sum.MinAvailable = c.Available
 	}
 	complete := r.complete()
 	if complete && len(r.script) == 0 && !sum.Completed {
@@ -302,7 +364,7 @@ func (r *runner) record(sync int, now time.Time, user []string, p plan.Plan, wri
 		sum.Completed = false
 	}
 	if r.cfg.Record == RecordSummary {
-		return
+		return complete
 	}
 	d := r.cluster.Deployment
 	step := Step{
@@ -315,12 +377,14 @@ func (r *runner) record(sync int, now time.Time, user []string, p plan.Plan, wri
 	}
 	newRS := plan.FindNewReplicaSet(d, r.owned())
 	for _, rs := range r.owned() {
+		t := byRS[rs.Name]
 		step.Sets = append(step.Sets, ReplicaSetAt{
 			Name: rs.Name, Revision: rs.Annotations[model.RevisionAnnotation], New: rs == newRS, Spec: rs.SpecReplicas(),
-			Replicas: rs.Status.Replicas, Ready: rs.Status.ReadyReplicas, Available: rs.Status.AvailableReplicas,
+			Active: t.active, Ready: t.ready, Available: t.available, Terminating: t.terminating,
 		})
 	}
 	r.trace.Steps = append(r.trace.Steps, step)
+	return complete
 }
 
 func (r *runner) userTimeOrStart() time.Time {
@@ -370,6 +434,7 @@ func (r *runner) finish(last plan.Plan) {
 	if sum.MinAvailable < 0 {
 		sum.MinAvailable = 0
 	}
+	sum.Unfired = len(r.script)
 	if sum.Completed {
 		return
 	}

@@ -5,20 +5,35 @@ import (
 	"html"
 	"io"
 	"strings"
+	"time"
 )
 
 var palette = []string{"#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22"}
 
-// WriteSVG draws the trace as a chart against the sync number: pods per
-// ReplicaSet (solid lines), available pods (dashed black), all pods
-// including terminating ones (dotted grey) and the desired replicas (red
-// dash-dot), with the user's actions marked.
+// chart geometry, in SVG pixels.
+const (
+	chartWidth, chartHeight = 1000, 460
+	chartLeft, chartRight   = 70, 250
+	chartTop, chartBottom   = 44, 60
+)
+
+// WriteSVG draws the trace as a chart against simulated time: for every
+// ReplicaSet its spec.replicas (thin dashed line) and its available pods
+// (thick solid line, same colour), all pods that exist including
+// terminating ones (grey dotted), the desired replicas (red dash-dot), the
+// user's actions as labelled vertical red lines and, when the rollout
+// stalled, the stalled stretch shaded with the reason. The quantities are
+// those of the timeline and the summary, under the same names. Lines are
+// drawn as steps: a value holds until the next sync.
 func (t *Trace) WriteSVG(w io.Writer, title string) error {
-	const width, height, left, right, top, bottom = 960, 420, 60, 180, 40, 50
-	plotW, plotH := float64(width-left-right), float64(height-top-bottom)
 	n := len(t.Steps)
 	if n == 0 {
 		return fmt.Errorf("sim: the trace has no steps to draw (Record is RecordSummary?)")
+	}
+	start := t.Steps[0].Time
+	span := t.Steps[n-1].Time.Sub(start)
+	if span <= 0 {
+		span = time.Second
 	}
 	var names []string
 	seen := map[string]bool{}
@@ -29,74 +44,183 @@ func (t *Trace) WriteSVG(w io.Writer, title string) error {
 				seen[rs.Name] = true
 				names = append(names, rs.Name)
 			}
-			maxY = max(maxY, rs.Replicas, rs.Spec)
+			maxY = max(maxY, rs.Spec, rs.Active+rs.Terminating)
 		}
-		maxY = max(maxY, s.Pods.Total+s.Pods.Terminating, s.Replicas)
+		maxY = max(maxY, s.Pods.Pods, s.Replicas)
 	}
-	x := func(i int) float64 {
-		if n == 1 {
-			return float64(left)
-		}
-		return float64(left) + plotW*float64(i)/float64(n-1)
-	}
-	y := func(v int32) float64 { return float64(top) + plotH*(1-float64(v)/float64(maxY)) }
+	yTicks := ticks(maxY + maxY/10 + 1) // headroom above the highest line
+	maxY = max(maxY, yTicks[len(yTicks)-1])
+	plotW, plotH := float64(chartWidth-chartLeft-chartRight), float64(chartHeight-chartTop-chartBottom)
+	x := func(at time.Time) float64 { return chartLeft + plotW*float64(at.Sub(start))/float64(span) }
+	y := func(v int32) float64 { return chartTop + plotH*(1-float64(v)/float64(maxY)) }
+	right, bottom := float64(chartWidth-chartRight), float64(chartHeight-chartBottom)
 
 	ew := &errWriter{w: w}
-	ew.printf(`<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="12">`+"\n", width, height, width, height)
+	ew.printf(`<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="DejaVu Sans, Arial, sans-serif" font-size="12">`+"\n",
+		chartWidth, chartHeight, chartWidth, chartHeight)
 	ew.printf(`<rect width="100%%" height="100%%" fill="white"/>` + "\n")
-	ew.printf(`<text x="%d" y="22" font-size="15" font-weight="bold">%s</text>`+"\n", left, html.EscapeString(title))
-	for _, v := range ticks(maxY) {
-		ew.printf(`<line x1="%d" x2="%d" y1="%.1f" y2="%.1f" stroke="#ddd"/><text x="%d" y="%.1f" text-anchor="end">%d</text>`+"\n",
-			left, width-right, y(v), y(v), left-6, y(v)+4, v)
-	}
-	ew.printf(`<line x1="%d" x2="%d" y1="%d" y2="%d" stroke="black"/>`+"\n", left, width-right, height-bottom, height-bottom)
-	ew.printf(`<text x="%.1f" y="%d" text-anchor="middle">sync</text>`+"\n", float64(left)+plotW/2, height-12)
-	marks := 0
-	for i, s := range t.Steps {
-		if len(s.User) > 0 {
-			ew.printf(`<line x1="%.1f" x2="%.1f" y1="%d" y2="%d" stroke="#c00" stroke-dasharray="2,3"/><text x="%.1f" y="%d" fill="#c00" font-size="10">%s</text>`+"\n",
-				x(i), x(i), top, height-bottom, x(i)+3, top+10+12*(marks%3), html.EscapeString(strings.Join(s.User, ", ")))
-			marks++
-		}
-		if i%max(1, n/10) == 0 {
-			ew.printf(`<text x="%.1f" y="%d" text-anchor="middle">%d</text>`+"\n", x(i), height-bottom+16, s.Sync)
-		}
-	}
-	series := func(color, dash, label string, legend int, value func(Step) (int32, bool)) {
-		var pts []string
-		for i, s := range t.Steps {
-			if v, ok := value(s); ok {
-				pts = append(pts, fmt.Sprintf("%.1f,%.1f", x(i), y(v)))
+	ew.printf(`<text x="%d" y="24" font-size="16" font-weight="bold">%s</text>`+"\n", chartLeft, html.EscapeString(title))
+
+	// The stalled stretch: from the last sync that changed a size or a pod
+	// count to the end.
+	if t.Summary.Stalled {
+		from := start
+		for i := 1; i < n; i++ {
+			if !sameCounts(t.Steps[i-1], t.Steps[i]) {
+				from = t.Steps[i].Time
 			}
 		}
-		ew.printf(`<polyline fill="none" stroke="%s" stroke-width="2" stroke-dasharray="%s" points="%s"/>`+"\n", color, dash, strings.Join(pts, " "))
-		ly := top + 16*legend
-		ew.printf(`<line x1="%d" x2="%d" y1="%d" y2="%d" stroke="%s" stroke-width="2" stroke-dasharray="%s"/><text x="%d" y="%d">%s</text>`+"\n",
-			width-right+10, width-right+30, ly, ly, color, dash, width-right+36, ly+4, html.EscapeString(label))
+		x0 := x(from)
+		ew.printf(`<rect x="%.1f" y="%d" width="%.1f" height="%.1f" fill="#fbe3e3"/>`+"\n", x0, chartTop, max(right-x0, 2), plotH)
+		ew.printf(`<text x="%.1f" y="%d" fill="#a00" font-weight="bold" text-anchor="middle">STALLED: no change since %s</text>`+"\n",
+			(x0+right)/2, chartTop+16, clock(from.Sub(start)))
+		ew.printf(`<text x="%d" y="%d" fill="#a00" font-size="11">stalled: %s</text>`+"\n", chartLeft, chartHeight-8, html.EscapeString(shorten(t.Summary.StallReason, 150)))
+	}
+
+	// Axes, grid and labels.
+	for _, v := range yTicks {
+		ew.printf(`<line x1="%d" x2="%.1f" y1="%.1f" y2="%.1f" stroke="#e4e4e4"/><text x="%d" y="%.1f" text-anchor="end">%d</text>`+"\n",
+			chartLeft, right, y(v), y(v), chartLeft-6, y(v)+4, v)
+	}
+	unit, unitName := timeUnit(span)
+	for _, tk := range timeTicks(span, unit) {
+		px := x(start.Add(tk))
+		ew.printf(`<line x1="%.1f" x2="%.1f" y1="%d" y2="%.1f" stroke="#e4e4e4"/><text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`+"\n",
+			px, px, chartTop, bottom, px, bottom+16, formatTick(tk, unit))
+	}
+	ew.printf(`<line x1="%d" x2="%.1f" y1="%.1f" y2="%.1f" stroke="black"/><line x1="%d" x2="%d" y1="%d" y2="%.1f" stroke="black"/>`+"\n",
+		chartLeft, right, bottom, bottom, chartLeft, chartLeft, chartTop, bottom)
+	ew.printf(`<text x="%.1f" y="%.1f" text-anchor="middle">time since the first sync (%s)</text>`+"\n", chartLeft+plotW/2, bottom+34, unitName)
+	ew.printf(`<text transform="translate(18 %.1f) rotate(-90)" text-anchor="middle">pods</text>`+"\n", chartTop+plotH/2)
+
+	// User actions.
+	marks := 0
+	for _, s := range t.Steps {
+		if len(s.User) == 0 {
+			continue
+		}
+		px := x(s.Time)
+		ew.printf(`<line x1="%.1f" x2="%.1f" y1="%d" y2="%.1f" stroke="#c00" stroke-width="1.5" stroke-dasharray="3,3"/>`+"\n", px, px, chartTop, bottom)
+		ew.printf(`<text x="%.1f" y="%d" fill="#c00" font-size="11">▼ %s</text>`+"\n", px+3, chartTop-4-12*(marks%2), html.EscapeString(shorten(strings.Join(s.User, ", "), 70)))
+		marks++
+	}
+
+	// Series, drawn as steps.
+	legend := 0
+	series := func(color, dash string, width float64, label string, value func(Step) (int32, bool)) {
+		var pts []string
+		var last float64
+		have := false
+		for i, s := range t.Steps {
+			v, ok := value(s)
+			if !ok {
+				have = false
+				continue
+			}
+			px, py := x(s.Time), y(v)
+			if have && i > 0 {
+				pts = append(pts, fmt.Sprintf("%.1f,%.1f", px, last))
+			} else if len(pts) > 0 {
+				ew.printf(`<polyline fill="none" stroke="%s" stroke-width="%g" stroke-dasharray="%s" points="%s"/>`+"\n", color, width, dash, strings.Join(pts, " "))
+				pts = nil
+			}
+			pts = append(pts, fmt.Sprintf("%.1f,%.1f", px, py))
+			last, have = py, true
+		}
+		if len(pts) > 0 {
+			ew.printf(`<polyline fill="none" stroke="%s" stroke-width="%g" stroke-dasharray="%s" points="%s"/>`+"\n", color, width, dash, strings.Join(pts, " "))
+		}
+		ly := chartTop + 8 + 18*legend
+		lx := chartWidth - chartRight + 14
+		ew.printf(`<line x1="%d" x2="%d" y1="%d" y2="%d" stroke="%s" stroke-width="%g" stroke-dasharray="%s"/><text x="%d" y="%d">%s</text>`+"\n",
+			lx, lx+26, ly, ly, color, width, dash, lx+32, ly+4, html.EscapeString(label))
+		legend++
 	}
 	for i, name := range names {
-		series(palette[i%len(palette)], "", name, i, func(s Step) (int32, bool) {
+		color := palette[i%len(palette)]
+		find := func(s Step) (ReplicaSetAt, bool) {
 			for _, rs := range s.Sets {
 				if rs.Name == name {
-					return rs.Replicas, true
+					return rs, true
 				}
 			}
-			return 0, false
-		})
+			return ReplicaSetAt{}, false
+		}
+		short := shorten(name, 24)
+		series(color, "6,4", 1.5, short+" spec", func(s Step) (int32, bool) { rs, ok := find(s); return rs.Spec, ok })
+		series(color, "", 3, short+" available", func(s Step) (int32, bool) { rs, ok := find(s); return rs.Available, ok })
 	}
-	series("black", "6,4", "available", len(names), func(s Step) (int32, bool) { return s.Pods.Available, true })
-	series("#888", "1,3", "pods incl. terminating", len(names)+1, func(s Step) (int32, bool) { return s.Pods.Total + s.Pods.Terminating, true })
-	series("#c00", "8,3,2,3", "replicas (desired)", len(names)+2, func(s Step) (int32, bool) { return s.Replicas, true })
+	series("#777", "1,3", 2, "pods (incl. terminating)", func(s Step) (int32, bool) { return s.Pods.Pods, true })
+	series("#c00", "8,3,2,3", 1.5, "replicas (desired)", func(s Step) (int32, bool) { return s.Replicas, true })
 	ew.printf("</svg>\n")
 	return ew.err
 }
 
-// ticks returns about five round values from 0 to maxY.
+// sameCounts reports whether two steps show the same sizes and pod counts.
+func sameCounts(a, b Step) bool {
+	if a.Pods != b.Pods || a.Replicas != b.Replicas || len(a.Sets) != len(b.Sets) {
+		return false
+	}
+	for i := range a.Sets {
+		if a.Sets[i] != b.Sets[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func shorten(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// timeUnit picks the unit of the time axis for a span.
+func timeUnit(span time.Duration) (time.Duration, string) {
+	switch {
+	case span <= 2*time.Minute:
+		return time.Second, "seconds"
+	case span <= 2*time.Hour:
+		return time.Minute, "minutes"
+	}
+	return time.Hour, "hours"
+}
+
+// timeTicks returns about six round times from 0 to span.
+func timeTicks(span, unit time.Duration) []time.Duration {
+	units := int32(span / unit)
+	step := time.Duration(tickStep(max(units, 1))) * unit
+	if span/step > 8 {
+		step *= 2
+	}
+	var out []time.Duration
+	for tk := time.Duration(0); tk <= span; tk += step {
+		out = append(out, tk)
+	}
+	return out
+}
+
+func formatTick(d, unit time.Duration) string {
+	switch unit {
+	case time.Second:
+		return fmt.Sprintf("%ds", int(d/time.Second))
+	case time.Minute:
+		return fmt.Sprintf("%dm", int(d/time.Minute))
+	}
+	return fmt.Sprintf("%dh", int(d/time.Hour))
+}
+
+// ticks returns about five round values from 0 to at least maxY.
 func ticks(maxY int32) []int32 {
 	step := tickStep(maxY)
 	var out []int32
-	for v := int32(0); v <= maxY; v += step {
+	for v := int32(0); ; v += step {
 		out = append(out, v)
+		if v >= maxY || v > (1<<31-1)-step {
+			break
+		}
 	}
 	return out
 }
@@ -109,6 +233,9 @@ func tickStep(maxY int32) int32 {
 			if maxY/(m*mag) <= 5 {
 				return m * mag
 			}
+		}
+		if mag > (1<<31-1)/10 {
+			break
 		}
 	}
 	return max(1, maxY)

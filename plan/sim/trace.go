@@ -51,23 +51,34 @@ type Write struct {
 	Reason   plan.Reason `json:"reason"`
 }
 
-// ReplicaSetAt is one ReplicaSet after a sync.
+// ReplicaSetAt is one ReplicaSet after a sync. Spec is its spec.replicas;
+// the other counts are its pods as they exist in the modelled cluster at
+// that moment, counted pod by pod (or cohort by cohort at Counts fidelity),
+// not read from the ReplicaSet's status, which lags a sync behind.
 type ReplicaSetAt struct {
-	Name      string `json:"name"`
-	Revision  string `json:"revision,omitempty"`
-	New       bool   `json:"new,omitempty"`
-	Spec      int32  `json:"spec"`
-	Replicas  int32  `json:"replicas"`
-	Ready     int32  `json:"ready"`
-	Available int32  `json:"available"`
+	Name     string `json:"name"`
+	Revision string `json:"revision,omitempty"`
+	New      bool   `json:"new,omitempty"`
+	Spec     int32  `json:"spec"`
+	// Active counts its pods that are not terminating; Ready and Available
+	// are among those; Terminating counts its pods being deleted.
+	Active      int32 `json:"active"`
+	Ready       int32 `json:"ready"`
+	Available   int32 `json:"available"`
+	Terminating int32 `json:"terminating"`
 }
 
-// PodCounts are the pods of the Deployment at one point.
+// PodCounts are the pods of the Deployment at one point, counted from the
+// modelled pods: each pod is counted once, in Active or in Terminating.
 type PodCounts struct {
-	Total       int32 `json:"total"` // active: not terminating
+	// Pods counts every pod that exists: Active + Terminating.
+	Pods        int32 `json:"pods"`
+	Active      int32 `json:"active"` // not terminating
 	Ready       int32 `json:"ready"`
 	Available   int32 `json:"available"`
 	Unavailable int32 `json:"unavailable"` // replicas − available, at least 0
+	// Terminating counts pods being deleted, including those of
+	// ReplicaSets already deleted.
 	Terminating int32 `json:"terminating"`
 }
 
@@ -78,16 +89,21 @@ type Summary struct {
 	// Completed reports that after the last user action every replica was
 	// updated and available and no old pod was left.
 	Completed bool `json:"completed"`
+	// From is the simulated time (since the first sync) of the last user
+	// action, zero without one: CompletedSyncs, CompletedAfter, PeakPods,
+	// PeakActive and MinAvailable describe the run from there on, so a
+	// script that lets one rollout finish before starting the next reports
+	// the last rollout on its own.
+	From time.Duration `json:"from"`
 	// CompletedSyncs and CompletedAfter say when: syncs and simulated time
 	// since the last user action.
 	CompletedSyncs int           `json:"completedSyncs,omitempty"`
 	CompletedAfter time.Duration `json:"completedAfter,omitempty"`
-	// PeakPods is the most pods at once, terminating ones included;
-	// PeakActive leaves those out.
+	// PeakPods is the most pods that existed at once (PodCounts.Pods,
+	// terminating ones included); PeakActive the most active ones.
 	PeakPods   int32 `json:"peakPods"`
 	PeakActive int32 `json:"peakActive"`
-	// MinAvailable is the fewest available pods seen after the first user
-	// action (or over the whole run without one).
+	// MinAvailable is the fewest available pods seen.
 	MinAvailable int32 `json:"minAvailable"`
 	// Stalled reports a fixed point short of completion; StallReason says
 	// why, from the planner's notes and the Deployment's conditions.
@@ -102,6 +118,9 @@ type Summary struct {
 	// plantest.Violation.Quirk). Both need Config.Check.
 	Violations int `json:"violations"`
 	Quirks     int `json:"quirks"`
+	// Unfired counts script events that never fired: the simulation reached
+	// a fixed point before their trigger held.
+	Unfired int `json:"unfired,omitempty"`
 }
 
 func conditionSummary(d *model.Deployment, t model.DeploymentConditionType) string {

@@ -31,20 +31,26 @@ Flags:
 // unreadable input, 2 for bad flags.
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("restart", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	original := fs.Bool("original-references", false, "track only the original controller's references (containers' envFrom and ConfigMap volumes)")
 	binary := fs.Bool("include-binary-data", false, "let ConfigMap checksums cover binaryData (the original ignores it)")
 	layout := fs.String("timestamp", "stamp", "restart annotation format: stamp (time.Stamp, as the original) or rfc3339")
 	compat := fs.String("compat", "", "comma-separated shortfalls of the original to reproduce: recreated-config-unlinked, miss-single-update, no-retry, same-second-timestamp, or all")
 	indent := fs.Bool("indent", false, "indent the JSON output")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, usage)
+	// Help asked for goes to stdout and exits 0; a flag error prints the
+	// usage on stderr and exits 2.
+	usageTo := func(w io.Writer) {
+		fmt.Fprint(w, usage)
+		fs.SetOutput(w)
 		fs.PrintDefaults()
 	}
+	fs.SetOutput(io.Discard)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			usageTo(stdout)
 			return 0
 		}
+		fmt.Fprintf(stderr, "restart: %v\n", err)
+		usageTo(stderr)
 		return 2
 	}
 	if fs.NArg() > 0 {

@@ -21,7 +21,6 @@ func TestFlags(t *testing.T) {
 		code int
 		msg  string
 	}{
-		{[]string{"-h"}, 0, "usage:"},
 		{[]string{"-nope"}, 2, "flag provided but not defined"},
 		{[]string{"-timestamp", "iso"}, 2, `-timestamp "iso": want stamp or rfc3339`},
 		{[]string{"-compat", "no-retry,bogus"}, 2, `unknown shortfall "bogus"`},
@@ -31,6 +30,10 @@ func TestFlags(t *testing.T) {
 		if code != tc.code || !strings.Contains(stderr, tc.msg) {
 			t.Errorf("%v: exit %d, stderr %q", tc.args, code, stderr)
 		}
+	}
+	// Help is asked for: it goes to stdout and exits 0.
+	if code, stdout, stderr := run(t, "", "-h"); code != 0 || !strings.Contains(stdout, "usage:") || stderr != "" {
+		t.Errorf("-h: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 }
 

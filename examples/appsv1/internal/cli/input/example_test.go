@@ -1,0 +1,43 @@
+package input_test
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/input"
+)
+
+// A YAML List with a Deployment, a Pod of another namespace and a
+// ConfigMap: the state holds the Deployment, the rest is reported.
+func ExampleRead() {
+	list := `
+apiVersion: v1
+kind: List
+items:
+- apiVersion: apps/v1
+  kind: Deployment
+  metadata: {name: web, namespace: shop}
+- apiVersion: v1
+  kind: Pod
+  metadata: {name: coredns-1, namespace: kube-system}
+- apiVersion: v1
+  kind: ConfigMap
+  metadata: {name: settings, namespace: shop}
+`
+	s, ignored, err := input.Read(strings.NewReader(list), input.Options{}, input.Selector{Now: time.Date(2025, 3, 1, 10, 0, 0, 0, time.UTC)})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(s.Deployment.Namespace+"/"+s.Deployment.Name, len(s.Pods), "pods")
+	input.Report(os.Stdout, "next", ignored)
+
+	_, _, err = input.Read(strings.NewReader(`{"kind":"List","items":[{"kind":"Deployment","apiVersion":"apps/v1","spec":{"replica":3}}]}`), input.Options{}, input.Selector{})
+	fmt.Println(err)
+	// Output:
+	// shop/web 0 pods
+	// next: ignored 2 input objects: 1 ConfigMap (v1) (not an apps/v1 Deployment or ReplicaSet or a v1 Pod), 1 Pod in namespace kube-system (other namespace)
+	// items[0] (Deployment /): unknown field "spec.replica"
+}

@@ -1,0 +1,211 @@
+// Package next is the `next` subcommand: "what will the Deployment
+// controller do next?". It reads a cluster state, plans one sync of a
+// Deployment the way kube-controller-manager v1.36 does, and prints the
+// writes, events, requeue and error as the conformance Output JSON of the
+// rolloutplan repository.
+//
+//	kubectl get deployment,replicasets,pods -n NS -o yaml |
+//	    kubectl-rolloutplan next -deployment NAME -now 2025-03-01T10:00:00Z
+//	kubectl-rolloutplan next -f case.json
+//
+// The input (standard input, or -f FILE) is read by package input: JSON or
+// YAML, a v1 List (which needs -now and, when it has several Deployments,
+// -deployment and perhaps -namespace) or a conformance Case (whose clock is
+// used unless -now is given). Objects the plan does not use (other kinds,
+// other namespaces, other Deployments) are counted on standard error.
+//
+// With -explain, standard error gets one line per write with the planner's
+// reason (and whether a real API server rejects it with a conflict), the
+// fields each Deployment write changes (old → new), then the planner's
+// notes; standard output stays one JSON document.
+//
+// Exit status: 0 when a plan was printed (a plan may itself end with an
+// error, as upstream's sync can), 1 for unreadable or unplannable input, 2
+// for bad flags. -h prints the usage on standard output and exits 0.
+package next
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"time"
+
+	apps "k8s.io/api/apps/v1"
+
+	"github.com/rolloutplan/rolloutplan/examples/appsv1"
+	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/input"
+	"github.com/rolloutplan/rolloutplan/plan"
+)
+
+// Exit codes.
+const (
+	exitOK    = 0
+	exitInput = 1
+	exitUsage = 2
+)
+
+// Options are the parsed flags.
+type options struct {
+	deployment string
+	namespace  string
+	now        time.Time
+	explain    bool
+	file       string
+	maxInput   int64
+}
+
+// Run is the subcommand: flags in args, the state on stdin (or -f), the plan
+// on stdout, explanations and errors on stderr. It returns the exit code.
+// name prefixes messages ("next", or "rolloutplan-next" for the standalone
+// command).
+func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return RunNamed("next", args, stdin, stdout, stderr)
+}
+
+// RunNamed is Run with the command's name for messages and usage.
+func RunNamed(name string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	o, err := parseFlags(name, args, stdout)
+	if errors.Is(err, flag.ErrHelp) {
+		return exitOK
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", name, err)
+		return exitUsage
+	}
+	in := stdin
+	if o.file != "" && o.file != "-" {
+		f, err := os.Open(o.file)
+		if err != nil {
+			fmt.Fprintf(stderr, "%s: -f: %v\n", name, err)
+			return exitUsage
+		}
+		defer f.Close()
+		in = f
+	}
+	objs, err := input.ReadObjects(in, input.Options{MaxBytes: o.maxInput})
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", name, err)
+		if errors.Is(err, input.ErrTooLarge) {
+			fmt.Fprintf(stderr, "%s: raise -max-input (now %d bytes) to read more\n", name, o.maxInputOrDefault())
+		}
+		return exitInput
+	}
+	if !objs.Case && o.now.IsZero() {
+		fmt.Fprintf(stderr, "%s: -now is required with List input (the controller's clock, e.g. -now 2025-03-01T10:00:00Z)\n", name)
+		return exitUsage
+	}
+	state, ignored, err := objs.Select(input.Selector{Deployment: o.deployment, Namespace: o.namespace, Now: o.now})
+	if errors.Is(err, input.ErrNoClock) {
+		fmt.Fprintf(stderr, "%s: the case has no \"now\"; give -now\n", name)
+		return exitUsage
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", name, err)
+		return exitInput
+	}
+	input.Report(stderr, name, ignored)
+	out, p, err := appsv1.Sync(state)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: planning: %v\n", name, err)
+		return exitInput
+	}
+	enc := json.NewEncoder(stdout)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(out); err != nil {
+		fmt.Fprintf(stderr, "%s: writing the plan: %v\n", name, err)
+		return exitInput
+	}
+	if o.explain {
+		explain(stderr, state.Deployment, out, p)
+	}
+	return exitOK
+}
+
+func (o options) maxInputOrDefault() int64 {
+	if o.maxInput == 0 {
+		return input.DefaultMaxBytes
+	}
+	return o.maxInput
+}
+
+func parseFlags(name string, args []string, stdout io.Writer) (options, error) {
+	var o options
+	var now string
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&o.deployment, "deployment", "", "`name` of the Deployment to plan (optional when the input has one)")
+	fs.StringVar(&o.namespace, "namespace", "", "`namespace` of the Deployment (optional)")
+	fs.StringVar(&now, "now", "", "the controller's clock, RFC 3339 (required for List input; overrides a Case's)")
+	fs.BoolVar(&o.explain, "explain", false, "print each write's reason, the status fields it changes and the planner's notes on stderr")
+	fs.StringVar(&o.file, "f", "", "read the state from this `file` (JSON or YAML; - or empty: standard input)")
+	fs.Int64Var(&o.maxInput, "max-input", input.DefaultMaxBytes, "input size cap in `bytes`, 1 to 9223372036854775806")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintf(stdout, "usage: %s [-deployment NAME] [-namespace NS] [-now RFC3339] [-explain] [-f FILE] < state\n", name)
+			fmt.Fprintln(stdout, "input: `kubectl get deployment,replicasets,pods -o json` (or -o yaml) output, or a conformance Case")
+			fs.SetOutput(stdout)
+			fs.PrintDefaults()
+			fmt.Fprintln(stdout, "exit codes: 0 a plan was printed, 1 unreadable or unplannable input, 2 bad flags")
+		}
+		return o, err
+	}
+	if fs.NArg() > 0 {
+		return o, fmt.Errorf("unexpected argument %q: the state is read from stdin or -f", fs.Arg(0))
+	}
+	if o.maxInput < 1 || o.maxInput > math.MaxInt64-1 {
+		return o, fmt.Errorf("-max-input %d: out of range 1 to 9223372036854775806", o.maxInput)
+	}
+	if now != "" {
+		t, err := time.Parse(time.RFC3339Nano, now)
+		if err != nil {
+			return o, fmt.Errorf("-now: %q is not an RFC 3339 time such as 2025-03-01T10:00:00Z", now)
+		}
+		o.now = t
+	}
+	return o, nil
+}
+
+func explain(w io.Writer, d *apps.Deployment, out appsv1.Output, p plan.Plan) {
+	cur := d
+	for i, a := range out.Actions {
+		res := a.Resource
+		if a.Subresource != "" {
+			res += "/" + a.Subresource
+		}
+		conflict := ""
+		if a.Conflict {
+			conflict = " [a real API server rejects this write: conflict]"
+		}
+		fmt.Fprintf(w, "write %d: %s %s %s/%s%s: %s\n", i+1, a.Verb, res, a.Namespace, a.Name, conflict, a.Reason)
+		if next, ok := a.Object.(*apps.Deployment); ok && next != nil {
+			changes := statusChanges(cur, next)
+			for _, c := range changes {
+				fmt.Fprintf(w, "  %s\n", c)
+			}
+			if len(changes) == 0 {
+				fmt.Fprintf(w, "  (no field changes)\n")
+			}
+			if !a.Conflict {
+				cur = next
+			}
+		}
+	}
+	for _, n := range p.Notes {
+		fmt.Fprintf(w, "note: %s\n", n)
+	}
+	if out.Error != "" {
+		fmt.Fprintf(w, "the sync ends with: %s\n", out.Error)
+	}
+	for _, r := range out.Requeue {
+		if r.Kind == string(plan.RequeueAfter) {
+			fmt.Fprintf(w, "requeue after %gs\n", r.Seconds)
+		} else {
+			fmt.Fprintf(w, "requeue: %s\n", r.Kind)
+		}
+	}
+}
