@@ -115,3 +115,5 @@ func errText(err error) string {
 	}
 	return err.Error()
 }
+
+type modelDeployment = model.Deployment
