@@ -262,13 +262,13 @@ func TestDifferentialUndoDryRun(t *testing.T) {
 
 // kubectlPatch runs one of kubectl's object mutators the way rollout
 // pause, resume and restart do (set.CalculatePatch: encode, mutate, two-way
-// strategic merge patch) and returns the patch, its error, and the mutated
-// object.
-func kubectlPatch(d *apps.Deployment, fn set.PatchFn) (string, error, *apps.Deployment) {
+// strategic merge patch) and returns the patch, the mutated object, and
+// the mutator's error.
+func kubectlPatch(d *apps.Deployment, fn set.PatchFn) (string, *apps.Deployment, error) {
 	obj := d.DeepCopy()
 	p := &set.Patch{Info: &resource.Info{Object: obj}}
 	set.CalculatePatch(p, scheme.DefaultJSONEncoder(), fn)
-	return string(p.Patch), p.Err, obj
+	return string(p.Patch), obj, p.Err
 }
 
 func TestDifferentialRestart(t *testing.T) {
@@ -281,7 +281,7 @@ func TestDifferentialRestart(t *testing.T) {
 			}
 			w.d.Spec.Template.Annotations["kubectl.kubernetes.io/restartedAt"] = time.Now().Format(time.RFC3339)
 		}
-		want, wantErr, after := kubectlPatch(w.d, set.PatchFn(polymorphichelpers.ObjectRestarterFn))
+		want, after, wantErr := kubectlPatch(w.d, set.PatchFn(polymorphichelpers.ObjectRestarterFn))
 		// kubectl reads its own clock: take the time it wrote.
 		now := time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 		if at, ok := after.Spec.Template.Annotations["kubectl.kubernetes.io/restartedAt"]; ok && wantErr == nil {
@@ -320,7 +320,7 @@ func testPauseResume(t *testing.T, name string, ours func(*modelDeployment) ([]b
 	c := newTally()
 	rapid.Check(t, func(t *rapid.T) {
 		w := genWorld(t)
-		want, wantErr, _ := kubectlPatch(w.d, theirs)
+		want, _, wantErr := kubectlPatch(w.d, theirs)
 		s := modelOf(t, w)
 		got, err := ours(s.d)
 		if string(got) != want || errText(err) != errText(wantErr) {
