@@ -1,0 +1,70 @@
+// Package restart is `kubectl-rolloutplan restart`: what `kubectl rollout
+// restart` prints for a Deployment in a given cluster state, and the patch
+// it would send.
+package restart
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/rolloutio"
+	"github.com/rolloutplan/rolloutplan/plan/rollout"
+)
+
+// Run runs the subcommand with the wall clock (kubectl's restartedAt is its
+// local time); see the package rolloutio for the common flags.
+func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return run(args, stdin, stdout, stderr, time.Now)
+}
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer, clock func() time.Time) int {
+	fs := flag.NewFlagSet("restart", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var t rolloutio.Target
+	t.AddFlags(fs)
+	nowFlag := fs.String("now", "", "kubectl's clock, RFC 3339 (default: now, in local time as kubectl)")
+	showPatch := fs.Bool("show-patch", false, "also print the strategic merge patch kubectl would send")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), `Usage: kubectl-rolloutplan restart [deployment/NAME] [flags]
+
+Prints what 'kubectl rollout restart' prints for the Deployment in a cluster
+state (the JSON of 'kubectl get deployment -o json'). Nothing is sent.
+
+Flags:
+`)
+		fs.PrintDefaults()
+	}
+	pos, code, stop := rolloutio.ParseFlags(fs, args)
+	if stop {
+		return code
+	}
+	if err := t.ParseArgs(pos); err != nil {
+		return rolloutio.Usage(stderr, "restart", err)
+	}
+	now, err := rolloutio.ParseNow(*nowFlag, clock)
+	if err != nil {
+		return rolloutio.Usage(stderr, "restart", err)
+	}
+	s, err := t.Read(stdin, now)
+	if err != nil {
+		return rolloutio.Fail(stderr, err)
+	}
+	d := s.Deployment
+	patch, err := rollout.Restart(d, now)
+	switch {
+	case err != nil && errors.Is(err, rollout.ErrRestartPaused):
+		return rolloutio.Fail(stderr, fmt.Errorf("error: deployments.apps %q %v", d.Name, err))
+	case err != nil:
+		return rolloutio.Fail(stderr, err)
+	case string(patch) == "{}":
+		return rolloutio.Fail(stderr, fmt.Errorf("failed to create patch for %v: if restart has already been triggered within the past second, please wait before attempting to trigger another", d.Name))
+	}
+	fmt.Fprintf(stdout, "%s restarted\n", rolloutio.ObjectName(d))
+	if *showPatch {
+		fmt.Fprintf(stdout, "%s\n", patch)
+	}
+	return 0
+}
