@@ -34,7 +34,7 @@ func TestUndo(t *testing.T) {
 		{Name: "bad dry run", Args: []string{"--dry-run=maybe"}, Code: 1,
 			Stderr: "error: Invalid dry-run value (maybe). Must be \"none\", \"server\", or \"client\".\n"},
 		{Name: "last applied", Code: 1,
-			Stdin:  `{"kind":"List","items":[{"kind":"Deployment","apiVersion":"apps/v1","metadata":{"name":"web","namespace":"default","annotations":{"kubectl.kubernetes.io/last-applied-configuration":"{}"}},"spec":{"selector":{"matchLabels":{"app":"web"}},"template":{"metadata":{"labels":{"app":"web"}}}}}]}`,
+			Stdin: `{"kind":"List","items":[{"kind":"Deployment","apiVersion":"apps/v1","metadata":{"name":"web","namespace":"default","annotations":{"kubectl.kubernetes.io/last-applied-configuration":"{}"}},"spec":{"selector":{"matchLabels":{"app":"web"}},"template":{"metadata":{"labels":{"app":"web"}}}}}]}`,
 			Stderr: "Warning: resource deployments/web was previously managed with 'kubectl apply'. Rolling back will not update the kubectl.kubernetes.io/last-applied-configuration annotation, which may cause unexpected behavior on future 'kubectl apply' operations. Consider using 'kubectl apply' with your previous configuration file instead.\n" +
 				"error: no rollout history found for deployment \"web\"\n"},
 	})
