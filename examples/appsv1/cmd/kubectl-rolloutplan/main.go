@@ -21,6 +21,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/explain"
 	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/history"
 	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/pause"
 	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/restart"
@@ -36,6 +37,7 @@ type subcommand struct {
 }
 
 var subcommands = map[string]subcommand{
+	"explain": {explain.Run, "what-if review of a Deployment's strategy before it is applied"},
 	"status":  {status.Run, "what 'kubectl rollout status' prints; --explain says why it waits"},
 	"history": {history.Run, "what 'kubectl rollout history' prints"},
 	"undo":    {undo.Run, "what 'kubectl rollout undo' prints (and, with --show-patch, sends)"},
