@@ -80,7 +80,7 @@ func (c *tally) verify(t *testing.T, want ...string) {
 	sort.Strings(keys)
 	var parts []string
 	for _, k := range keys {
-		parts = append(parts, fmt.Sprintf("%s=%d", k, c.branches[k]))
+		parts = append(parts, fmt.Sprintf("%q=%d", k, c.branches[k]))
 	}
 	t.Logf("%d states, 0 differences; branches: %s", c.checks, strings.Join(parts, " "))
 }
@@ -195,8 +195,23 @@ func TestDifferentialHistory(t *testing.T) {
 		}
 		c.checks++
 		c.hit(classify(got, err))
+		for _, feature := range describerFeatures {
+			if strings.Contains(got, feature) {
+				c.hit(feature)
+			}
+		}
 	})
-	c.verify(t, "No rollout history found", "unable to find the specified revision", "REVISION", "Pod Template")
+	c.verify(t, append([]string{"No rollout history found", "unable to find the specified revision", "REVISION", "Pod Template"}, describerFeatures...)...)
+}
+
+// describerFeatures are parts of kubectl's pod template layout the
+// generated templates must reach.
+var describerFeatures = []string{
+	"  Annotations:\t", "^[", "...\n", "  Service Account:", "  Init Containers:", "    Ports:\t", "    Host Ports:\t",
+	"    Command:\n", "    Limits:\n", "    Requests:\n", "    Liveness:\thttp-get", "\ttcp-socket", "\tgrpc <pod>:", "\texec [",
+	"    Environment Variables from:\n", "<set to the key", " (v1:metadata.name)", "    Mounts:\n", "  Volumes:\n",
+	"EmptyDir", "SizeLimit:\t1Gi", "ConfigMap (a volume", "Secret (a volume", "PersistentVolumeClaim (a reference", "HostPathType:\tDirectory",
+	"  Priority Class Name:", "  Node-Selectors:\tdisktype=ssd\n", " op=Exists", " for 300s",
 }
 
 // patchSent returns the body of the patch kubectl sent to the fake API.

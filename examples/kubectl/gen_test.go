@@ -227,6 +227,35 @@ func genTemplate(t *rapid.T, label, app string) core.PodTemplateSpec {
 		}
 		s.Tolerations = append(s.Tolerations, tol)
 	}
+	for i := range rapid.IntRange(0, 3).Draw(t, label+"-volumes") {
+		v := core.Volume{Name: fmt.Sprintf("v%d", i)}
+		opt := chance(t, fmt.Sprintf("%s-vol%d-opt", label, i), 50)
+		switch rapid.IntRange(0, 4).Draw(t, fmt.Sprintf("%s-vol%d", label, i)) {
+		case 0:
+			v.EmptyDir = &core.EmptyDirVolumeSource{}
+			if chance(t, fmt.Sprintf("%s-vol%d-size", label, i), 50) {
+				q := quantity(oneOf(t, fmt.Sprintf("%s-vol%d-limit", label, i), "0", "1Gi", "500Mi"))
+				v.EmptyDir.SizeLimit = &q
+				v.EmptyDir.Medium = core.StorageMediumMemory
+			}
+		case 1:
+			v.ConfigMap = &core.ConfigMapVolumeSource{LocalObjectReference: core.LocalObjectReference{Name: "cm"}, Optional: &opt}
+		case 2:
+			v.Secret = &core.SecretVolumeSource{SecretName: "tls"}
+			if opt {
+				v.Secret.Optional = &opt
+			}
+		case 3:
+			v.PersistentVolumeClaim = &core.PersistentVolumeClaimVolumeSource{ClaimName: "data", ReadOnly: opt}
+		default:
+			v.HostPath = &core.HostPathVolumeSource{Path: "/var/log"}
+			if opt {
+				typ := core.HostPathDirectory
+				v.HostPath.Type = &typ
+			}
+		}
+		s.Volumes = append(s.Volumes, v)
+	}
 	s.RestartPolicy = core.RestartPolicyAlways
 	s.DNSPolicy = core.DNSClusterFirst
 	s.SchedulerName = "default-scheduler"

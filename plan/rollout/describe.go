@@ -30,7 +30,9 @@ var ErrUnsupported = errors.New("not supported by the template describer")
 // t.Spec must be the JSON of a v1 PodTemplateSpec without labels and
 // annotations (what the apps/v1 adapter stores). Resource quantities are
 // printed as written; the API server always returns them in the canonical
-// form kubectl prints. Templates with volumes, topology spread constraints,
+// form kubectl prints. Volumes of the kinds hostPath, emptyDir, secret,
+// configMap and persistentVolumeClaim are described; templates with other
+// volume kinds, topology spread constraints,
 // a scheduling group, volume devices, seccomp profiles or environment
 // variables from resource fields are refused with an error naming the
 // field and matching [ErrUnsupported], rather than described differently.
@@ -59,7 +61,7 @@ func DescribeTemplate(t model.PodTemplate) (string, error) {
 		w.containers("Init Containers", s.InitContainers)
 	}
 	w.containers("Containers", s.Containers)
-	w.write(0, "  Volumes:\t<none>\n")
+	w.volumes(s.Volumes)
 	if s.PriorityClassName != "" {
 		w.write(1, "Priority Class Name:\t%s\n", s.PriorityClassName)
 	}
@@ -79,7 +81,7 @@ type podSpecDoc struct {
 	ServiceAccountName        string            `json:"serviceAccountName"`
 	InitContainers            []containerDoc    `json:"initContainers"`
 	Containers                []containerDoc    `json:"containers"`
-	Volumes                   []json.RawMessage `json:"volumes"`
+	Volumes                   []volumeDoc       `json:"volumes"`
 	TopologySpreadConstraints []json.RawMessage `json:"topologySpreadConstraints"`
 	SchedulingGroup           json.RawMessage   `json:"schedulingGroup"`
 	PriorityClassName         string            `json:"priorityClassName"`
@@ -176,6 +178,36 @@ type probeDoc struct {
 	FailureThreshold    int32 `json:"failureThreshold"`
 }
 
+// volumeDoc holds the volume sources the describer lays out; any other
+// source is refused.
+type volumeDoc struct {
+	Name     string `json:"name"`
+	HostPath *struct {
+		Path string  `json:"path"`
+		Type *string `json:"type"`
+	} `json:"hostPath"`
+	EmptyDir *struct {
+		Medium    string `json:"medium"`
+		SizeLimit string `json:"sizeLimit"`
+	} `json:"emptyDir"`
+	Secret *struct {
+		SecretName string `json:"secretName"`
+		Optional   *bool  `json:"optional"`
+	} `json:"secret"`
+	ConfigMap *struct {
+		Name     string `json:"name"`
+		Optional *bool  `json:"optional"`
+	} `json:"configMap"`
+	PersistentVolumeClaim *struct {
+		ClaimName string `json:"claimName"`
+		ReadOnly  bool   `json:"readOnly"`
+	} `json:"persistentVolumeClaim"`
+}
+
+func (v *volumeDoc) supported() bool {
+	return v.HostPath != nil || v.EmptyDir != nil || v.Secret != nil || v.ConfigMap != nil || v.PersistentVolumeClaim != nil
+}
+
 type tolerationDoc struct {
 	Key               string `json:"key"`
 	Operator          string `json:"operator"`
@@ -193,8 +225,10 @@ func isSet(raw json.RawMessage) bool {
 }
 
 func (s *podSpecDoc) supported() error {
-	if len(s.Volumes) > 0 {
-		return unsupported("volumes")
+	for i := range s.Volumes {
+		if !s.Volumes[i].supported() {
+			return unsupported(fmt.Sprintf("volumes[%d] (only hostPath, emptyDir, secret, configMap and persistentVolumeClaim are described)", i))
+		}
 	}
 	if len(s.TopologySpreadConstraints) > 0 {
 		return unsupported("topologySpreadConstraints")
@@ -514,5 +548,41 @@ func (w *prefixWriter) tolerations(title string, list []tolerationDoc) {
 			w.write(0, " for %ds", *t.TolerationSeconds)
 		}
 		w.write(0, "\n")
+	}
+}
+
+func (w *prefixWriter) volumes(list []volumeDoc) {
+	if len(list) == 0 {
+		w.write(0, "%sVolumes:\t<none>\n", "  ")
+		return
+	}
+	w.write(0, "%sVolumes:\n", "  ")
+	for _, v := range list {
+		w.write(1, "%s%v:\n", " ", v.Name)
+		switch {
+		case v.HostPath != nil:
+			typ := "<none>"
+			if v.HostPath.Type != nil {
+				typ = *v.HostPath.Type
+			}
+			w.write(2, "Type:\tHostPath (bare host directory volume)\n    Path:\t%v\n    HostPathType:\t%v\n", v.HostPath.Path, typ)
+		case v.EmptyDir != nil:
+			// The API returns quantities in canonical form, so a positive
+			// limit is any but "0" and negative ones.
+			limit := v.EmptyDir.SizeLimit
+			if limit == "" || limit == "0" || strings.HasPrefix(limit, "-") {
+				limit = "<unset>"
+			}
+			w.write(2, "Type:\tEmptyDir (a temporary directory that shares a pod's lifetime)\n    Medium:\t%v\n    SizeLimit:\t%v\n", v.EmptyDir.Medium, limit)
+		case v.Secret != nil:
+			w.write(2, "Type:\tSecret (a volume populated by a Secret)\n    SecretName:\t%v\n    Optional:\t%v\n",
+				v.Secret.SecretName, v.Secret.Optional != nil && *v.Secret.Optional)
+		case v.ConfigMap != nil:
+			w.write(2, "Type:\tConfigMap (a volume populated by a ConfigMap)\n    Name:\t%v\n    Optional:\t%v\n",
+				v.ConfigMap.Name, v.ConfigMap.Optional != nil && *v.ConfigMap.Optional)
+		case v.PersistentVolumeClaim != nil:
+			w.write(2, "Type:\tPersistentVolumeClaim (a reference to a PersistentVolumeClaim in the same namespace)\n    ClaimName:\t%v\n    ReadOnly:\t%v\n",
+				v.PersistentVolumeClaim.ClaimName, v.PersistentVolumeClaim.ReadOnly)
+		}
 	}
 }

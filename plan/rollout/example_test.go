@@ -94,7 +94,7 @@ func ExampleDescribeTemplate() {
 		Spec:   `{"spec":{"containers":[{"name":"web","image":"web:1","ports":[{"containerPort":80,"protocol":"TCP","name":"http"}],"env":[{"name":"MODE","value":"fast"}]}],"nodeSelector":{"disk":"ssd"}}}`,
 	})
 	fmt.Print(out, err, "\n")
-	_, err = rollout.DescribeTemplate(model.PodTemplate{Spec: `{"spec":{"volumes":[{"name":"data","emptyDir":{}}]}}`})
+	_, err = rollout.DescribeTemplate(model.PodTemplate{Spec: `{"spec":{"volumes":[{"name":"data","nfs":{"server":"nfs","path":"/"}}]}}`})
 	fmt.Println(err)
 	// Output:
 	// Pod Template:
@@ -111,7 +111,7 @@ func ExampleDescribeTemplate() {
 	//   Node-Selectors:	disk=ssd
 	//   Tolerations:	<none>
 	// <nil>
-	// spec.template.spec.volumes: not supported by the template describer
+	// spec.template.spec.volumes[0] (only hostPath, emptyDir, secret, configMap and persistentVolumeClaim are described): not supported by the template describer
 }
 
 func ExampleUndo() {
