@@ -34,8 +34,8 @@ const minChecks = 5000
 
 func TestMain(m *testing.M) {
 	// kubectl's history viewer logs a warning for every unparsable
-	// revision; the tests compare results, not logs.
-	klog.SetLogger(logr.Discard())
+	// revision; the history tests compare them.
+	klog.SetLogger(logr.New(warnings))
 	flag.Parse()
 	given := false
 	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "rapid.checks" })
@@ -187,11 +187,20 @@ func TestDifferentialHistory(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		warnings.take()
 		want, wantErr := hv.ViewHistory(w.d.Namespace, w.d.Name, rev)
+		wantWarnings := warnings.take()
 		s := modelOf(t, w)
 		got, err := rollout.HistoryRevision(s.d, s.rss, rev)
 		if got != want || errText(err) != errText(wantErr) {
 			t.Fatalf("HistoryRevision(%d) =\n%q, %q; kubectl\n%q, %q", rev, got, errText(err), want, errText(wantErr))
+		}
+		gotWarnings, werr := rollout.HistoryWarnings(s.d, s.rss)
+		if werr != nil || strings.Join(gotWarnings, "\n") != strings.Join(wantWarnings, "\n") {
+			t.Fatalf("HistoryWarnings = %q, %v; kubectl logged %q", gotWarnings, werr, wantWarnings)
+		}
+		if len(wantWarnings) > 0 {
+			c.hit("warnings")
 		}
 		c.checks++
 		c.hit(classify(got, err))
@@ -201,8 +210,29 @@ func TestDifferentialHistory(t *testing.T) {
 			}
 		}
 	})
-	c.verify(t, append([]string{"No rollout history found", "unable to find the specified revision", "REVISION", "Pod Template"}, describerFeatures...)...)
+	c.verify(t, append([]string{"No rollout history found", "unable to find the specified revision", "REVISION", "Pod Template", "warnings"}, describerFeatures...)...)
 }
+
+// warningSink collects what kubectl logs through klog (its warnings).
+type warningSink struct{ msgs []string }
+
+var warnings = &warningSink{}
+
+func (s *warningSink) take() []string {
+	m := s.msgs
+	s.msgs = nil
+	return m
+}
+func (s *warningSink) Init(logr.RuntimeInfo) {}
+func (s *warningSink) Enabled(int) bool      { return true }
+func (s *warningSink) Info(_ int, msg string, _ ...any) {
+	s.msgs = append(s.msgs, strings.TrimSuffix(msg, "\n"))
+}
+func (s *warningSink) Error(_ error, msg string, _ ...any) {
+	s.msgs = append(s.msgs, strings.TrimSuffix(msg, "\n"))
+}
+func (s *warningSink) WithValues(...any) logr.LogSink { return s }
+func (s *warningSink) WithName(string) logr.LogSink   { return s }
 
 // describerFeatures are parts of kubectl's pod template layout the
 // generated templates must reach.

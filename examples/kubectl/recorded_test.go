@@ -1,6 +1,7 @@
 package kubectl
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/rolloutplan/rolloutplan/examples/appsv1"
@@ -45,6 +46,10 @@ func TestRecordedViews(t *testing.T) {
 			}
 			if out != want.Output || errText(err) != want.Error {
 				t.Errorf("%s history(%s %d) =\n%q, %q; kubectl\n%q, %q", v.ID, want.Query, want.Revision, out, errText(err), want.Output, want.Error)
+			}
+			warns, err := rollout.HistoryWarnings(s.d, s.rss)
+			if err != nil || strings.Join(warns, "\n") != strings.Join(want.Warnings, "\n") {
+				t.Errorf("%s history warnings = %q, %v; kubectl %q", v.ID, warns, err, want.Warnings)
 			}
 			checked++
 		}

@@ -24,10 +24,11 @@ type recordedViews struct {
 			Error    string `json:"error"`
 		} `json:"status"`
 		History []struct {
-			Query    string `json:"query"`
-			Revision int64  `json:"revision"`
-			Output   string `json:"output"`
-			Error    string `json:"error"`
+			Query    string   `json:"query"`
+			Revision int64    `json:"revision"`
+			Output   string   `json:"output"`
+			Error    string   `json:"error"`
+			Warnings []string `json:"warnings"`
 		} `json:"history"`
 		Undo []struct {
 			ToRevision int64  `json:"toRevision"`

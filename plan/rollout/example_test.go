@@ -202,3 +202,16 @@ func ExampleLint() {
 	// surge 0, unavailable 1, peak 5, min available 4, 10 steps, 55s
 	// warning MaxUnavailableRoundsToZero
 }
+
+func ExampleHistoryWarnings() {
+	d, rss := web()
+	rss[0].Annotations[model.RevisionAnnotation] = "one"
+	warnings, _ := rollout.HistoryWarnings(d, rss)
+	fmt.Println(warnings)
+	out, _ := rollout.History(d, rss)
+	fmt.Print(out)
+	// Output:
+	// [unable to get revision from replicaset web-6d4b5f7c9 for deployment web in namespace default: strconv.ParseInt: parsing "one": invalid syntax]
+	// REVISION  CHANGE-CAUSE
+	// 2         kubectl set image deployment/web web=web:2
+}

@@ -58,6 +58,29 @@ func History(d *model.Deployment, rss []*model.ReplicaSet) (string, error) {
 	return b.String(), nil
 }
 
+// HistoryWarnings returns the warnings kubectl rollout history logs before
+// its output: one per ReplicaSet it considers whose revision annotation is
+// not a number, in the order it walks them, with kubectl's text:
+//
+//	unable to get revision from replicaset web-5d7 for deployment web in namespace default: strconv.ParseInt: parsing "x": invalid syntax
+//
+// Those ReplicaSets are left out of the history. The only error is an
+// invalid selector.
+func HistoryWarnings(d *model.Deployment, rss []*model.ReplicaSet) ([]string, error) {
+	all, err := revision.KubectlReplicaSets(d, rss)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, rs := range all {
+		if _, err := annotationRevision(rs.Annotations); err != nil {
+			out = append(out, fmt.Sprintf("unable to get revision from replicaset %s for deployment %s in namespace %s: %v",
+				rs.Name, d.Name, d.Namespace, err))
+		}
+	}
+	return out, nil
+}
+
 // HistoryRevision returns what kubectl rollout history --revision=n prints:
 // the pod template of the ReplicaSet holding revision n, with its change
 // cause set as the template's kubernetes.io/change-cause annotation, in

@@ -35,7 +35,7 @@ func Status(d *model.Deployment, revision int64) (message string, done bool, err
 		return "", false, &model.FieldError{Field: "deployment", Detail: "must not be nil"}
 	}
 	if revision > 0 {
-		running, err := deploymentRevision(d)
+		running, err := annotationRevision(d.Annotations)
 		if err != nil {
 			return "", false, fmt.Errorf("cannot get the revision of deployment %q: %v", d.Name, err)
 		}
@@ -68,8 +68,8 @@ func Status(d *model.Deployment, revision int64) (message string, done bool, err
 // deploymentRevision is kubectl's reading of the revision annotation: absent
 // is 0, otherwise strconv.ParseInt's result and error (kubectl prints the
 // strconv error as is).
-func deploymentRevision(d *model.Deployment) (int64, error) {
-	n, err := revision.Revision(d.Annotations)
+func annotationRevision(annotations map[string]string) (int64, error) {
+	n, err := revision.Revision(annotations)
 	var re *revision.RevisionError
 	if errors.As(err, &re) {
 		return 0, re.Err

@@ -46,6 +46,15 @@ Flags:
 	if err != nil {
 		return rolloutio.Fail(stderr, err)
 	}
+	// kubectl logs these through klog before printing; here they are plain
+	// lines on standard error.
+	warnings, err := rollout.HistoryWarnings(s.Deployment, s.ReplicaSets)
+	if err != nil {
+		return rolloutio.Fail(stderr, err)
+	}
+	for _, w := range warnings {
+		fmt.Fprintf(stderr, "warning: %s\n", w)
+	}
 	out, err := rollout.HistoryRevision(s.Deployment, s.ReplicaSets, *revision)
 	if err != nil {
 		return rolloutio.Fail(stderr, err)

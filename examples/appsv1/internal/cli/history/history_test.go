@@ -23,6 +23,11 @@ func TestHistory(t *testing.T) {
 		{Name: "no history", Args: []string{"--revision=2"}, Code: 0,
 			Stdin:  `{"kind":"List","items":[{"kind":"Deployment","apiVersion":"apps/v1","metadata":{"name":"web","namespace":"default"},"spec":{"selector":{"matchLabels":{"app":"web"}},"template":{"metadata":{"labels":{"app":"web"}}}}}]}`,
 			Stdout: "deployment.apps/web with revision #2\nNo rollout history found.\n"},
+		{Name: "warning", Args: []string{"web"},
+			Stdin: `{"kind":"List","items":[{"kind":"Deployment","apiVersion":"apps/v1","metadata":{"name":"web","namespace":"default","uid":"u"},"spec":{"selector":{"matchLabels":{"app":"web"}},"template":{"metadata":{"labels":{"app":"web"}}}}},` +
+				`{"kind":"ReplicaSet","apiVersion":"apps/v1","metadata":{"name":"web-1","namespace":"default","labels":{"app":"web"},"annotations":{"deployment.kubernetes.io/revision":"one"},"ownerReferences":[{"apiVersion":"apps/v1","kind":"Deployment","name":"web","uid":"u","controller":true}]},"spec":{"replicas":1,"selector":{"matchLabels":{"app":"web"}},"template":{"metadata":{"labels":{"app":"web"}}}}}]}`,
+			Stdout: "deployment.apps/web \nNo rollout history found.\n",
+			Stderr: "warning: unable to get revision from replicaset web-1 for deployment web in namespace default: strconv.ParseInt: parsing \"one\": invalid syntax\n"},
 		{Name: "negative", Args: []string{"--revision=-2"}, Code: 1, Stderr: "error: revision must be a positive integer: -2\n"},
 		{Name: "bad arg", Args: []string{"svc/api"}, Code: 2, StderrContains: `argument "svc/api"`},
 	})
