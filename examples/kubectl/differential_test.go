@@ -241,7 +241,7 @@ var describerFeatures = []string{
 	"    Command:\n", "    Limits:\n", "    Requests:\n", "    Liveness:\thttp-get", "\ttcp-socket", "\tgrpc <pod>:", "\texec [",
 	"    Environment Variables from:\n", "<set to the key", " (v1:metadata.name)", "    Mounts:\n", "  Volumes:\n",
 	"EmptyDir", "SizeLimit:\t1Gi", "ConfigMap (a volume", "Secret (a volume", "PersistentVolumeClaim (a reference", "HostPathType:\tDirectory",
-	"  Priority Class Name:", "  Node-Selectors:\tdisktype=ssd\n", " op=Exists", " for 300s",
+	"  Priority Class Name:", "SeccompProfile:\tRuntimeDefault", "LocalhostProfile:\tprofiles/audit.json", "  Node-Selectors:\tdisktype=ssd\n", " op=Exists", " for 300s",
 }
 
 // patchSent returns the body of the patch kubectl sent to the fake API.

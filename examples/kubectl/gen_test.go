@@ -164,6 +164,13 @@ func genContainer(t *rapid.T, label string, app string) core.Container {
 		c.EnvFrom = []core.EnvFromSource{{ConfigMapRef: &core.ConfigMapEnvSource{LocalObjectReference: core.LocalObjectReference{Name: "cm"}}},
 			{Prefix: "S_", SecretRef: &core.SecretEnvSource{LocalObjectReference: core.LocalObjectReference{Name: "sec"}}}}
 	}
+	if chance(t, label+"-seccomp", 15) {
+		c.SecurityContext = &core.SecurityContext{SeccompProfile: &core.SeccompProfile{Type: core.SeccompProfileTypeRuntimeDefault}}
+		if chance(t, label+"-seccomp-local", 50) {
+			profile := "profiles/audit.json"
+			c.SecurityContext.SeccompProfile = &core.SeccompProfile{Type: core.SeccompProfileTypeLocalhost, LocalhostProfile: &profile}
+		}
+	}
 	c.Resources = genResources(t, label+"-res")
 	c.LivenessProbe = genProbe(t, label+"-live")
 	c.ReadinessProbe = genProbe(t, label+"-ready")

@@ -32,9 +32,9 @@ var ErrUnsupported = errors.New("not supported by the template describer")
 // printed as written; the API server always returns them in the canonical
 // form kubectl prints. Volumes of the kinds hostPath, emptyDir, secret,
 // configMap and persistentVolumeClaim are described; templates with other
-// volume kinds, topology spread constraints,
-// a scheduling group, volume devices, seccomp profiles or environment
-// variables from resource fields are refused with an error naming the
+// volume kinds, topology spread constraints, a scheduling group, volume
+// devices, a Localhost seccomp profile without its file (kubectl fails on
+// it) or environment variables from resource fields are refused with an error naming the
 // field and matching [ErrUnsupported], rather than described differently.
 func DescribeTemplate(t model.PodTemplate) (string, error) {
 	var doc podTemplateDoc
@@ -104,7 +104,10 @@ type containerDoc struct {
 	ReadinessProbe  *probeDoc         `json:"readinessProbe"`
 	StartupProbe    *probeDoc         `json:"startupProbe"`
 	SecurityContext *struct {
-		SeccompProfile json.RawMessage `json:"seccompProfile"`
+		SeccompProfile *struct {
+			Type             string  `json:"type"`
+			LocalhostProfile *string `json:"localhostProfile"`
+		} `json:"seccompProfile"`
 	} `json:"securityContext"`
 }
 
@@ -246,8 +249,10 @@ func (s *podSpecDoc) supported() error {
 			if len(c.VolumeDevices) > 0 {
 				return unsupported(at + "volumeDevices")
 			}
-			if c.SecurityContext != nil && isSet(c.SecurityContext.SeccompProfile) {
-				return unsupported(at + "securityContext.seccompProfile")
+			if sc := c.SecurityContext; sc != nil && sc.SeccompProfile != nil &&
+				sc.SeccompProfile.Type == "Localhost" && sc.SeccompProfile.LocalhostProfile == nil {
+				// kubectl dereferences the missing profile and fails.
+				return unsupported(at + "securityContext.seccompProfile (Localhost without localhostProfile)")
 			}
 			for j, e := range c.Env {
 				if e.ValueFrom != nil && isSet(e.ValueFrom.ResourceFieldRef) {
@@ -357,6 +362,12 @@ func (w *prefixWriter) containers(label string, cs []containerDoc) {
 		}
 		w.portLine("Port", strings.Join(ports, ", "))
 		w.portLine("Host Port", strings.Join(hostPorts, ", "))
+		if sc := c.SecurityContext; sc != nil && sc.SeccompProfile != nil {
+			w.write(2, "SeccompProfile:\t%s\n", sc.SeccompProfile.Type)
+			if sc.SeccompProfile.Type == "Localhost" {
+				w.write(3, "LocalhostProfile:\t%s\n", *sc.SeccompProfile.LocalhostProfile)
+			}
+		}
 		w.command("Command", c.Command)
 		w.command("Args", c.Args)
 		w.resources("Limits", c.Resources.Limits)
