@@ -1,135 +1,70 @@
-// Package restart is the "restart" subcommand of kubectl-rolloutplan: it
-// replays a script of informer events and restart-check ticks (the format of
-// the recorded behaviour of the original kubernetes-deployment-restart-
-// controller) through the config-change restart planner and prints the
-// trace.
+// Package restart is `kubectl-rolloutplan restart`: what `kubectl rollout
+// restart` prints for a Deployment in a given cluster state, and the patch
+// it would send.
 package restart
 
 import (
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
-	core "github.com/rolloutplan/rolloutplan/plan/restart"
-	"github.com/rolloutplan/rolloutplan/plan/restart/replay"
+	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/rolloutio"
+	"github.com/rolloutplan/rolloutplan/plan/rollout"
 )
 
-const usage = `usage: kubectl-rolloutplan restart [flags] < script.json
+// Run runs the subcommand with the wall clock (kubectl's restartedAt is its
+// local time); see the package rolloutio for the common flags.
+func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return run(args, stdin, stdout, stderr, time.Now)
+}
 
-Replays a restart script (JSON; a line {"script": ..., "trace": ...} of a
-recorded .jsonl works too) through the config-change restart planner and
-prints the trace as one JSON document.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer, clock func() time.Time) int {
+	fs := flag.NewFlagSet("restart", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var t rolloutio.Target
+	t.AddFlags(fs)
+	nowFlag := fs.String("now", "", "kubectl's clock, RFC 3339 (default: now, in local time as kubectl)")
+	showPatch := fs.Bool("show-patch", false, "also print the strategic merge patch kubectl would send")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), `Usage: kubectl-rolloutplan restart [deployment/NAME] [flags]
+
+Prints what 'kubectl rollout restart' prints for the Deployment in a cluster
+state (the JSON of 'kubectl get deployment -o json'). Nothing is sent.
 
 Flags:
-`
-
-// Run runs the subcommand. Exit status: 0 when a trace was printed, 1 for
-// unreadable input, 2 for bad flags.
-func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("restart", flag.ContinueOnError)
-	original := fs.Bool("original-references", false, "track only the original controller's references (containers' envFrom and ConfigMap volumes)")
-	binary := fs.Bool("include-binary-data", false, "let ConfigMap checksums cover binaryData (the original ignores it)")
-	layout := fs.String("timestamp", "stamp", "restart annotation format: stamp (time.Stamp, as the original) or rfc3339")
-	compat := fs.String("compat", "", "comma-separated shortfalls of the original to reproduce: recreated-config-unlinked, miss-single-update, no-retry, same-second-timestamp, or all")
-	indent := fs.Bool("indent", false, "indent the JSON output")
-	// Help asked for goes to stdout and exits 0; a flag error prints the
-	// usage on stderr and exits 2.
-	usageTo := func(w io.Writer) {
-		fmt.Fprint(w, usage)
-		fs.SetOutput(w)
+`)
 		fs.PrintDefaults()
 	}
-	fs.SetOutput(io.Discard)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			usageTo(stdout)
-			return 0
-		}
-		fmt.Fprintf(stderr, "restart: %v\n", err)
-		usageTo(stderr)
-		return 2
+	pos, code, stop := rolloutio.ParseFlags(fs, args, stdout)
+	if stop {
+		return code
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "restart: unexpected argument %q (the script is read from standard input)\n", fs.Arg(0))
-		return 2
+	if err := t.ParseArgs(pos); err != nil {
+		return rolloutio.Usage(stderr, "restart", err)
 	}
-	opts := core.Options{OriginalReferences: *original, IncludeBinaryData: *binary}
-	switch *layout {
-	case "stamp":
-	case "rfc3339":
-		opts.TimestampLayout = time.RFC3339
-	default:
-		fmt.Fprintf(stderr, "restart: -timestamp %q: want stamp or rfc3339\n", *layout)
-		return 2
-	}
-	c, err := parseCompat(*compat)
+	now, err := rolloutio.ParseNow(*nowFlag, clock)
 	if err != nil {
-		fmt.Fprintf(stderr, "restart: -compat: %v\n", err)
-		return 2
+		return rolloutio.Usage(stderr, "restart", err)
 	}
-	opts.Compat = c
-
-	in, err := io.ReadAll(stdin)
+	s, err := t.Read(stdin, now)
 	if err != nil {
-		fmt.Fprintf(stderr, "restart: reading standard input: %v\n", err)
-		return 1
+		return rolloutio.Fail(stderr, err)
 	}
-	s, err := parse(in)
-	if err != nil {
-		fmt.Fprintf(stderr, "restart: %v\n", err)
-		return 1
+	d := s.Deployment
+	patch, err := rollout.Restart(d, now)
+	switch {
+	case err != nil && errors.Is(err, rollout.ErrRestartPaused):
+		return rolloutio.Fail(stderr, fmt.Errorf("error: deployments.apps %q %v", d.Name, err))
+	case err != nil:
+		return rolloutio.Fail(stderr, err)
+	case string(patch) == "{}":
+		return rolloutio.Fail(stderr, fmt.Errorf("failed to create patch for %v: if restart has already been triggered within the past second, please wait before attempting to trigger another", d.Name))
 	}
-	tr, err := replay.Run(s, replay.Options{Planner: opts})
-	if err != nil {
-		fmt.Fprintf(stderr, "restart: %v\n", err)
-		return 1
-	}
-	enc := json.NewEncoder(stdout)
-	if *indent {
-		enc.SetIndent("", "  ")
-	}
-	if err := enc.Encode(tr); err != nil {
-		fmt.Fprintf(stderr, "restart: writing the trace: %v\n", err)
-		return 1
+	fmt.Fprintf(stdout, "%s restarted\n", rolloutio.ObjectName(d))
+	if *showPatch {
+		fmt.Fprintf(stdout, "%s\n", patch)
 	}
 	return 0
-}
-
-// parse reads a script, or the script of a recorded line.
-func parse(in []byte) (replay.Script, error) {
-	var line struct {
-		Script json.RawMessage `json:"script"`
-	}
-	if err := json.Unmarshal(in, &line); err == nil && len(line.Script) > 0 {
-		return replay.ParseScript(line.Script)
-	}
-	return replay.ParseScript(in)
-}
-
-func parseCompat(v string) (core.Compat, error) {
-	var c core.Compat
-	if v == "" {
-		return c, nil
-	}
-	for _, name := range strings.Split(v, ",") {
-		switch strings.TrimSpace(name) {
-		case "recreated-config-unlinked":
-			c.RecreatedConfigUnlinked = true
-		case "miss-single-update":
-			c.MissSingleUpdate = true
-		case "no-retry":
-			c.NoRetry = true
-		case "same-second-timestamp":
-			c.SameSecondTimestamp = true
-		case "all":
-			c = core.Compat{RecreatedConfigUnlinked: true, MissSingleUpdate: true, NoRetry: true, SameSecondTimestamp: true}
-		default:
-			return c, fmt.Errorf("unknown shortfall %q (want recreated-config-unlinked, miss-single-update, no-retry, same-second-timestamp or all)", name)
-		}
-	}
-	return c, nil
 }

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# The kubectl differential module (examples/kubectl): package plan/rollout
+# against the real k8s.io/kubectl v0.36.3 rollout helpers, on the recorded
+# views of the 200 public conformance states and on 5000 generated states
+# per function. Fails on any difference, on any skipped test, and when a
+# differential test checked fewer states than required.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+status=0
+(cd examples/kubectl && go test -count=1 -v ./...) > "$out" 2>&1 || status=$?
+
+grep -E '^\s+\S+_test\.go:[0-9]+: ([0-9]+ (states|recorded views)|\[rapid\] OK)' "$out" | sed 's/^ *//' || true
+if grep -q -- '--- SKIP' "$out"; then
+  echo "skipped tests:"; grep -- '--- SKIP' "$out"; status=1
+fi
+passed=$(grep -c -- '^--- PASS' "$out" || true)
+failed=$(grep -c -- '^--- FAIL' "$out" || true)
+echo "kubectl differential: $passed passed, $failed failed"
+if [ "$status" -ne 0 ]; then
+  grep -v '^=== RUN' "$out" | tail -n 60
+  exit 1
+fi

@@ -1,0 +1,135 @@
+// Package configrestarts is the "config-restarts" subcommand of
+// kubectl-rolloutplan: it replays a script of informer events and
+// restart-check ticks (the format of the recorded behaviour of the original
+// kubernetes-deployment-restart-controller) through the config-change
+// restart planner and prints the trace.
+package configrestarts
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	core "github.com/rolloutplan/rolloutplan/plan/restart"
+	"github.com/rolloutplan/rolloutplan/plan/restart/replay"
+)
+
+const usage = `usage: kubectl-rolloutplan config-restarts [flags] < script.json
+
+Replays a restart script (JSON; a line {"script": ..., "trace": ...} of a
+recorded .jsonl works too) through the config-change restart planner and
+prints the trace as one JSON document.
+
+Flags:
+`
+
+// Run runs the subcommand. Exit status: 0 when a trace was printed, 1 for
+// unreadable input, 2 for bad flags.
+func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("config-restarts", flag.ContinueOnError)
+	original := fs.Bool("original-references", false, "track only the original controller's references (containers' envFrom and ConfigMap volumes)")
+	binary := fs.Bool("include-binary-data", false, "let ConfigMap checksums cover binaryData (the original ignores it)")
+	layout := fs.String("timestamp", "stamp", "restart annotation format: stamp (time.Stamp, as the original) or rfc3339")
+	compat := fs.String("compat", "", "comma-separated shortfalls of the original to reproduce: recreated-config-unlinked, miss-single-update, no-retry, same-second-timestamp, or all")
+	indent := fs.Bool("indent", false, "indent the JSON output")
+	// Help asked for goes to stdout and exits 0; a flag error prints the
+	// usage on stderr and exits 2.
+	usageTo := func(w io.Writer) {
+		fmt.Fprint(w, usage)
+		fs.SetOutput(w)
+		fs.PrintDefaults()
+	}
+	fs.SetOutput(io.Discard)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			usageTo(stdout)
+			return 0
+		}
+		fmt.Fprintf(stderr, "config-restarts: %v\n", err)
+		usageTo(stderr)
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "config-restarts: unexpected argument %q (the script is read from standard input)\n", fs.Arg(0))
+		return 2
+	}
+	opts := core.Options{OriginalReferences: *original, IncludeBinaryData: *binary}
+	switch *layout {
+	case "stamp":
+	case "rfc3339":
+		opts.TimestampLayout = time.RFC3339
+	default:
+		fmt.Fprintf(stderr, "config-restarts: -timestamp %q: want stamp or rfc3339\n", *layout)
+		return 2
+	}
+	c, err := parseCompat(*compat)
+	if err != nil {
+		fmt.Fprintf(stderr, "config-restarts: -compat: %v\n", err)
+		return 2
+	}
+	opts.Compat = c
+
+	in, err := io.ReadAll(stdin)
+	if err != nil {
+		fmt.Fprintf(stderr, "config-restarts: reading standard input: %v\n", err)
+		return 1
+	}
+	s, err := parse(in)
+	if err != nil {
+		fmt.Fprintf(stderr, "config-restarts: %v\n", err)
+		return 1
+	}
+	tr, err := replay.Run(s, replay.Options{Planner: opts})
+	if err != nil {
+		fmt.Fprintf(stderr, "config-restarts: %v\n", err)
+		return 1
+	}
+	enc := json.NewEncoder(stdout)
+	if *indent {
+		enc.SetIndent("", "  ")
+	}
+	if err := enc.Encode(tr); err != nil {
+		fmt.Fprintf(stderr, "config-restarts: writing the trace: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// parse reads a script, or the script of a recorded line.
+func parse(in []byte) (replay.Script, error) {
+	var line struct {
+		Script json.RawMessage `json:"script"`
+	}
+	if err := json.Unmarshal(in, &line); err == nil && len(line.Script) > 0 {
+		return replay.ParseScript(line.Script)
+	}
+	return replay.ParseScript(in)
+}
+
+func parseCompat(v string) (core.Compat, error) {
+	var c core.Compat
+	if v == "" {
+		return c, nil
+	}
+	for _, name := range strings.Split(v, ",") {
+		switch strings.TrimSpace(name) {
+		case "recreated-config-unlinked":
+			c.RecreatedConfigUnlinked = true
+		case "miss-single-update":
+			c.MissSingleUpdate = true
+		case "no-retry":
+			c.NoRetry = true
+		case "same-second-timestamp":
+			c.SameSecondTimestamp = true
+		case "all":
+			c = core.Compat{RecreatedConfigUnlinked: true, MissSingleUpdate: true, NoRetry: true, SameSecondTimestamp: true}
+		default:
+			return c, fmt.Errorf("unknown shortfall %q (want recreated-config-unlinked, miss-single-update, no-retry, same-second-timestamp or all)", name)
+		}
+	}
+	return c, nil
+}

@@ -1,0 +1,18 @@
+package resume
+
+import (
+	"testing"
+
+	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/clitest"
+)
+
+// Seed 004: `kubectl rollout resume deployment.v1.apps/nginx-deployment`
+// prints "deployment.apps/nginx-deployment resumed".
+func TestResume(t *testing.T) {
+	clitest.Run(t, Run, []clitest.Case{
+		{Name: "resume", Args: []string{"-f", clitest.Data + "paused.json", "--show-patch"},
+			Stdout: "deployment.apps/checkout resumed\n{\"spec\":{\"paused\":null}}\n"},
+		{Name: "not paused", Args: []string{"-f", clitest.Data + "rollout.json"}, Code: 1,
+			Stderr: "error: deployments.apps \"api\" is not paused\n"},
+	})
+}

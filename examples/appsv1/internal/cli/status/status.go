@@ -1,0 +1,123 @@
+// Package status is `kubectl-rolloutplan status`: what `kubectl rollout
+// status --watch=false` prints for a Deployment in a given cluster state,
+// and with --explain why the rollout waits, from the Deployment
+// controller's own reasons for its next sync.
+package status
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/rolloutplan/rolloutplan/examples/appsv1"
+	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/rolloutio"
+	"github.com/rolloutplan/rolloutplan/plan"
+	"github.com/rolloutplan/rolloutplan/plan/rollout"
+)
+
+// Run runs the subcommand: flags and arguments in args, the state on stdin
+// (or -f), kubectl's output on stdout and stderr. It returns the exit
+// status: 0 when kubectl exits 0 (done or still waiting: a state is one
+// look, as with --watch=false), 1 for kubectl's errors and unreadable
+// input, 2 for bad flags.
+func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return run(args, stdin, stdout, stderr, time.Now)
+}
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer, clock func() time.Time) int {
+	fs := flag.NewFlagSet("status", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var t rolloutio.Target
+	t.AddFlags(fs)
+	revision := fs.Int64("revision", 0, "require this `revision`: a Deployment at another one is an error (0: any)")
+	explain := fs.Bool("explain", false, "after kubectl's line, say why the rollout waits: the controller's next sync and the budget arithmetic behind it")
+	nowFlag := fs.String("now", "", "the controller's clock for --explain, RFC 3339 (default: now)")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), `Usage: kubectl-rolloutplan status [deployment/NAME] [flags]
+
+Prints what 'kubectl rollout status --watch=false' prints for the Deployment
+in a cluster state (the JSON of 'kubectl get deployment,replicasets,pods -o json').
+
+Flags:
+`)
+		fs.PrintDefaults()
+	}
+	pos, code, stop := rolloutio.ParseFlags(fs, args, stdout)
+	if stop {
+		return code
+	}
+	if err := t.ParseArgs(pos); err != nil {
+		return rolloutio.Usage(stderr, "status", err)
+	}
+	if *revision < 0 {
+		return rolloutio.Fail(stderr, fmt.Errorf("revision must be a positive integer: %v", *revision))
+	}
+	now, err := rolloutio.ParseNow(*nowFlag, clock)
+	if err != nil {
+		return rolloutio.Usage(stderr, "status", err)
+	}
+	s, err := t.Read(stdin, now)
+	if err != nil {
+		return rolloutio.Fail(stderr, err)
+	}
+	msg, _, statusErr := rollout.Status(s.Deployment, *revision)
+	fmt.Fprint(stdout, msg)
+	if *explain {
+		if err := explainSync(stdout, s.Apps); err != nil {
+			return rolloutio.Fail(stderr, err)
+		}
+	}
+	if statusErr != nil {
+		return rolloutio.Fail(stderr, statusErr)
+	}
+	return 0
+}
+
+// explainSync plans the controller's next sync of the state and prints its
+// writes and notes with the numbers behind them.
+func explainSync(w io.Writer, s appsv1.State) error {
+	_, p, err := appsv1.Sync(s)
+	if err != nil {
+		return fmt.Errorf("explain: planning the next sync: %w", err)
+	}
+	fmt.Fprintf(w, "Why: the Deployment controller's next sync (at %s)", s.Now.UTC().Format(time.RFC3339))
+	if len(p.Actions) == 0 {
+		fmt.Fprintln(w, " writes nothing.")
+	} else {
+		fmt.Fprintln(w, " writes:")
+		for _, a := range p.Actions {
+			fmt.Fprintf(w, "  - %s %s/%s", a.Kind, a.Namespace, a.Name)
+			if a.Conflict {
+				fmt.Fprint(w, " (rejected with a conflict by a real API server)")
+			}
+			fmt.Fprintf(w, "\n    %s\n", reasonLine(a.Reason))
+		}
+	}
+	if len(p.Notes) > 0 {
+		fmt.Fprintln(w, "and notes:")
+		for _, n := range p.Notes {
+			fmt.Fprintf(w, "  - %s\n", reasonLine(n))
+		}
+	}
+	if p.Err != nil {
+		fmt.Fprintf(w, "The sync ends with the error: %s\n", p.Err.Message)
+	}
+	if p.Requeue.Kind == plan.RequeueAfter {
+		fmt.Fprintf(w, "The controller checks the progress deadline again in %s.\n", p.Requeue.After)
+	}
+	return nil
+}
+
+// reasonLine renders a reason with its numbers: "Code: message [a=1 b=2]".
+func reasonLine(r plan.Reason) string {
+	if len(r.Values) == 0 {
+		return r.String()
+	}
+	vals := make([]string, len(r.Values))
+	for i, v := range r.Values {
+		vals[i] = fmt.Sprintf("%s=%d", v.Name, v.Value)
+	}
+	return fmt.Sprintf("%s [%s]", r, strings.Join(vals, " "))
+}
