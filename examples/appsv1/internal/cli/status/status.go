@@ -94,6 +94,8 @@ A predicted stall is printed; it does not change the exit code.
 		if err != nil {
 			return rolloutio.Fail(stderr, fmt.Errorf("predict: %w", err))
 		}
+		// The assumptions first: a prediction is only as good as them.
+		p.WriteHeader(stdout)
 		p.WriteVerdict(stdout)
 		if err := p.WriteChart(stdout); err != nil {
 			return rolloutio.Fail(stderr, fmt.Errorf("predict: %w", err))

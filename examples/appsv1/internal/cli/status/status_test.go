@@ -63,7 +63,7 @@ func TestStatusExplain(t *testing.T) {
 	}
 }
 
-// status --predict prints simulate's prediction line: on step 5 of the
+// status --predict prints simulate's header and prediction line: on step 5 of the
 // recorded upstream scenario rolling-update-nginx-3 (simulate's testdata),
 // the recorded completion 4 syncs later, at 10:00:10, JSON and YAML alike.
 func TestStatusPredict(t *testing.T) {
@@ -85,13 +85,19 @@ func TestStatusPredict(t *testing.T) {
 		t.Fatal(err)
 	}
 	kubectl := "Waiting for deployment \"nginx\" rollout to finish: 1 out of 3 new replicas have been updated...\n"
+	header := func(fidelity string) string {
+		return "Deployment default/nginx at 2025-03-01T10:00:06Z: 3 replicas, RollingUpdate maxSurge 25% maxUnavailable 25%; pods ready 0s after creation (" + fidelity + " fidelity)\n"
+	}
+	if !strings.HasPrefix(simOut.String(), header("pods")) {
+		t.Fatalf("simulate's header differs:\n%s", simOut.String())
+	}
 	clitest.Run(t, Run, []clitest.Case{
-		{Name: "json", Args: []string{"--predict", "--now=2025-03-01T10:00:06Z", "-f", state}, Stdout: kubectl + verdict},
-		{Name: "yaml", Args: []string{"nginx", "--predict", "--now=2025-03-01T10:00:06Z"}, Stdin: string(y), Stdout: kubectl + verdict},
-		{Name: "counts", Args: []string{"--predict", "--fidelity=counts", "--now=2025-03-01T10:00:06Z", "-f", state}, Stdout: kubectl + verdict},
+		{Name: "json", Args: []string{"--predict", "--now=2025-03-01T10:00:06Z", "-f", state}, Stdout: kubectl + header("pods") + verdict},
+		{Name: "yaml", Args: []string{"nginx", "--predict", "--now=2025-03-01T10:00:06Z"}, Stdin: string(y), Stdout: kubectl + header("pods") + verdict},
+		{Name: "counts", Args: []string{"--predict", "--fidelity=counts", "--now=2025-03-01T10:00:06Z", "-f", state}, Stdout: kubectl + header("counts") + verdict},
 		// A predicted stall is printed; the exit code stays kubectl's.
 		{Name: "stall", Args: []string{"--predict", "--never-ready", "--now=2025-03-01T10:00:06Z", "-f", state},
-			StdoutContains: kubectl + "prediction: the rollout stalls after 10m"},
+			StdoutContains: "pods ready 0s (never for the current template) after creation (pods fidelity)\nprediction: the rollout stalls after 10m3s: Progressing=False/ProgressDeadlineExceeded"},
 		{Name: "work bound", Args: []string{"--predict", "--max-work=1", "--now=2025-03-01T10:00:06Z", "-f", state}, Code: 1,
 			Stdout: kubectl, StderrContains: "error: predict: "},
 	})
