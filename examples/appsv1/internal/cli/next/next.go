@@ -87,7 +87,7 @@ func RunNamed(name string, args []string, stdin io.Reader, stdout, stderr io.Wri
 	in, closeIn, err := t.Open(stdin)
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: -f: %v\n", name, err)
-		return exitUsage
+		return exitInput
 	}
 	defer closeIn()
 	objs, err := input.ReadObjects(in, input.Options{MaxBytes: t.MaxInput})

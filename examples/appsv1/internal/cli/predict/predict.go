@@ -109,7 +109,7 @@ func Run(s appsv1.State, w World) (*Prediction, error) {
 // the start, the strategy and the world model.
 func (p *Prediction) WriteHeader(w io.Writer) {
 	d := p.Deployment
-	fmt.Fprintf(w, "Deployment %s/%s at %s: %d replicas, %s; pods ready %s after creation (%s fidelity)\n",
+	fmt.Fprintf(w, "Deployment %s/%s at %s: %d replicas, %s; %s (%s fidelity)\n",
 		d.Namespace, d.Name, p.Start.UTC().Format(time.RFC3339), d.DesiredReplicas(), strategy(d), p.readiness(), p.Fidelity)
 }
 
@@ -154,9 +154,9 @@ func (p *Prediction) Violations() int { return p.Trace.Summary.Violations }
 
 func (p *Prediction) readiness() string {
 	if p.World.NeverReady {
-		return fmt.Sprintf("%s (never for the current template)", p.World.ReadyAfter)
+		return fmt.Sprintf("pods ready %s after creation, those of the current template never", p.World.ReadyAfter)
 	}
-	return p.World.ReadyAfter.String()
+	return fmt.Sprintf("pods ready %s after creation", p.World.ReadyAfter)
 }
 
 func strategy(d *model.Deployment) string {

@@ -97,7 +97,7 @@ func TestStatusPredict(t *testing.T) {
 		{Name: "counts", Args: []string{"--predict", "--fidelity=counts", "--now=2025-03-01T10:00:06Z", "-f", state}, Stdout: kubectl + header("counts") + verdict},
 		// A predicted stall is printed; the exit code stays kubectl's.
 		{Name: "stall", Args: []string{"--predict", "--never-ready", "--now=2025-03-01T10:00:06Z", "-f", state},
-			StdoutContains: "pods ready 0s (never for the current template) after creation (pods fidelity)\nprediction: the rollout stalls after 10m3s: Progressing=False/ProgressDeadlineExceeded"},
+			StdoutContains: "pods ready 0s after creation, those of the current template never (pods fidelity)\nprediction: the rollout stalls after 10m3s: Progressing=False/ProgressDeadlineExceeded"},
 		{Name: "work bound", Args: []string{"--predict", "--max-work=1", "--now=2025-03-01T10:00:06Z", "-f", state}, Code: 1,
 			Stdout: kubectl, StderrContains: "error: predict: "},
 	})
