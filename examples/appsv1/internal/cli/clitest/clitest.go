@@ -54,5 +54,7 @@ func Run(t *testing.T, run func([]string, io.Reader, io.Writer, io.Writer) int, 
 // Data is the directory of the sample cluster states, relative to a
 // subcommand package: public conformance states s1-0006 (rollout.json, a
 // rollout with three revisions), s1-0029 (paused.json) and s1-0131
-// (deadline.json, progress deadline exceeded), as v1 Lists.
+// (deadline.json, progress deadline exceeded), as v1 Lists; rollout.yaml is
+// rollout.json as `kubectl get … -o yaml` prints it (sigs.k8s.io/yaml's
+// JSONToYAML, the conversion kubectl's YAML printer makes).
 const Data = "../rolloutio/testdata/"

@@ -7,13 +7,13 @@ package configrestarts
 
 import (
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"strings"
 	"time"
 
+	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/rolloutio"
 	core "github.com/rolloutplan/rolloutplan/plan/restart"
 	"github.com/rolloutplan/rolloutplan/plan/restart/replay"
 )
@@ -36,26 +36,21 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	layout := fs.String("timestamp", "stamp", "restart annotation format: stamp (time.Stamp, as the original) or rfc3339")
 	compat := fs.String("compat", "", "comma-separated shortfalls of the original to reproduce: recreated-config-unlinked, miss-single-update, no-retry, same-second-timestamp, or all")
 	indent := fs.Bool("indent", false, "indent the JSON output")
-	// Help asked for goes to stdout and exits 0; a flag error prints the
-	// usage on stderr and exits 2.
-	usageTo := func(w io.Writer) {
-		fmt.Fprint(w, usage)
-		fs.SetOutput(w)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), usage)
 		fs.PrintDefaults()
+		fmt.Fprint(fs.Output(), "\nExit codes: 0 a trace was printed; 1 unreadable input; 2 bad flags or arguments.\n")
 	}
-	fs.SetOutput(io.Discard)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			usageTo(stdout)
-			return 0
-		}
-		fmt.Fprintf(stderr, "config-restarts: %v\n", err)
-		usageTo(stderr)
-		return 2
+	// Help asked for goes to stdout and exits 0; a flag error prints the
+	// error and the usage on stderr and exits 2 (rolloutio.ParseFlags, as
+	// every subcommand).
+	pos, code, stop := rolloutio.ParseFlags(fs, args, stdout)
+	if stop {
+		return code
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "config-restarts: unexpected argument %q (the script is read from standard input)\n", fs.Arg(0))
-		return 2
+	if len(pos) > 0 {
+		return rolloutio.BadFlag(fs, fmt.Errorf("unexpected argument %q (the script is read from standard input)", pos[0]))
 	}
 	opts := core.Options{OriginalReferences: *original, IncludeBinaryData: *binary}
 	switch *layout {
@@ -63,13 +58,11 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "rfc3339":
 		opts.TimestampLayout = time.RFC3339
 	default:
-		fmt.Fprintf(stderr, "config-restarts: -timestamp %q: want stamp or rfc3339\n", *layout)
-		return 2
+		return rolloutio.BadFlag(fs, fmt.Errorf("-timestamp %q: want stamp or rfc3339", *layout))
 	}
 	c, err := parseCompat(*compat)
 	if err != nil {
-		fmt.Fprintf(stderr, "config-restarts: -compat: %v\n", err)
-		return 2
+		return rolloutio.BadFlag(fs, fmt.Errorf("-compat: %w", err))
 	}
 	opts.Compat = c
 

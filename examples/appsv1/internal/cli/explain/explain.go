@@ -5,20 +5,14 @@
 package explain
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
-	"github.com/rolloutplan/rolloutplan/examples/appsv1"
 	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/rolloutio"
 	"github.com/rolloutplan/rolloutplan/model"
 	"github.com/rolloutplan/rolloutplan/plan/rollout"
-	apps "k8s.io/api/apps/v1"
 )
 
 // Run runs the subcommand: flags and arguments in args, the Deployment on
@@ -37,74 +31,47 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(fs.Output(), `Usage: kubectl-rolloutplan explain [deployment/NAME] [flags]
 
 Reviews a Deployment's strategy before it is applied: reads a Deployment
-(JSON: a manifest, 'kubectl get deployment NAME -o json', or a List) and
+(JSON or YAML: a manifest, 'kubectl get deployment NAME -o yaml', or a List) and
 simulates a template change on it.
 
 Flags:
 `)
 		fs.PrintDefaults()
+		fmt.Fprint(fs.Output(), `
+Exit codes: 0 the review was printed (warnings included); 1 unreadable or
+invalid input; 2 bad flags or arguments.
+`)
 	}
 	pos, code, stop := rolloutio.ParseFlags(fs, args, stdout)
 	if stop {
 		return code
 	}
 	if err := t.ParseArgs(pos); err != nil {
-		return rolloutio.Usage(stderr, "explain", err)
+		return rolloutio.BadFlag(fs, err)
+	}
+	if err := t.Validate(); err != nil {
+		return rolloutio.BadFlag(fs, err)
 	}
 	switch {
 	case *readyAfter < 0:
-		return rolloutio.Usage(stderr, "explain", fmt.Errorf("--ready-after %s: must not be negative", *readyAfter))
+		return rolloutio.BadFlag(fs, fmt.Errorf("--ready-after %s: must not be negative", *readyAfter))
 	case *grace < 0:
-		return rolloutio.Usage(stderr, "explain", fmt.Errorf("--termination-grace %s: must not be negative", *grace))
+		return rolloutio.BadFlag(fs, fmt.Errorf("--termination-grace %s: must not be negative", *grace))
 	case *minAvailable < 0 || *minAvailable > 1<<31-1:
-		return rolloutio.Usage(stderr, "explain", fmt.Errorf("--min-available %d: must be between 0 and 2147483647", *minAvailable))
+		return rolloutio.BadFlag(fs, fmt.Errorf("--min-available %d: must be between 0 and 2147483647", *minAvailable))
 	}
-	d, err := readDeployment(&t, stdin)
+	t.Single = true
+	st, err := t.Read(stdin, stderr, "explain", time.Time{})
 	if err != nil {
 		return rolloutio.Fail(stderr, err)
 	}
+	d := st.Deployment
 	r, err := rollout.Lint(d, rollout.LintOptions{ReadyAfter: *readyAfter, TerminationGrace: *grace, MinAvailable: int32(*minAvailable)})
 	if err != nil {
 		return rolloutio.Fail(stderr, err)
 	}
 	report(stdout, d, r, *readyAfter)
 	return 0
-}
-
-// readDeployment reads one Deployment: a Deployment object, or the
-// Deployment t names in a List.
-func readDeployment(t *rolloutio.Target, stdin io.Reader) (*model.Deployment, error) {
-	var data []byte
-	var err error
-	if t.File == "-" || t.File == "" {
-		data, err = io.ReadAll(stdin)
-	} else {
-		data, err = os.ReadFile(t.File)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("reading the Deployment: %w", err)
-	}
-	var head struct {
-		Kind string `json:"kind"`
-	}
-	if err := json.Unmarshal(data, &head); err != nil {
-		return nil, errors.New("the input is not a JSON object: give a Deployment or a List as JSON (-o json)")
-	}
-	if head.Kind != "Deployment" {
-		s, err := t.Read(bytes.NewReader(data), time.Time{})
-		if err != nil {
-			return nil, err
-		}
-		return s.Deployment, nil
-	}
-	var d apps.Deployment
-	if err := appsv1.UnmarshalStrict(data, &d); err != nil {
-		return nil, fmt.Errorf("deployment: %w", err)
-	}
-	if t.Name != "" && d.Name != t.Name {
-		return nil, fmt.Errorf("the input is Deployment %q, not %q", d.Name, t.Name)
-	}
-	return appsv1.DeploymentToModel(&d)
 }
 
 func report(w io.Writer, d *model.Deployment, r rollout.Report, readyAfter time.Duration) {

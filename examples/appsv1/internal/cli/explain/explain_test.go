@@ -29,10 +29,14 @@ func TestExplain(t *testing.T) {
 				"    peak pods 2, minimum available 1, 2 scaling steps, done after 2s\n" +
 				"info: SingleReplica: 1 replica with maxSurge 33% and maxUnavailable 75%: the percentages resolve to surge 1 and unavailable 0, and a single pod carries all traffic\n"},
 		{Name: "wrong name", Args: []string{"deployment/api", "-f", clitest.Data + "web-deployment.json"}, Code: 1,
-			Stderr: "error: the input is Deployment \"web\", not \"api\"\n"},
+			Stderr: "error: no such deployment: \"api\" (the input has default/web)\n"},
 		{Name: "negative ready", Args: []string{"--ready-after=-1s"}, Code: 2, StderrContains: "--ready-after -1s: must not be negative"},
 		{Name: "negative min", Args: []string{"--min-available=-1"}, Code: 2, StderrContains: "--min-available -1"},
-		{Name: "yaml", Stdin: "kind: Deployment", Code: 1, StderrContains: "not a JSON object"},
+		{Name: "not apps/v1", Stdin: "kind: Deployment", Code: 1, StderrContains: `a Deployment of apiVersion ""; only apps/v1 is read`},
+		{Name: "yaml manifest", Stdin: "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: one\n  namespace: shop\nspec:\n  replicas: 1\n  selector:\n    matchLabels: {app: one}\n  template:\n    metadata:\n      labels: {app: one}\n",
+			StdoutContains: "deployment.apps/one: RollingUpdate, 1 replicas\n  maxSurge 25% → 1, maxUnavailable 25% → 0 (the defaults)\n"},
+		{Name: "yaml unknown field", Stdin: "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: one\nspec:\n  replica: 1\n", Code: 1,
+			Stderr: "error: items[0] (Deployment /one): unknown field \"spec.replica\"\n"},
 		{Name: "invalid", Stdin: `{"kind":"Deployment","apiVersion":"apps/v1","metadata":{"name":"x"},"spec":{"replicas":-1,"selector":{"matchLabels":{"a":"b"}},"template":{"metadata":{"labels":{"a":"b"}}}}}`,
 			Code: 1, StderrContains: "spec.replicas"},
 	})

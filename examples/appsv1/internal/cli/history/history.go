@@ -26,23 +26,30 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(fs.Output(), `Usage: kubectl-rolloutplan history [deployment/NAME] [--revision=N] [flags]
 
 Prints what 'kubectl rollout history' prints for the Deployment in a cluster
-state (the JSON of 'kubectl get deployment,replicasets -o json').
+state ('kubectl get deployment,replicasets -o json' or -o yaml).
 
 Flags:
 `)
 		fs.PrintDefaults()
+		fmt.Fprint(fs.Output(), `
+Exit codes: 0 printed; 1 kubectl's errors (unknown revision, negative --revision)
+or unreadable input; 2 bad flags or arguments.
+`)
 	}
 	pos, code, stop := rolloutio.ParseFlags(fs, args, stdout)
 	if stop {
 		return code
 	}
 	if err := t.ParseArgs(pos); err != nil {
-		return rolloutio.Usage(stderr, "history", err)
+		return rolloutio.BadFlag(fs, err)
+	}
+	if err := t.Validate(); err != nil {
+		return rolloutio.BadFlag(fs, err)
 	}
 	if *revision < 0 {
 		return rolloutio.Fail(stderr, fmt.Errorf("revision must be a positive integer: %v", *revision))
 	}
-	s, err := t.Read(stdin, time.Time{})
+	s, err := t.Read(stdin, stderr, "history", time.Time{})
 	if err != nil {
 		return rolloutio.Fail(stderr, err)
 	}

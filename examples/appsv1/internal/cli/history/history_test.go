@@ -16,6 +16,18 @@ func TestHistory(t *testing.T) {
 	clitest.Run(t, Run, []clitest.Case{
 		{Name: "table", Args: []string{"api", "-f", clitest.Data + "rollout.json"},
 			Stdout: "deployment.apps/api \nREVISION  CHANGE-CAUSE\n1         <none>\n2         kubectl set image registry.example.com/api:1.2.0\n3         kubectl set image registry.example.com/api:1.2.0\n\n"},
+		{Name: "table, yaml", Args: []string{"deployment/api", "-f", clitest.Data + "rollout.yaml"},
+			Stdout: "deployment.apps/api \nREVISION  CHANGE-CAUSE\n1         <none>\n2         kubectl set image registry.example.com/api:1.2.0\n3         kubectl set image registry.example.com/api:1.2.0\n\n"},
+		{Name: "revision, yaml", Args: []string{"--revision=1", "-f", clitest.Data + "rollout.yaml"},
+			Stdout: "deployment.apps/api with revision #1\n" + rev1 + "\n"},
+		{Name: "yaml with other objects", Args: []string{"web"},
+			Stdin: "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Service\n  metadata: {name: web, namespace: default}\n" +
+				"- apiVersion: apps/v1\n  kind: Deployment\n  metadata: {name: web, namespace: default}\n  spec:\n    selector: {matchLabels: {app: web}}\n    template: {metadata: {labels: {app: web}}}\n",
+			Stdout: "deployment.apps/web \nNo rollout history found.\n",
+			Stderr: "history: ignored 1 input objects: 1 Service (v1) (not an apps/v1 Deployment or ReplicaSet or a v1 Pod)\n"},
+		{Name: "yaml unknown field", Args: []string{"web"}, Code: 1,
+			Stdin:  "apiVersion: v1\nkind: List\nitems:\n- apiVersion: apps/v1\n  kind: Deployment\n  metadata: {name: web, namespace: default}\n  spec: {replica: 2}\n",
+			Stderr: "error: items[0] (Deployment default/web): unknown field \"spec.replica\"\n"},
 		{Name: "revision", Args: []string{"--revision=1", "-f", clitest.Data + "rollout.json"},
 			Stdout: "deployment.apps/api with revision #1\n" + rev1 + "\n"},
 		{Name: "unknown revision", Args: []string{"--revision=9", "-f", clitest.Data + "rollout.json"}, Code: 1,

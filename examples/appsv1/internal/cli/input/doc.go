@@ -24,6 +24,14 @@
 //     their counts (other kinds, other namespaces, other Deployments), for
 //     the command to report on standard error.
 //
+// With [Options.Single] a single apps/v1 Deployment object (a manifest) is
+// read as a List of one, for the subcommands that review a Deployment
+// before it exists.
+//
 // The package only decodes; choosing the Deployment and the clock is
-// [Objects.Select].
+// [Objects.Select]. A List has no clock of its own: [Selector.Latest] uses
+// the latest time the state records ([LatestTime]) when none is given.
+//
+// Every subcommand of kubectl-rolloutplan that reads a cluster state reads
+// it here, directly (next) or through package rolloutio.
 package input

@@ -25,6 +25,9 @@ const DefaultMaxBytes = 64 << 20
 type Options struct {
 	// MaxBytes caps the input; zero means DefaultMaxBytes.
 	MaxBytes int64
+	// Single also accepts one apps/v1 Deployment object (a manifest, or
+	// `kubectl get deployment NAME -o json|yaml`), read as a List of one.
+	Single bool
 }
 
 // Format is the detected input format.
@@ -104,6 +107,15 @@ func ReadObjects(r io.Reader, opts Options) (*Objects, error) {
 		if strings.EqualFold(k, "items") || strings.HasSuffix(kind, "List") {
 			return done(objs, objs.readList(data))
 		}
+	}
+	if kind == "Deployment" && opts.Single {
+		var apiVersion string
+		_ = json.Unmarshal(top["apiVersion"], &apiVersion)
+		if apiVersion != "apps/v1" {
+			return nil, fmt.Errorf("the input is a Deployment of apiVersion %q; only apps/v1 is read", apiVersion)
+		}
+		wrapped := append(append([]byte(`{"apiVersion":"v1","kind":"List","items":[`), data...), ']', '}')
+		return done(objs, objs.readList(wrapped))
 	}
 	if kind != "" {
 		return nil, fmt.Errorf("the input is a single %s; give a List (kubectl get deployment,replicasets,pods -o json) or a conformance Case", kind)

@@ -207,3 +207,28 @@ func TestReadCase(t *testing.T) {
 		}
 	}
 }
+
+// Options.Single reads a Deployment manifest as a List of one (and only an
+// apps/v1 one); Selector.Latest takes the state's latest recorded time when
+// nothing gives a clock.
+func TestSingleAndLatest(t *testing.T) {
+	const manifest = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: shop, creationTimestamp: \"2025-03-01T10:00:00Z\"}\n"
+	if _, err := ReadObjects(strings.NewReader(manifest), Options{}); err == nil || !strings.Contains(err.Error(), "the input is a single Deployment") {
+		t.Errorf("without Single: %v", err)
+	}
+	objs, err := ReadObjects(strings.NewReader(manifest), Options{Single: true})
+	if err != nil || len(objs.Deployments) != 1 || objs.Items != 1 || objs.Format != YAML {
+		t.Fatalf("Single: %+v, %v", objs, err)
+	}
+	if _, _, err := objs.Select(Selector{}); !errors.Is(err, ErrNoClock) {
+		t.Errorf("no clock: %v", err)
+	}
+	s, _, err := objs.Select(Selector{Latest: true})
+	if err != nil || !s.Now.Equal(time.Date(2025, 3, 1, 10, 0, 0, 0, time.UTC)) {
+		t.Errorf("Latest: %v, %v", s.Now, err)
+	}
+	if _, err := ReadObjects(strings.NewReader(`{"kind":"Deployment","apiVersion":"extensions/v1beta1"}`), Options{Single: true}); err == nil ||
+		err.Error() != `the input is a Deployment of apiVersion "extensions/v1beta1"; only apps/v1 is read` {
+		t.Errorf("other apiVersion: %v", err)
+	}
+}

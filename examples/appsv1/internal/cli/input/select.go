@@ -63,6 +63,10 @@ type Selector struct {
 	Deployment, Namespace string
 	// Now is the controller's clock; zero uses a Case's own.
 	Now time.Time
+	// Latest, when neither Now nor the input gives a clock, uses the latest
+	// time the selected state records ([LatestTime]) instead of failing
+	// with [ErrNoClock].
+	Latest bool
 }
 
 // ErrNoClock is returned when neither the Selector nor the input gives a
@@ -93,7 +97,7 @@ func (o *Objects) Select(sel Selector) (appsv1.State, []Ignored, error) {
 	if now.IsZero() {
 		now = o.Now
 	}
-	if now.IsZero() {
+	if now.IsZero() && !sel.Latest {
 		return appsv1.State{}, nil, ErrNoClock
 	}
 	s := appsv1.State{Now: now, Deployment: d}
@@ -118,6 +122,9 @@ func (o *Objects) Select(sel Selector) (appsv1.State, []Ignored, error) {
 			continue
 		}
 		s.Pods = append(s.Pods, p)
+	}
+	if s.Now.IsZero() {
+		s.Now = LatestTime(s)
 	}
 	out := slices.Clone(o.Ignored)
 	for g, n := range ignored {

@@ -5,12 +5,13 @@
 // rolloutplan repository.
 //
 //	kubectl get deployment,replicasets,pods -n NS -o yaml |
-//	    kubectl-rolloutplan next -deployment NAME -now 2025-03-01T10:00:00Z
+//	    kubectl-rolloutplan next deployment/NAME -now 2025-03-01T10:00:00Z
 //	kubectl-rolloutplan next -f case.json
 //
 // The input (standard input, or -f FILE) is read by package input: JSON or
 // YAML, a v1 List (which needs -now and, when it has several Deployments,
-// -deployment and perhaps -namespace) or a conformance Case (whose clock is
+// the Deployment's name, as NAME, deployment/NAME or -deployment NAME, and
+// perhaps -namespace) or a conformance Case (whose clock is
 // used unless -now is given). Objects the plan does not use (other kinds,
 // other namespaces, other Deployments) are counted on standard error.
 //
@@ -30,14 +31,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
-	"os"
-	"time"
 
 	apps "k8s.io/api/apps/v1"
 
 	"github.com/rolloutplan/rolloutplan/examples/appsv1"
 	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/input"
+	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/rolloutio"
 	"github.com/rolloutplan/rolloutplan/plan"
 )
 
@@ -48,57 +47,62 @@ const (
 	exitUsage = 2
 )
 
-// Options are the parsed flags.
-type options struct {
-	deployment string
-	namespace  string
-	now        time.Time
-	explain    bool
-	file       string
-	maxInput   int64
-}
-
 // Run is the subcommand: flags in args, the state on stdin (or -f), the plan
 // on stdout, explanations and errors on stderr. It returns the exit code.
-// name prefixes messages ("next", or "rolloutplan-next" for the standalone
-// command).
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return RunNamed("next", args, stdin, stdout, stderr)
 }
 
-// RunNamed is Run with the command's name for messages and usage.
+// RunNamed is Run with the command's name for messages and usage ("next",
+// or "rolloutplan-next" for the standalone command).
 func RunNamed(name string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	o, err := parseFlags(name, args, stdout)
-	if errors.Is(err, flag.ErrHelp) {
-		return exitOK
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var t rolloutio.Target
+	var deployment, nowFlag string
+	t.AddFlags(fs)
+	fs.StringVar(&deployment, "deployment", "", "`name` of the Deployment to plan, as the positional NAME (optional when the input has one)")
+	fs.StringVar(&nowFlag, "now", "", "the controller's clock, RFC 3339 (required for List input; overrides a Case's)")
+	explainFlag := fs.Bool("explain", false, "print each write's reason, the status fields it changes and the planner's notes on stderr")
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: %s [deployment/NAME] [-now RFC3339] [-explain] [-f FILE] [flags] < state\n", name)
+		fmt.Fprintln(fs.Output(), "input: `kubectl get deployment,replicasets,pods -o json` (or -o yaml) output, or a conformance Case\n\nFlags:")
+		fs.PrintDefaults()
+		fmt.Fprintln(fs.Output(), "\nexit codes: 0 a plan was printed, 1 unreadable or unplannable input, 2 bad flags")
 	}
+	pos, code, stop := rolloutio.ParseFlags(fs, args, stdout)
+	if stop {
+		return code
+	}
+	if err := t.ParseDeployment(pos, deployment); err != nil {
+		return rolloutio.BadFlag(fs, err)
+	}
+	if err := t.Validate(); err != nil {
+		return rolloutio.BadFlag(fs, err)
+	}
+	now, err := rolloutio.ParseNow(nowFlag, nil)
 	if err != nil {
-		fmt.Fprintf(stderr, "%s: %v\n", name, err)
-		return exitUsage
+		return rolloutio.BadFlag(fs, err)
 	}
-	in := stdin
-	if o.file != "" && o.file != "-" {
-		f, err := os.Open(o.file)
-		if err != nil {
-			fmt.Fprintf(stderr, "%s: -f: %v\n", name, err)
-			return exitUsage
-		}
-		defer f.Close()
-		in = f
+	in, closeIn, err := t.Open(stdin)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: -f: %v\n", name, err)
+		return exitInput
 	}
-	objs, err := input.ReadObjects(in, input.Options{MaxBytes: o.maxInput})
+	defer closeIn()
+	objs, err := input.ReadObjects(in, input.Options{MaxBytes: t.MaxInput})
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", name, err)
 		if errors.Is(err, input.ErrTooLarge) {
-			fmt.Fprintf(stderr, "%s: raise -max-input (now %d bytes) to read more\n", name, o.maxInputOrDefault())
+			fmt.Fprintf(stderr, "%s: raise -max-input (now %d bytes) to read more\n", name, t.MaxInput)
 		}
 		return exitInput
 	}
-	if !objs.Case && o.now.IsZero() {
+	if !objs.Case && now.IsZero() {
 		fmt.Fprintf(stderr, "%s: -now is required with List input (the controller's clock, e.g. -now 2025-03-01T10:00:00Z)\n", name)
 		return exitUsage
 	}
-	state, ignored, err := objs.Select(input.Selector{Deployment: o.deployment, Namespace: o.namespace, Now: o.now})
+	state, ignored, err := objs.Select(input.Selector{Deployment: t.Name, Namespace: t.Namespace, Now: now})
 	if errors.Is(err, input.ErrNoClock) {
 		fmt.Fprintf(stderr, "%s: the case has no \"now\"; give -now\n", name)
 		return exitUsage
@@ -120,54 +124,10 @@ func RunNamed(name string, args []string, stdin io.Reader, stdout, stderr io.Wri
 		fmt.Fprintf(stderr, "%s: writing the plan: %v\n", name, err)
 		return exitInput
 	}
-	if o.explain {
+	if *explainFlag {
 		explain(stderr, state.Deployment, out, p)
 	}
 	return exitOK
-}
-
-func (o options) maxInputOrDefault() int64 {
-	if o.maxInput == 0 {
-		return input.DefaultMaxBytes
-	}
-	return o.maxInput
-}
-
-func parseFlags(name string, args []string, stdout io.Writer) (options, error) {
-	var o options
-	var now string
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.StringVar(&o.deployment, "deployment", "", "`name` of the Deployment to plan (optional when the input has one)")
-	fs.StringVar(&o.namespace, "namespace", "", "`namespace` of the Deployment (optional)")
-	fs.StringVar(&now, "now", "", "the controller's clock, RFC 3339 (required for List input; overrides a Case's)")
-	fs.BoolVar(&o.explain, "explain", false, "print each write's reason, the status fields it changes and the planner's notes on stderr")
-	fs.StringVar(&o.file, "f", "", "read the state from this `file` (JSON or YAML; - or empty: standard input)")
-	fs.Int64Var(&o.maxInput, "max-input", input.DefaultMaxBytes, "input size cap in `bytes`, 1 to 9223372036854775806")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintf(stdout, "usage: %s [-deployment NAME] [-namespace NS] [-now RFC3339] [-explain] [-f FILE] < state\n", name)
-			fmt.Fprintln(stdout, "input: `kubectl get deployment,replicasets,pods -o json` (or -o yaml) output, or a conformance Case")
-			fs.SetOutput(stdout)
-			fs.PrintDefaults()
-			fmt.Fprintln(stdout, "exit codes: 0 a plan was printed, 1 unreadable or unplannable input, 2 bad flags")
-		}
-		return o, err
-	}
-	if fs.NArg() > 0 {
-		return o, fmt.Errorf("unexpected argument %q: the state is read from stdin or -f", fs.Arg(0))
-	}
-	if o.maxInput < 1 || o.maxInput > math.MaxInt64-1 {
-		return o, fmt.Errorf("-max-input %d: out of range 1 to 9223372036854775806", o.maxInput)
-	}
-	if now != "" {
-		t, err := time.Parse(time.RFC3339Nano, now)
-		if err != nil {
-			return o, fmt.Errorf("-now: %q is not an RFC 3339 time such as 2025-03-01T10:00:00Z", now)
-		}
-		o.now = t
-	}
-	return o, nil
 }
 
 func explain(w io.Writer, d *apps.Deployment, out appsv1.Output, p plan.Plan) {

@@ -31,24 +31,31 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, clock func() 
 		fmt.Fprint(fs.Output(), `Usage: kubectl-rolloutplan restart [deployment/NAME] [flags]
 
 Prints what 'kubectl rollout restart' prints for the Deployment in a cluster
-state (the JSON of 'kubectl get deployment -o json'). Nothing is sent.
+state ('kubectl get deployment -o json' or -o yaml). Nothing is sent.
 
 Flags:
 `)
 		fs.PrintDefaults()
+		fmt.Fprint(fs.Output(), `
+Exit codes: 0 printed; 1 kubectl's errors (paused, restarted within the same
+second) or unreadable input; 2 bad flags or arguments.
+`)
 	}
 	pos, code, stop := rolloutio.ParseFlags(fs, args, stdout)
 	if stop {
 		return code
 	}
 	if err := t.ParseArgs(pos); err != nil {
-		return rolloutio.Usage(stderr, "restart", err)
+		return rolloutio.BadFlag(fs, err)
+	}
+	if err := t.Validate(); err != nil {
+		return rolloutio.BadFlag(fs, err)
 	}
 	now, err := rolloutio.ParseNow(*nowFlag, clock)
 	if err != nil {
-		return rolloutio.Usage(stderr, "restart", err)
+		return rolloutio.BadFlag(fs, err)
 	}
-	s, err := t.Read(stdin, now)
+	s, err := t.Read(stdin, stderr, "restart", now)
 	if err != nil {
 		return rolloutio.Fail(stderr, err)
 	}

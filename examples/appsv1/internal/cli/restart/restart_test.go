@@ -17,6 +17,8 @@ func TestRestart(t *testing.T) {
 	clitest.Run(t, run, []clitest.Case{
 		{Name: "restart", Args: []string{"-f", clitest.Data + "rollout.json", "--show-patch"},
 			Stdout: "deployment.apps/api restarted\n" + `{"spec":{"template":{"metadata":{"annotations":{"kubectl.kubernetes.io/restartedAt":"2026-03-01T10:00:00Z"}}}}}` + "\n"},
+		{Name: "given now, yaml", Args: []string{"-f", clitest.Data + "rollout.yaml", "--now=2025-01-02T03:04:05+01:00", "--show-patch"},
+			Stdout: "deployment.apps/api restarted\n" + `{"spec":{"template":{"metadata":{"annotations":{"kubectl.kubernetes.io/restartedAt":"2025-01-02T03:04:05+01:00"}}}}}` + "\n"},
 		{Name: "given now", Args: []string{"-f", clitest.Data + "rollout.json", "--now=2025-01-02T03:04:05+01:00", "--show-patch"},
 			Stdout: "deployment.apps/api restarted\n" + `{"spec":{"template":{"metadata":{"annotations":{"kubectl.kubernetes.io/restartedAt":"2025-01-02T03:04:05+01:00"}}}}}` + "\n"},
 		{Name: "paused", Args: []string{"-f", clitest.Data + "paused.json"}, Code: 1,

@@ -27,20 +27,27 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(fs.Output(), `Usage: kubectl-rolloutplan resume [deployment/NAME] [flags]
 
 Prints what 'kubectl rollout resume' prints for the Deployment in a cluster
-state (the JSON of 'kubectl get deployment -o json'). Nothing is sent.
+state ('kubectl get deployment -o json' or -o yaml). Nothing is sent.
 
 Flags:
 `)
 		fs.PrintDefaults()
+		fmt.Fprint(fs.Output(), `
+Exit codes: 0 printed; 1 kubectl's errors (not paused) or unreadable input;
+2 bad flags or arguments.
+`)
 	}
 	pos, code, stop := rolloutio.ParseFlags(fs, args, stdout)
 	if stop {
 		return code
 	}
 	if err := t.ParseArgs(pos); err != nil {
-		return rolloutio.Usage(stderr, "resume", err)
+		return rolloutio.BadFlag(fs, err)
 	}
-	s, err := t.Read(stdin, time.Time{})
+	if err := t.Validate(); err != nil {
+		return rolloutio.BadFlag(fs, err)
+	}
+	s, err := t.Read(stdin, stderr, "resume", time.Time{})
 	if err != nil {
 		return rolloutio.Fail(stderr, err)
 	}

@@ -12,6 +12,8 @@ func TestResume(t *testing.T) {
 	clitest.Run(t, Run, []clitest.Case{
 		{Name: "resume", Args: []string{"-f", clitest.Data + "paused.json", "--show-patch"},
 			Stdout: "deployment.apps/checkout resumed\n{\"spec\":{\"paused\":null}}\n"},
+		{Name: "not paused, yaml", Args: []string{"api", "-f", clitest.Data + "rollout.yaml"}, Code: 1,
+			Stderr: "error: deployments.apps \"api\" is not paused\n"},
 		{Name: "not paused", Args: []string{"-f", clitest.Data + "rollout.json"}, Code: 1,
 			Stderr: "error: deployments.apps \"api\" is not paused\n"},
 	})

@@ -1,20 +1,26 @@
-// Package rolloutio is what the rollout subcommands of kubectl-rolloutplan
-// (status, history, undo, restart, pause, resume, explain) share: the
-// arguments and flags that name the Deployment and the input, reading the
-// cluster state, and printing in kubectl's manner.
+// Package rolloutio is what the subcommands of kubectl-rolloutplan that
+// read a cluster state (status, history, undo, restart, pause, resume,
+// explain, next, simulate) share: the arguments and flags that name the
+// Deployment and the input (positional NAME, deployment/NAME or deployment
+// NAME; -f/--filename, -n/--namespace, --max-input), reading the state
+// through package input (JSON or YAML, strict, capped, ignored objects
+// reported on standard error with their counts), one way to parse flags
+// (-h: usage on standard output, exit 0; a bad flag: the error and the
+// usage on standard error, exit 2) and printing errors in kubectl's manner.
 package rolloutio
 
 import (
-	"bytes"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strings"
 	"time"
 
 	"github.com/rolloutplan/rolloutplan/examples/appsv1"
+	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/input"
 	"github.com/rolloutplan/rolloutplan/model"
 )
 
@@ -23,16 +29,29 @@ type Target struct {
 	File      string
 	Namespace string
 	Name      string
+	// MaxInput caps the input in bytes (-max-input).
+	MaxInput int64
+	// Single also accepts a single Deployment object instead of a List.
+	Single bool
 }
 
-// AddFlags registers -f/--filename and -n/--namespace on fs.
+// AddFlags registers -f/--filename, -n/--namespace and --max-input on fs.
 func (t *Target) AddFlags(fs *flag.FlagSet) {
 	for _, n := range []string{"f", "filename"} {
-		fs.StringVar(&t.File, n, "-", "the cluster state: a `file` holding the JSON List of `kubectl get deployment,replicasets -o json` (- for standard input)")
+		fs.StringVar(&t.File, n, "-", "the cluster state: a `file` holding `kubectl get deployment,replicasets,pods -o json` or -o yaml (- for standard input)")
 	}
 	for _, n := range []string{"n", "namespace"} {
 		fs.StringVar(&t.Namespace, n, "", "the Deployment's `namespace` (needed when its name is in several)")
 	}
+	fs.Int64Var(&t.MaxInput, "max-input", input.DefaultMaxBytes, "input size cap in `bytes`, 1 to 9223372036854775806")
+}
+
+// Validate checks the flags AddFlags registered.
+func (t *Target) Validate() error {
+	if t.MaxInput < 1 || t.MaxInput > math.MaxInt64-1 {
+		return fmt.Errorf("-max-input %d: out of range 1 to 9223372036854775806", t.MaxInput)
+	}
+	return nil
 }
 
 // deploymentKinds are the resource spellings kubectl accepts for a
@@ -73,6 +92,23 @@ func (t *Target) ParseArgs(args []string) error {
 	return fmt.Errorf("too many arguments %q: give one Deployment (NAME or deployment/NAME)", args)
 }
 
+// ParseDeployment is ParseArgs for the subcommands that also name the
+// Deployment with a -deployment flag (next, simulate): flag may be empty;
+// when both are given they must agree.
+func (t *Target) ParseDeployment(args []string, flagValue string) error {
+	if err := t.ParseArgs(args); err != nil {
+		return err
+	}
+	switch {
+	case flagValue == "":
+	case t.Name == "":
+		t.Name = flagValue
+	case t.Name != flagValue:
+		return fmt.Errorf("-deployment %q and argument %q name different Deployments: give one", flagValue, t.Name)
+	}
+	return nil
+}
+
 // State is what a subcommand reads: the apps/v1 state and its model.
 type State struct {
 	Apps        appsv1.State
@@ -80,23 +116,47 @@ type State struct {
 	ReplicaSets []*model.ReplicaSet
 }
 
-// Read reads the List named by t.File (stdin for "-") and returns the state
-// of the Deployment t names, at now.
-func (t *Target) Read(stdin io.Reader, now time.Time) (State, error) {
-	var data []byte
-	var err error
+// Open returns the input t.File names: stdin for "-" or "", else the file,
+// which the caller closes with the returned function.
+func (t *Target) Open(stdin io.Reader) (io.Reader, func(), error) {
 	if t.File == "-" || t.File == "" {
-		data, err = io.ReadAll(stdin)
-	} else {
-		data, err = os.ReadFile(t.File)
+		return stdin, func() {}, nil
 	}
+	f, err := os.Open(t.File)
 	if err != nil {
-		return State{}, fmt.Errorf("reading the state: %w", err)
+		return nil, nil, err
 	}
-	if trimmed := bytes.TrimSpace(data); len(trimmed) == 0 || trimmed[0] != '{' {
-		return State{}, errors.New("the state is not a JSON object: give the output of `kubectl get deployment,replicasets -o json` (-f FILE or standard input)")
+	return f, func() { f.Close() }, nil
+}
+
+// ReadApps reads the state t names through package input (JSON or YAML,
+// strict, capped at t.MaxInput) and reports the objects it ignores on
+// stderr, prefixed with command. A zero now is the latest time the state
+// records (see input.LatestTime) unless the input is a Case with its own.
+func (t *Target) ReadApps(stdin io.Reader, stderr io.Writer, command string, now time.Time) (appsv1.State, error) {
+	in, closeIn, err := t.Open(stdin)
+	if err != nil {
+		return appsv1.State{}, fmt.Errorf("reading the state: %w", err)
 	}
-	s, err := appsv1.StateFromList(data, t.Namespace, t.Name, now)
+	defer closeIn()
+	objs, err := input.ReadObjects(in, input.Options{MaxBytes: t.MaxInput, Single: t.Single})
+	if err != nil {
+		if errors.Is(err, input.ErrTooLarge) {
+			err = fmt.Errorf("%w (raise --max-input)", err)
+		}
+		return appsv1.State{}, err
+	}
+	s, ignored, err := objs.Select(input.Selector{Deployment: t.Name, Namespace: t.Namespace, Now: now, Latest: true})
+	if err != nil {
+		return appsv1.State{}, err
+	}
+	input.Report(stderr, command, ignored)
+	return s, nil
+}
+
+// Read is ReadApps followed by the conversion to the model.
+func (t *Target) Read(stdin io.Reader, stderr io.Writer, command string, now time.Time) (State, error) {
+	s, err := t.ReadApps(stdin, stderr, command, now)
 	if err != nil {
 		return State{}, err
 	}
@@ -130,10 +190,22 @@ func Fail(stderr io.Writer, err error) int {
 	return 1
 }
 
-// Usage reports a command-line error and returns 2.
-func Usage(stderr io.Writer, name string, err error) int {
-	fmt.Fprintf(stderr, "kubectl-rolloutplan %s: %v\n", name, err)
+// BadFlag reports a command-line error found after parsing (a value out of
+// range, a bad argument) as ParseFlags reports an unknown flag: the error,
+// then fs's usage, on fs's output (stderr). It returns 2.
+func BadFlag(fs *flag.FlagSet, err error) int {
+	fmt.Fprintf(fs.Output(), "%s: %v\n", CommandName(fs.Name()), err)
+	fs.Usage()
 	return 2
+}
+
+// CommandName is how messages name a subcommand: "kubectl-rolloutplan
+// status"; a name that is already a command's ("rolloutplan-next") is kept.
+func CommandName(sub string) string {
+	if strings.Contains(sub, "rolloutplan") {
+		return sub
+	}
+	return "kubectl-rolloutplan " + sub
 }
 
 // ParseFlags parses args with fs, flags and positional arguments in any
@@ -166,9 +238,14 @@ func ParseFlags(fs *flag.FlagSet, args []string, stdout io.Writer) (positional [
 	}
 }
 
-// ParseNow reads a --now flag value: RFC 3339, or empty for the clock.
+// ParseNow reads a --now flag value: RFC 3339, or empty for the clock (a
+// nil clock gives the zero time, which ReadApps replaces with the state's
+// latest recorded time or a Case's clock).
 func ParseNow(s string, clock func() time.Time) (time.Time, error) {
 	if s == "" {
+		if clock == nil {
+			return time.Time{}, nil
+		}
 		return clock(), nil
 	}
 	t, err := time.Parse(time.RFC3339, s)

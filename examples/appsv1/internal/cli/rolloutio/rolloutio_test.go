@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -60,19 +61,116 @@ func TestParseFlagsInterspersed(t *testing.T) {
 	}
 }
 
+// The rollout subcommands read through package input: JSON or YAML,
+// strict, errors naming items[i] and the object, the cap enforced.
 func TestReadErrors(t *testing.T) {
 	for _, tc := range []struct {
 		in, want string
+		max      int64
 	}{
-		{"", "not a JSON object"},
-		{"kind: List", "not a JSON object"},
-		{`{"kind":"List","items":[]}`, "no such deployment"},
-		{`{"kind":"PodList","items":[{"kind":"Pod"}]}`, "no such deployment"},
+		{in: "", want: "empty input"},
+		{in: "kind: List", want: "no such deployment: the input has no Deployment"},
+		{in: `{"kind":"List","items":[]}`, want: "no such deployment"},
+		{in: `{"kind":"PodList","items":[{"kind":"Pod"}]}`, want: "no such deployment"},
+		{in: `{"kind":"List","items":[`, want: "JSON syntax error at byte 24 (line 1, column 25)"},
+		{in: `{"kind":"List","items":[{"kind":"Deployment","apiVersion":"apps/v1","metadata":{"name":"web","namespace":"shop"},"spec":{"replica":3}}]}`,
+			want: `items[0] (Deployment shop/web): unknown field "spec.replica"`},
+		{in: "kind: List\nitems:\n- kind: Deployment\n  apiVersion: apps/v1\n  metadata: {name: web, name: web}\n", want: `"name" already set in map`},
+		{in: `{"kind":"List","items":[]}`, max: 10, want: "input too large: more than 10 bytes (the cap) (raise --max-input)"},
+		{in: `{"kind":"Deployment","apiVersion":"apps/v1"}`, want: "the input is a single Deployment"},
 	} {
-		var tg Target
-		if _, err := tg.Read(strings.NewReader(tc.in), time.Time{}); err == nil || !strings.Contains(err.Error(), tc.want) {
+		tg := Target{MaxInput: tc.max}
+		var stderr strings.Builder
+		if _, err := tg.Read(strings.NewReader(tc.in), &stderr, "status", time.Time{}); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("Read(%q) = %v, want %q", tc.in, err, tc.want)
 		}
+	}
+}
+
+// Objects the subcommand does not use are reported with their counts on
+// standard error, never dropped silently; without a clock the state's
+// latest recorded time is used.
+func TestReadReportsIgnored(t *testing.T) {
+	const list = `kind: List
+apiVersion: v1
+items:
+- apiVersion: apps/v1
+  kind: Deployment
+  metadata: {name: web, namespace: shop, creationTimestamp: "2025-03-01T10:00:00Z"}
+  spec:
+    selector: {matchLabels: {app: web}}
+    template: {metadata: {labels: {app: web}}}
+- apiVersion: apps/v1
+  kind: Deployment
+  metadata: {name: db, namespace: other}
+- apiVersion: v1
+  kind: Service
+  metadata: {name: web, namespace: shop}
+- apiVersion: v1
+  kind: Pod
+  metadata: {name: p, namespace: other}
+`
+	tg := Target{Name: "web"}
+	var stderr strings.Builder
+	s, err := tg.Read(strings.NewReader(list), &stderr, "history", time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Deployment.Name != "web" || !s.Apps.Now.Equal(time.Date(2025, 3, 1, 10, 0, 0, 0, time.UTC)) {
+		t.Errorf("read %q at %v", s.Deployment.Name, s.Apps.Now)
+	}
+	want := "history: ignored 3 input objects: 1 Service (v1) (not an apps/v1 Deployment or ReplicaSet or a v1 Pod), " +
+		"1 Deployment in namespace other (not the Deployment planned), 1 Pod in namespace other (other namespace)\n"
+	if stderr.String() != want {
+		t.Errorf("stderr\n%q\nwant\n%q", stderr.String(), want)
+	}
+}
+
+func TestParseDeployment(t *testing.T) {
+	for _, tc := range []struct {
+		args      []string
+		flag      string
+		name, err string
+	}{
+		{nil, "", "", ""},
+		{nil, "web", "web", ""},
+		{[]string{"deployment/web"}, "", "web", ""},
+		{[]string{"web"}, "web", "web", ""},
+		{[]string{"web"}, "api", "", `-deployment "api" and argument "web" name different Deployments`},
+		{[]string{"svc/web"}, "", "", `only deployments are supported`},
+	} {
+		var tg Target
+		err := tg.ParseDeployment(tc.args, tc.flag)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("ParseDeployment(%q, %q) = %v, want %q", tc.args, tc.flag, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || tg.Name != tc.name {
+			t.Errorf("ParseDeployment(%q, %q) = %q, %v; want %q", tc.args, tc.flag, tg.Name, err, tc.name)
+		}
+	}
+}
+
+// A value out of range is reported as a bad flag is: the error naming the
+// flag and its range, then the usage, on standard error; exit 2.
+func TestBadFlag(t *testing.T) {
+	fs := flag.NewFlagSet("status", flag.ContinueOnError)
+	var stderr strings.Builder
+	fs.SetOutput(&stderr)
+	fs.Usage = func() { fmt.Fprint(fs.Output(), "usage of status\n") }
+	tg := Target{}
+	tg.AddFlags(fs)
+	if _, _, stop := ParseFlags(fs, []string{"--max-input=0"}, io.Discard); stop {
+		t.Fatal("parse stopped")
+	}
+	if code := BadFlag(fs, tg.Validate()); code != 2 ||
+		stderr.String() != "kubectl-rolloutplan status: -max-input 0: out of range 1 to 9223372036854775806\nusage of status\n" {
+		t.Errorf("exit %d, stderr %q", code, stderr.String())
+	}
+	if CommandName("rolloutplan-next") != "rolloutplan-next" {
+		t.Error("CommandName renamed a command")
 	}
 }
 

@@ -130,8 +130,9 @@ func TestFlags(t *testing.T) {
 		{[]string{"-fidelity", "x"}, `-fidelity "x": want pods or counts`},
 		{[]string{"-max-input", "0"}, "-max-input 0: out of range"},
 		{[]string{"-max-work", "0"}, "-max-work 0: out of range"},
-		{[]string{"-now", "soon"}, `-now: "soon" is not an RFC 3339 time`},
-		{[]string{"x"}, `unexpected argument "x"`},
+		{[]string{"-now", "soon"}, `--now "soon": not an RFC 3339 time`},
+		{[]string{"a", "b", "c"}, `too many arguments`},
+		{[]string{"pod/x"}, `argument "pod/x": only deployments are supported`},
 	} {
 		code, _, stderr := runCmd(t, nil, tc.args...)
 		if code != exitUsage || !strings.Contains(stderr, tc.want) {

@@ -1,7 +1,8 @@
 // Package status is `kubectl-rolloutplan status`: what `kubectl rollout
 // status --watch=false` prints for a Deployment in a given cluster state,
-// and with --explain why the rollout waits, from the Deployment
-// controller's own reasons for its next sync.
+// with --explain why the rollout waits, from the Deployment controller's own
+// reasons for its next sync, and with --predict how long it will take, from
+// the simulator (package predict, shared with the simulate subcommand).
 package status
 
 import (
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/rolloutplan/rolloutplan/examples/appsv1"
+	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/predict"
 	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/rolloutio"
 	"github.com/rolloutplan/rolloutplan/plan"
 	"github.com/rolloutplan/rolloutplan/plan/rollout"
@@ -20,8 +22,8 @@ import (
 // Run runs the subcommand: flags and arguments in args, the state on stdin
 // (or -f), kubectl's output on stdout and stderr. It returns the exit
 // status: 0 when kubectl exits 0 (done or still waiting: a state is one
-// look, as with --watch=false), 1 for kubectl's errors and unreadable
-// input, 2 for bad flags.
+// look, as with --watch=false), 1 for kubectl's errors, unreadable input and
+// a failed prediction, 2 for bad flags.
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return run(args, stdin, stdout, stderr, time.Now)
 }
@@ -33,32 +35,50 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, clock func() 
 	t.AddFlags(fs)
 	revision := fs.Int64("revision", 0, "require this `revision`: a Deployment at another one is an error (0: any)")
 	explain := fs.Bool("explain", false, "after kubectl's line, say why the rollout waits: the controller's next sync and the budget arithmetic behind it")
-	nowFlag := fs.String("now", "", "the controller's clock for --explain, RFC 3339 (default: now)")
+	nowFlag := fs.String("now", "", "the controller's clock for --explain and the start of --predict, RFC 3339 (default: now)")
+	predictFlag := fs.Bool("predict", false, "after kubectl's line, predict how long the rollout will take (or why it will stall): the simulator from this state, under the world-model flags below")
+	var w predict.World
+	w.AddFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), `Usage: kubectl-rolloutplan status [deployment/NAME] [flags]
 
 Prints what 'kubectl rollout status --watch=false' prints for the Deployment
-in a cluster state (the JSON of 'kubectl get deployment,replicasets,pods -o json').
+in a cluster state ('kubectl get deployment,replicasets,pods -o json' or -o yaml).
+--explain adds why the rollout waits, --predict how long it will take (as
+'kubectl-rolloutplan simulate' predicts it; -ready-after, -grace, -never-ready,
+-fidelity, -max-work and -svg set its world model).
 
 Flags:
 `)
 		fs.PrintDefaults()
+		fmt.Fprint(fs.Output(), `
+Exit codes (kubectl's): 0 the rollout is done or still in progress (one look,
+as --watch=false), 1 kubectl's errors (revision mismatch, progress deadline
+exceeded), unreadable input or a failed prediction; 2 bad flags or arguments.
+A predicted stall is printed; it does not change the exit code.
+`)
 	}
 	pos, code, stop := rolloutio.ParseFlags(fs, args, stdout)
 	if stop {
 		return code
 	}
 	if err := t.ParseArgs(pos); err != nil {
-		return rolloutio.Usage(stderr, "status", err)
+		return rolloutio.BadFlag(fs, err)
+	}
+	if err := t.Validate(); err != nil {
+		return rolloutio.BadFlag(fs, err)
+	}
+	if err := w.Validate(); err != nil {
+		return rolloutio.BadFlag(fs, err)
 	}
 	if *revision < 0 {
 		return rolloutio.Fail(stderr, fmt.Errorf("revision must be a positive integer: %v", *revision))
 	}
 	now, err := rolloutio.ParseNow(*nowFlag, clock)
 	if err != nil {
-		return rolloutio.Usage(stderr, "status", err)
+		return rolloutio.BadFlag(fs, err)
 	}
-	s, err := t.Read(stdin, now)
+	s, err := t.Read(stdin, stderr, "status", now)
 	if err != nil {
 		return rolloutio.Fail(stderr, err)
 	}
@@ -67,6 +87,18 @@ Flags:
 	if *explain {
 		if err := explainSync(stdout, s.Apps); err != nil {
 			return rolloutio.Fail(stderr, err)
+		}
+	}
+	if *predictFlag {
+		p, err := predict.Run(s.Apps, w)
+		if err != nil {
+			return rolloutio.Fail(stderr, fmt.Errorf("predict: %w", err))
+		}
+		// The assumptions first: a prediction is only as good as them.
+		p.WriteHeader(stdout)
+		p.WriteVerdict(stdout)
+		if err := p.WriteChart(stdout); err != nil {
+			return rolloutio.Fail(stderr, fmt.Errorf("predict: %w", err))
 		}
 	}
 	if statusErr != nil {

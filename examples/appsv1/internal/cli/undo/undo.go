@@ -31,19 +31,26 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(fs.Output(), `Usage: kubectl-rolloutplan undo [deployment/NAME] [--to-revision=N] [--dry-run=none|client|server] [flags]
 
 Prints what 'kubectl rollout undo' prints for the Deployment in a cluster
-state (the JSON of 'kubectl get deployment,replicasets -o json'). Nothing is
+state ('kubectl get deployment,replicasets -o json' or -o yaml). Nothing is
 sent anywhere.
 
 Flags:
 `)
 		fs.PrintDefaults()
+		fmt.Fprint(fs.Output(), `
+Exit codes: 0 printed (rolled back or skipped); 1 kubectl's errors (paused, revision
+not found, bad --dry-run value, as kubectl) or unreadable input; 2 bad flags or arguments.
+`)
 	}
 	pos, code, stop := rolloutio.ParseFlags(fs, args, stdout)
 	if stop {
 		return code
 	}
 	if err := t.ParseArgs(pos); err != nil {
-		return rolloutio.Usage(stderr, "undo", err)
+		return rolloutio.BadFlag(fs, err)
+	}
+	if err := t.Validate(); err != nil {
+		return rolloutio.BadFlag(fs, err)
 	}
 	switch *dryRun {
 	case "none", "client", "server":
@@ -52,7 +59,7 @@ Flags:
 		fmt.Fprintf(stderr, "error: Invalid dry-run value (%s). Must be \"none\", \"server\", or \"client\".\n", *dryRun)
 		return 1
 	}
-	s, err := t.Read(stdin, time.Time{})
+	s, err := t.Read(stdin, stderr, "undo", time.Time{})
 	if err != nil {
 		return rolloutio.Fail(stderr, err)
 	}

@@ -1,0 +1,168 @@
+// Package predict is the prediction `simulate` and `status --predict` share:
+// the world-model flags (how long a new pod takes to become ready, whether
+// the current template's pods ever do, how long a deleted pod terminates,
+// the fidelity, the work bound, the chart), one run of plan/sim from a live
+// state, and the lines that report it.
+package predict
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/rolloutplan/rolloutplan/examples/appsv1"
+	"github.com/rolloutplan/rolloutplan/model"
+	"github.com/rolloutplan/rolloutplan/plan/sim"
+)
+
+// Bounds of the world-model flags.
+const (
+	MaxDuration    = 365 * 24 * time.Hour
+	DefaultMaxWork = 400_000_000
+)
+
+// World is the world model the prediction runs under, as the flags set it.
+type World struct {
+	ReadyAfter, Grace time.Duration
+	NeverReady        bool
+	Fidelity          string
+	MaxWork           int64
+	// SVG, when not empty, is the file the predicted timeline is drawn to.
+	SVG string
+}
+
+// AddFlags registers the world-model flags on fs: -ready-after, -grace,
+// -never-ready, -fidelity, -max-work and -svg.
+func (w *World) AddFlags(fs *flag.FlagSet) {
+	fs.DurationVar(&w.ReadyAfter, "ready-after", 0, "time a pod takes from creation to ready, 0s to 8760h")
+	fs.DurationVar(&w.Grace, "grace", 0, "time a deleted pod keeps terminating, 0s to 8760h")
+	fs.BoolVar(&w.NeverReady, "never-ready", false, "pods of the Deployment's current template never become ready")
+	fs.StringVar(&w.Fidelity, "fidelity", "pods", "pods (every pod, runs the ReplicaSet planner) or counts (fast)")
+	fs.Int64Var(&w.MaxWork, "max-work", DefaultMaxWork, "work bound: objects modelled summed over syncs, 1 to 9223372036854775807")
+	fs.StringVar(&w.SVG, "svg", "", "write the predicted timeline as an SVG chart to this `file`")
+}
+
+// Validate checks the flags, naming the flag and its range.
+func (w World) Validate() error {
+	for _, f := range []struct {
+		name string
+		d    time.Duration
+	}{{"-ready-after", w.ReadyAfter}, {"-grace", w.Grace}} {
+		if f.d < 0 || f.d > MaxDuration {
+			return fmt.Errorf("%s %s: out of range 0s to 8760h", f.name, f.d)
+		}
+	}
+	if w.Fidelity != "pods" && w.Fidelity != "counts" {
+		return fmt.Errorf("-fidelity %q: want pods or counts", w.Fidelity)
+	}
+	if w.MaxWork < 1 {
+		return fmt.Errorf("-max-work %d: out of range 1 to 9223372036854775807", w.MaxWork)
+	}
+	return nil
+}
+
+// Prediction is one simulated future of a state.
+type Prediction struct {
+	World      World
+	Start      time.Time
+	Deployment *model.Deployment
+	Fidelity   sim.Fidelity
+	Trace      *sim.Trace
+}
+
+// Run simulates the rest of the rollout of s from s.Now under w. A
+// ReplicaSet's ready pods stay ready; the others become ready w.ReadyAfter
+// after their creation, or never for the current template with
+// w.NeverReady. Invariants are checked at every sync.
+func Run(s appsv1.State, w World) (*Prediction, error) {
+	m, err := s.Model()
+	if err != nil {
+		return nil, err
+	}
+	cfg := sim.Config{
+		Deployment: m.Deployment, ReplicaSets: m.ReplicaSets, Pods: m.Pods, Start: s.Now,
+		World:   sim.World{ReadyAfter: w.ReadyAfter, TerminationGrace: w.Grace},
+		Check:   true,
+		MaxWork: w.MaxWork,
+	}
+	if w.NeverReady {
+		current := m.Deployment.Spec.Template
+		cfg.World.NeverReady = func(t model.PodTemplate) bool { return model.EqualIgnoreHash(t, current) }
+	}
+	if w.Fidelity == "pods" {
+		cfg.Fidelity = sim.Pods
+	}
+	trace, err := sim.Run(cfg)
+	if err != nil {
+		if errors.Is(err, sim.ErrWorkBound) {
+			err = fmt.Errorf("%w (-max-work %d: use -fidelity counts or raise -max-work)", err, w.MaxWork)
+		}
+		return nil, err
+	}
+	return &Prediction{World: w, Start: s.Now, Deployment: m.Deployment, Fidelity: cfg.Fidelity, Trace: trace}, nil
+}
+
+// WriteHeader writes the line that says what is simulated: the Deployment,
+// the start, the strategy and the world model.
+func (p *Prediction) WriteHeader(w io.Writer) {
+	d := p.Deployment
+	fmt.Fprintf(w, "Deployment %s/%s at %s: %d replicas, %s; %s (%s fidelity)\n",
+		d.Namespace, d.Name, p.Start.UTC().Format(time.RFC3339), d.DesiredReplicas(), strategy(d), p.readiness(), p.Fidelity)
+}
+
+// WriteVerdict writes the prediction's one line: "prediction: the rollout
+// completes in 4s (at 2025-03-01T10:00:10Z), after 4 syncs", or the stall
+// and its reason.
+func (p *Prediction) WriteVerdict(w io.Writer) {
+	s := p.Trace.Summary
+	if s.Completed {
+		fmt.Fprintf(w, "prediction: the rollout completes in %s (at %s), after %d syncs\n",
+			s.CompletedAfter, p.Start.Add(s.CompletedAfter).UTC().Format(time.RFC3339), s.CompletedSyncs)
+		return
+	}
+	fmt.Fprintf(w, "prediction: the rollout stalls after %s: %s\n", s.Elapsed, s.StallReason)
+}
+
+// WriteChart draws the timeline to p.World.SVG when it is set and says so
+// on w.
+func (p *Prediction) WriteChart(w io.Writer) error {
+	if p.World.SVG == "" {
+		return nil
+	}
+	d := p.Deployment
+	title := fmt.Sprintf("%s/%s from %s (prediction)", d.Namespace, d.Name, p.Start.UTC().Format(time.RFC3339))
+	f, err := os.Create(p.World.SVG)
+	if err != nil {
+		return err
+	}
+	if err := errors.Join(p.Trace.WriteSVG(f, title), f.Close()); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "chart written to %s\n", p.World.SVG)
+	return nil
+}
+
+// Completed reports the predicted completion; Violations the invariant
+// violations the run found.
+func (p *Prediction) Completed() bool { return p.Trace.Summary.Completed }
+
+// Violations counts the invariant violations found during the run.
+func (p *Prediction) Violations() int { return p.Trace.Summary.Violations }
+
+func (p *Prediction) readiness() string {
+	if p.World.NeverReady {
+		return fmt.Sprintf("pods ready %s after creation, those of the current template never", p.World.ReadyAfter)
+	}
+	return fmt.Sprintf("pods ready %s after creation", p.World.ReadyAfter)
+}
+
+func strategy(d *model.Deployment) string {
+	s := d.Spec.Strategy
+	if s.Type != model.RollingUpdateStrategy || s.RollingUpdate == nil {
+		return string(s.Type)
+	}
+	return fmt.Sprintf("RollingUpdate maxSurge %s maxUnavailable %s", s.RollingUpdate.MaxSurge, s.RollingUpdate.MaxUnavailable)
+}
