@@ -3,6 +3,8 @@ package controller
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"sync"
 	"time"
 
@@ -295,11 +297,7 @@ func (c *ReplicaSetController) apply(ctx context.Context, key string, rs *apps.R
 				c.lower(key, true, "")
 				continue
 			}
-			pod, err := appsv1.PodFromModel(a.Pod)
-			if err != nil {
-				return err
-			}
-			pod.Name, pod.GenerateName = "", a.GenerateName
+			pod := podFromTemplate(rs, a)
 			created, err := pods.Create(ctx, pod, metav1.CreateOptions{})
 			if err != nil {
 				c.lower(key, true, "")
@@ -353,4 +351,26 @@ func printReplicaSetShadow(w interface {
 	for _, a := range actions {
 		fmt.Fprintf(w, "replicaset %s: %s\n", key, a.String())
 	}
+}
+
+// podFromTemplate builds the pod a CreatePod action sends, as upstream's
+// GetPodFromTemplate does: the planned labels, annotations and controller
+// reference, the template's spec, and generateName for the server to pick
+// the name.
+func podFromTemplate(rs *apps.ReplicaSet, a replicaset.Action) *core.Pod {
+	pod := &core.Pod{ObjectMeta: metav1.ObjectMeta{
+		Namespace:    rs.Namespace,
+		GenerateName: a.GenerateName,
+		Labels:       maps.Clone(a.Pod.Labels),
+		Annotations:  maps.Clone(a.Pod.Annotations),
+		Finalizers:   slices.Clone(rs.Spec.Template.Finalizers),
+	}}
+	for _, r := range a.Pod.OwnerReferences {
+		pod.OwnerReferences = append(pod.OwnerReferences, metav1.OwnerReference{
+			APIVersion: r.APIVersion, Kind: r.Kind, Name: r.Name, UID: types.UID(r.UID),
+			Controller: new(r.Controller), BlockOwnerDeletion: new(r.BlockOwnerDeletion),
+		})
+	}
+	rs.Spec.Template.Spec.DeepCopyInto(&pod.Spec)
+	return pod
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -199,32 +198,32 @@ func TestHistoryCleanup(t *testing.T) {
 
 // A ReplicaSet squatting the new ReplicaSet's name with another template is
 // a hash collision: the controller bumps status.collisionCount and creates
-// the ReplicaSet under the next name.
+// the ReplicaSet under the next name. The Deployment is created before the
+// controllers start, so the squatter can take the name computed from the
+// template as the server defaulted it.
 func TestHashCollision(t *testing.T) {
 	ctx, ns := setup(t)
-	d := rolling(deployment(ns, "web", 2, "nginx:1"), intstr.FromInt32(1), intstr.FromInt32(0))
+	d := create(ctx, t, rolling(deployment(ns, "web", 2, "nginx:1"), intstr.FromInt32(1), intstr.FromInt32(0)))
 	hash := appsv1.ComputeHash(&d.Spec.Template, nil)
 	squatter := &apps.ReplicaSet{
 		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "web-" + hash, Labels: map[string]string{"squatter": "yes"}},
 		Spec: apps.ReplicaSetSpec{Replicas: new(int32(0)),
 			Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"squatter": "yes"}},
-			Template: *deployment(ns, "web", 0, "busybox").Spec.Template.DeepCopy()},
+			Template: *d.Spec.Template.DeepCopy()},
 	}
 	squatter.Spec.Template.Labels = map[string]string{"squatter": "yes"}
+	squatter.Spec.Template.Spec.Containers[0].Image = "busybox"
 	if _, err := client.AppsV1().ReplicaSets(ns).Create(ctx, squatter, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	startManager(t, ns, controller.ManagerOptions{})
 	o := observe(t, ns, "web", nil)
-	create(ctx, t, d)
+	startManager(t, ns, controller.ManagerOptions{})
 	got := waitComplete(ctx, t, ns, "web")
 	if got.Status.CollisionCount == nil || *got.Status.CollisionCount < 1 {
 		t.Errorf("collisionCount %v, want at least 1", got.Status.CollisionCount)
 	}
-	for _, rs := range replicaSets(ctx, t, ns) {
-		if rs.Name != squatter.Name && !strings.HasPrefix(rs.Name, "web-") {
-			t.Errorf("unexpected ReplicaSet %s", rs.Name)
-		}
+	if n := len(replicaSets(ctx, t, ns)); n != 2 {
+		t.Errorf("%d ReplicaSets, want the squatter and the Deployment's", n)
 	}
 	o.verify(t)
 }
@@ -233,7 +232,7 @@ func TestHashCollision(t *testing.T) {
 // the controller reference) instead of a new one being created.
 func TestAdoptOrphan(t *testing.T) {
 	ctx, ns := setup(t)
-	d := rolling(deployment(ns, "web", 2, "nginx:1"), intstr.FromInt32(1), intstr.FromInt32(0))
+	d := create(ctx, t, rolling(deployment(ns, "web", 2, "nginx:1"), intstr.FromInt32(1), intstr.FromInt32(0)))
 	hash := appsv1.ComputeHash(&d.Spec.Template, nil)
 	tmpl := d.Spec.Template.DeepCopy()
 	tmpl.Labels = map[string]string{"app": "web", apps.DefaultDeploymentUniqueLabelKey: hash}
@@ -245,15 +244,14 @@ func TestAdoptOrphan(t *testing.T) {
 	if _, err := client.AppsV1().ReplicaSets(ns).Create(ctx, orphan, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	startManager(t, ns, controller.ManagerOptions{})
 	o := observe(t, ns, "web", nil)
-	created := create(ctx, t, d)
+	startManager(t, ns, controller.ManagerOptions{})
 	waitComplete(ctx, t, ns, "web")
 	rss := replicaSets(ctx, t, ns)
 	if len(rss) != 1 {
 		t.Fatalf("%d ReplicaSets, want the adopted one only", len(rss))
 	}
-	if ref := metav1.GetControllerOf(&rss[0]); ref == nil || ref.UID != created.UID {
+	if ref := metav1.GetControllerOf(&rss[0]); ref == nil || ref.UID != d.UID {
 		t.Errorf("controller of the orphan: %v, want the Deployment", ref)
 	}
 	o.verify(t)
