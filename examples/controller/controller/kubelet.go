@@ -9,6 +9,7 @@ import (
 	core "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	corelisters "k8s.io/client-go/listers/core/v1"
@@ -30,6 +31,9 @@ type Kubelet struct {
 	// pods whose first container's image contains "never-ready".
 	NeverReady func(*core.Pod) bool
 	logMu      sync.Mutex
+
+	seenMu sync.Mutex
+	seen   map[types.UID]time.Time // when each pod was first seen
 }
 
 // NewKubelet registers the stand-in kubelet on the factory's Pod informer.
@@ -62,6 +66,22 @@ func (k *Kubelet) Run(ctx context.Context) {
 	k.w.run(ctx, 2)
 }
 
+// firstSeen returns when the kubelet first saw the pod (creation
+// timestamps have only second precision).
+func (k *Kubelet) firstSeen(uid types.UID) time.Time {
+	k.seenMu.Lock()
+	defer k.seenMu.Unlock()
+	if k.seen == nil {
+		k.seen = map[types.UID]time.Time{}
+	}
+	t, ok := k.seen[uid]
+	if !ok {
+		t = time.Now()
+		k.seen[uid] = t
+	}
+	return t
+}
+
 func neverReadyImage(p *core.Pod) bool {
 	return len(p.Spec.Containers) > 0 && strings.Contains(p.Spec.Containers[0].Image, "never-ready")
 }
@@ -77,6 +97,9 @@ func (k *Kubelet) sync(ctx context.Context, key string) error {
 	}
 	pods := k.client.CoreV1().Pods(ns)
 	if p.DeletionTimestamp != nil {
+		k.seenMu.Lock()
+		delete(k.seen, p.UID)
+		k.seenMu.Unlock()
 		err := pods.Delete(ctx, name, metav1.DeleteOptions{GracePeriodSeconds: new(int64(0)), Preconditions: &metav1.Preconditions{UID: &p.UID}})
 		if apierrors.IsNotFound(err) || apierrors.IsConflict(err) {
 			return nil
@@ -86,7 +109,7 @@ func (k *Kubelet) sync(ctx context.Context, key string) error {
 	if p.Status.Phase == core.PodRunning {
 		return nil
 	}
-	if wait := time.Until(p.CreationTimestamp.Add(k.Delay)); wait > 0 {
+	if wait := time.Until(k.firstSeen(p.UID).Add(k.Delay)); wait > 0 {
 		k.w.queue.AddAfter(key, wait)
 		return nil
 	}
