@@ -2,6 +2,7 @@ package e2e_test
 
 import (
 	"context"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"github.com/rolloutplan/rolloutplan/examples/appsv1"
 	"github.com/rolloutplan/rolloutplan/examples/controller/controller"
 	apps "k8s.io/api/apps/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 )
 
@@ -53,6 +55,73 @@ func TestConflictPredictions(t *testing.T) {
 		n := driveUntilQuiet(ctx, t, ns, "web", gate, &total)
 		t.Logf("%s: %d syncs", step.name, n)
 	}
+	report(t, total)
+}
+
+// The same check for a Recreate Deployment with a revision history limit of
+// 1 (history cleanup deletes), a hash collision (the collisionCount status
+// write and the next name) and the adoption of an orphaned ReplicaSet of an
+// older template.
+func TestConflictPredictionsRecreateCollisionAdoption(t *testing.T) {
+	ctx, ns := setup(t)
+	gate := &sync.RWMutex{}
+	startManager(t, ns, controller.ManagerOptions{NoDeploymentController: true, Options: controller.Options{Gate: gate}})
+	d := deployment(ns, "web", 3, "nginx:1")
+	d.Spec.Strategy = apps.DeploymentStrategy{Type: apps.RecreateDeploymentStrategyType}
+	d.Spec.RevisionHistoryLimit = new(int32(1))
+	d = create(ctx, t, d)
+	// The squatter takes the name of the first ReplicaSet; the orphan has the
+	// Deployment's labels and an older template.
+	hash := appsv1.ComputeHash(&d.Spec.Template, nil)
+	squatter := &apps.ReplicaSet{
+		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "web-" + hash, Labels: map[string]string{"squatter": "yes"}},
+		Spec: apps.ReplicaSetSpec{Replicas: new(int32(0)),
+			Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"squatter": "yes"}},
+			Template: *d.Spec.Template.DeepCopy()},
+	}
+	squatter.Spec.Template.Labels = map[string]string{"squatter": "yes"}
+	orphanTmpl := d.Spec.Template.DeepCopy()
+	orphanTmpl.Spec.Containers[0].Image = "nginx:0"
+	orphanTmpl.Labels = map[string]string{"app": "web", apps.DefaultDeploymentUniqueLabelKey: "orphan"}
+	orphan := &apps.ReplicaSet{
+		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "web-orphan", Labels: orphanTmpl.Labels},
+		Spec: apps.ReplicaSetSpec{Replicas: new(int32(1)),
+			Selector: &metav1.LabelSelector{MatchLabels: orphanTmpl.Labels}, Template: *orphanTmpl},
+	}
+	for _, rs := range []*apps.ReplicaSet{squatter, orphan} {
+		if _, err := client.AppsV1().ReplicaSets(ns).Create(ctx, rs, metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var total controller.Stats
+	n := driveUntilQuiet(ctx, t, ns, "web", gate, &total)
+	t.Logf("create with a collision and an orphan: %d syncs", n)
+	got, err := client.AppsV1().Deployments(ns).Get(ctx, "web", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Status.CollisionCount == nil || *got.Status.CollisionCount < 1 {
+		t.Errorf("collisionCount %v, want at least 1", got.Status.CollisionCount)
+	}
+	for v := 2; v <= 4; v++ {
+		update(ctx, t, ns, "web", setImage("nginx:"+strconv.Itoa(v)))
+		n := driveUntilQuiet(ctx, t, ns, "web", gate, &total)
+		t.Logf("image nginx:%d: %d syncs", v, n)
+	}
+	owned := 0
+	for _, rs := range replicaSets(ctx, t, ns) {
+		if ref := metav1.GetControllerOf(&rs); ref != nil && ref.UID == d.UID {
+			owned++
+		}
+	}
+	if owned != 2 {
+		t.Errorf("%d ReplicaSets owned after the cleanup, want 2 (revisionHistoryLimit 1)", owned)
+	}
+	report(t, total)
+}
+
+func report(t *testing.T, total controller.Stats) {
+	t.Helper()
 	t.Logf("writes checked against the server: %d (accepted %d, 409 %d, other errors %d); conflicts predicted %d, confirmed %d; predictions matched %d, missed %d",
 		total.Sent, total.Accepted, total.Conflict, total.Failed, total.PredictedConflicts, total.ConfirmedConflicts, total.Matched, total.Mismatched)
 	if total.Mismatched != 0 || total.Failed != 0 {
