@@ -12,10 +12,9 @@ import (
 //     the same UID, whose own controller reference resolves to a Deployment
 //     (upstream getDeploymentForPod);
 //   - that Deployment's strategy must be Recreate;
-//   - no pod may remain among c.Pods that matches the Deployment's selector
-//     and is controlled by one of its ReplicaSets (those matching its
-//     selector and controlled by it). Terminating and finished pods count,
-//     as upstream counts every pod a Recreate rollout waits for.
+//   - no pod may remain among c.Pods that is controlled by one of its
+//     ReplicaSets ([PodCount]). Terminating and finished pods count, as
+//     upstream counts every pod a Recreate rollout waits for.
 //
 // c.Pods is the pod store after the deletion, as upstream's handler sees
 // it. Upstream lists the ReplicaSets from the API server at that point;
@@ -59,23 +58,27 @@ func DeploymentForPod(pod *model.Pod, c Cache) *model.Deployment {
 	return resolveControllerRef(&c, rs.Namespace, rs.ControllerRef())
 }
 
-// PodCount returns how many pods of c.Pods the Deployment still has: pods
-// of its namespace matching its selector whose controller reference points
-// to one of its ReplicaSets (upstream getPodMapForDeployment over
-// ListReplicaSets). A Deployment whose selector is invalid has none that
-// upstream could list; PodCount returns -1 for it so that [DeletePod] does
-// not wake it, as upstream gives up on the listing error.
+// PodCount returns how many pods of c.Pods the Deployment still has, as
+// upstream's deletePod counts them (ListReplicaSets, then
+// getPodMapForDeployment over the pod informer's controller index): the
+// ReplicaSets of its namespace that its selector lists (a nil selector
+// lists all of them) and that it controls; then every pod of the namespace
+// whose controller reference names one of them by kind ReplicaSet, name and
+// UID, whatever the pod's labels. A Deployment whose selector is invalid
+// cannot list its ReplicaSets; PodCount returns -1 for it so that
+// [DeletePod] does not wake it, as upstream gives up on the listing error.
 func PodCount(d *model.Deployment, c Cache) int {
 	if err := d.Spec.Selector.Check(); err != nil {
 		return -1
 	}
-	owned := map[string]bool{}
+	type owner struct{ name, uid string }
+	owned := map[owner]bool{}
 	for _, rs := range c.ReplicaSets {
 		if rs == nil || rs.Namespace != d.Namespace || !rs.IsControlledBy(d.UID) {
 			continue
 		}
-		if ok, _ := d.Spec.Selector.Matches(rs.Labels); ok {
-			owned[rs.UID] = true
+		if ok, _ := d.Spec.Selector.Matches(rs.Labels); ok || d.Spec.Selector == nil {
+			owned[owner{rs.Name, rs.UID}] = true
 		}
 	}
 	n := 0
@@ -83,11 +86,7 @@ func PodCount(d *model.Deployment, c Cache) int {
 		if p == nil || p.Namespace != d.Namespace {
 			continue
 		}
-		ref := p.ControllerRef()
-		if ref == nil || !owned[ref.UID] {
-			continue
-		}
-		if ok, _ := d.Spec.Selector.Matches(p.Labels); ok {
+		if ref := p.ControllerRef(); ref != nil && ref.Kind == replicaSetKind && owned[owner{ref.Name, ref.UID}] {
 			n++
 		}
 	}

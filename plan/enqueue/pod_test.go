@@ -55,7 +55,9 @@ func TestDeletePod(t *testing.T) {
 		// Pods not controlled by one of the Deployment's ReplicaSets do not count.
 		{"only an orphan pod remains", oldPod("a"), recreateCache(pod("o", lbl("app", "re"), nil)), []string{"ns/re"}, false},
 		{"only a pod of an orphan replicaset remains", oldPod("a"), recreateCache(pod("o", lbl("app", "re"), ownedBy("ReplicaSet", "orphan", "orphan"))), []string{"ns/re"}, false},
-		{"only a pod outside the selector remains", oldPod("a"), recreateCache(pod("o", lbl("app", "zz"), ownedBy("ReplicaSet", "re-old", "re-old"))), []string{"ns/re"}, false},
+		// The pod index is by controller reference: a pod's labels do not matter.
+		{"a relabelled pod of the old ReplicaSet remains", oldPod("a"), recreateCache(pod("o", lbl("app", "zz"), ownedBy("ReplicaSet", "re-old", "re-old"))), nil, false},
+		{"only a pod naming the old ReplicaSet with a stale UID remains", oldPod("a"), recreateCache(pod("o", lbl("app", "re"), ownedBy("ReplicaSet", "re-old", "stale"))), []string{"ns/re"}, false},
 		// Seed 000: "再检查该 deployment 的更新策略是否是 Recreate".
 		{"RollingUpdate deployment: never", pod("r", lbl("app", "ru"), ownedBy("ReplicaSet", "ru-1", "ru-1")), recreateCache(), nil, false},
 		// getDeploymentForPod: controller ref only, kind ReplicaSet, UID checked, RS must be owned.
