@@ -346,4 +346,3 @@ func describe(w world) string {
 	}
 	return s
 }
-
