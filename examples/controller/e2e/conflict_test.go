@@ -124,6 +124,7 @@ func report(t *testing.T, total controller.Stats) {
 	t.Helper()
 	t.Logf("writes checked against the server: %d (accepted %d, 409 %d, other errors %d); conflicts predicted %d, confirmed %d; predictions matched %d, missed %d",
 		total.Sent, total.Accepted, total.Conflict, total.Failed, total.PredictedConflicts, total.ConfirmedConflicts, total.Matched, total.Mismatched)
+	t.Logf("predicted conflicts so far by kind: %v", conflictKinds)
 	if total.Mismatched != 0 || total.Failed != 0 {
 		t.Errorf("%d writes answered otherwise than predicted, %d failed", total.Mismatched, total.Failed)
 	}
@@ -151,6 +152,11 @@ func driveUntilQuiet(ctx context.Context, t *testing.T, ns, name string, gate *s
 			t.Fatalf("sync %d: %v", i, err)
 		}
 		addTo(total, res.Result)
+		for _, w := range res.Result.Writes {
+			if w.Action.Conflict {
+				conflictKinds[string(w.Action.Kind)]++
+			}
+		}
 		for j, w := range res.Result.Writes {
 			if w.Outcome != w.Predicted() {
 				t.Errorf("sync %d write %d (%s %s/%s %s): server answered %s (%v), plan predicted %s",
@@ -165,6 +171,10 @@ func driveUntilQuiet(ctx context.Context, t *testing.T, ns, name string, gate *s
 	t.Fatalf("%s/%s did not settle", ns, name)
 	return 0
 }
+
+// conflictKinds counts the predicted conflicts by the planner's action
+// kind, for the log.
+var conflictKinds = map[string]int{}
 
 func addTo(s *controller.Stats, r appsv1.Result) {
 	for _, w := range r.Writes {
