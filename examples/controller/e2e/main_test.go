@@ -23,6 +23,10 @@ var (
 	envErr   error
 	client   *kubernetes.Clientset
 	nsSerial int
+
+	// sent adds up the writes of every controller the tests ran.
+	sentMu sync.Mutex
+	sent   controller.Stats
 )
 
 func TestMain(m *testing.M) {
@@ -38,6 +42,8 @@ func TestMain(m *testing.M) {
 		fmt.Fprintf(os.Stderr, "e2e: kube-apiserver %s and etcd %s ready in %s\n", testenv.KubeAPIServerVersion, testenv.EtcdVersion, time.Since(start).Round(time.Millisecond))
 	}
 	code := m.Run()
+	fmt.Fprintf(os.Stderr, "e2e: the controllers sent %d writes: %d accepted, %d rejected with 409 (%d of them predicted by their plans), %d otherwise rejected\n",
+		sent.Sent, sent.Accepted, sent.Conflict, sent.ConfirmedConflicts, sent.Failed)
 	if env != nil {
 		env.Stop()
 	}
@@ -95,6 +101,14 @@ func startManager(t *testing.T, ns string, o controller.ManagerOptions) (*contro
 			stopped = true
 			cancel()
 			wg.Wait()
+			st := m.Stats()
+			sentMu.Lock()
+			sent.Sent += st.Sent
+			sent.Accepted += st.Accepted
+			sent.Conflict += st.Conflict
+			sent.ConfirmedConflicts += st.ConfirmedConflicts
+			sent.Failed += st.Failed
+			sentMu.Unlock()
 		}
 	}
 	t.Cleanup(stop)
