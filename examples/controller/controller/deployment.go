@@ -53,11 +53,9 @@ func NewDeploymentController(client kubernetes.Interface, factory informers.Shar
 	}
 	c.w = newWorker("deployment", c.sync, opts.Out, &c.logMu, opts.Gate)
 	if _, err := di.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
-		AddFunc: func(obj any) { c.route(deploymentKeys(nil, obj)) },
-		UpdateFunc: func(_, cur any) {
-			c.route(deploymentKeys(nil, cur))
-		},
-		DeleteFunc: func(obj any) { c.route(deploymentKeys(nil, obj)) },
+		AddFunc:    func(obj any) { c.route(deploymentKeys(obj)) },
+		UpdateFunc: func(_, cur any) { c.route(deploymentKeys(cur)) },
+		DeleteFunc: func(obj any) { c.route(deploymentKeys(obj)) },
 	}); err != nil {
 		return nil, err
 	}
@@ -118,9 +116,9 @@ func (c *DeploymentController) route(keys []string, err error) {
 	c.w.add(keys...)
 }
 
-// deploymentKeys routes a Deployment event (every event enqueues the
-// Deployment itself).
-func deploymentKeys(_ any, obj any) ([]string, error) {
+// deploymentKeys routes a Deployment event: every add, update and delete
+// (tombstones included) enqueues the Deployment itself.
+func deploymentKeys(obj any) ([]string, error) {
 	m, _ := tombstoneToModel(obj)
 	if m == nil {
 		return nil, nil

@@ -3,6 +3,7 @@ package controller
 import (
 	"context"
 	"fmt"
+	"io"
 	"maps"
 	"slices"
 	"sync"
@@ -341,9 +342,8 @@ func (c *ReplicaSetController) event(rs *apps.ReplicaSet, typ, reason, msg strin
 	}
 }
 
-func printReplicaSetShadow(w interface {
-	Write([]byte) (int, error)
-}, key string, actions []replicaset.Action) {
+// printReplicaSetShadow prints the writes a ReplicaSet sync would send.
+func printReplicaSetShadow(w io.Writer, key string, actions []replicaset.Action) {
 	if len(actions) == 0 {
 		fmt.Fprintf(w, "replicaset %s: no writes\n", key)
 		return
