@@ -66,8 +66,12 @@ func DeploymentForPod(pod *model.Pod, c Cache) *model.Deployment {
 // whose controller reference names one of them by kind ReplicaSet, name and
 // UID, whatever the pod's labels. A Deployment whose selector is invalid
 // cannot list its ReplicaSets; PodCount returns -1 for it so that
-// [DeletePod] does not wake it, as upstream gives up on the listing error.
+// [DeletePod] does not wake it, as upstream gives up on the listing error;
+// a nil Deployment also gives -1.
 func PodCount(d *model.Deployment, c Cache) int {
+	if d == nil {
+		return -1
+	}
 	if err := d.Spec.Selector.Check(); err != nil {
 		return -1
 	}

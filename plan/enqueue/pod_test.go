@@ -89,6 +89,9 @@ func TestPodCountInvalidSelector(t *testing.T) {
 	if n := enqueue.PodCount(d, c); n != -1 {
 		t.Errorf("PodCount = %d, want -1", n)
 	}
+	if n := enqueue.PodCount(nil, c); n != -1 {
+		t.Errorf("PodCount(nil) = %d, want -1", n)
+	}
 	got, err := enqueue.DeletePod(pod("a", lbl("app", "re", "h", "old"), ownedBy("ReplicaSet", "re-old", "re-old")), c)
 	if err != nil || len(got) != 0 {
 		t.Errorf("DeletePod = %v, %v; want nothing (upstream gives up on the listing error)", got, err)
