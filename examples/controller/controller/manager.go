@@ -36,9 +36,14 @@ type Manager struct {
 	factory     informers.SharedInformerFactory
 	broadcaster record.EventBroadcaster
 	dRec        record.EventRecorder
+	// Deployments is the Deployment controller; nil with
+	// NoDeploymentController.
 	Deployments *DeploymentController
+	// ReplicaSets is the ReplicaSet controller; nil with
+	// NoReplicaSetController.
 	ReplicaSets *ReplicaSetController
-	Kubelet     *Kubelet
+	// Kubelet is the stand-in kubelet; nil unless KubeletDelay > 0.
+	Kubelet *Kubelet
 }
 
 // NewManager builds the controllers. In shadow mode no event is recorded.
