@@ -30,3 +30,30 @@ func ExampleUpdateReplicaSet() {
 	// [default/web]
 	// []
 }
+
+// A Recreate Deployment is woken when its last pod is deleted, not before.
+func ExampleDeletePod() {
+	d := &model.Deployment{ObjectMeta: model.ObjectMeta{Namespace: "default", Name: "web", UID: "d1"},
+		Spec: model.DeploymentSpec{Selector: &model.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
+			Strategy: model.Strategy{Type: model.RecreateStrategy}}}
+	rs := &model.ReplicaSet{ObjectMeta: model.ObjectMeta{Namespace: "default", Name: "web-1", UID: "r1",
+		Labels:          map[string]string{"app": "web"},
+		OwnerReferences: []model.OwnerReference{model.NewControllerRef("apps/v1", "Deployment", "web", "d1")}}}
+	pod := func(name string) *model.Pod {
+		return &model.Pod{ObjectMeta: model.ObjectMeta{Namespace: "default", Name: name, UID: name,
+			Labels:          map[string]string{"app": "web"},
+			OwnerReferences: []model.OwnerReference{model.NewControllerRef("v1", "ReplicaSet", "web-1", "r1")}}}
+	}
+	a, b := pod("a"), pod("b")
+	c := enqueue.Cache{Deployments: []*model.Deployment{d}, ReplicaSets: []*model.ReplicaSet{rs}}
+
+	c.Pods = []*model.Pod{b} // a is gone, b is left
+	keys, _ := enqueue.DeletePod(a, c)
+	fmt.Println(keys)
+	c.Pods = nil // b is gone too
+	keys, _ = enqueue.DeletePod(enqueue.Tombstone{Key: "default/b", Obj: b}, c)
+	fmt.Println(keys)
+	// Output:
+	// []
+	// [default/web]
+}
