@@ -42,7 +42,7 @@ func ExampleDeletePod() {
 	pod := func(name string) *model.Pod {
 		return &model.Pod{ObjectMeta: model.ObjectMeta{Namespace: "default", Name: name, UID: name,
 			Labels:          map[string]string{"app": "web"},
-			OwnerReferences: []model.OwnerReference{model.NewControllerRef("v1", "ReplicaSet", "web-1", "r1")}}}
+			OwnerReferences: []model.OwnerReference{model.NewControllerRef("apps/v1", "ReplicaSet", "web-1", "r1")}}}
 	}
 	a, b := pod("a"), pod("b")
 	c := enqueue.Cache{Deployments: []*model.Deployment{d}, ReplicaSets: []*model.ReplicaSet{rs}}
