@@ -14,7 +14,7 @@ echo "== e2e: binaries ready in $((SECONDS - start)) s ($assets)"
 
 cd examples/controller
 export ROLLOUTPLAN_E2E_ASSETS="$assets"
-out=/tmp/rolloutplan-e2e.out
+out=$(mktemp -t rolloutplan-e2e.XXXXXX)
 status=0
 go test -count=1 -timeout 20m -v ./... > "$out" 2>&1 || status=$?
 # plan/enqueue against the real upstream controller's event handlers.
@@ -27,3 +27,4 @@ if [ "$status" -ne 0 ]; then
   tail -n 80 "$out"
   exit "$status"
 fi
+rm -f "$out"
