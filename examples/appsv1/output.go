@@ -251,19 +251,20 @@ func adoptPatch(ref model.OwnerReference, rsUID string) (json.RawMessage, error)
 	}{meta{OwnerReferences: []metav1.OwnerReference{ownerRefFromModel(ref)}, UID: rsUID}})
 }
 
-// releasePatch is the body upstream sends to drop its owner reference.
+// releasePatch is the body upstream sends to drop its owner reference,
+// byte for byte (GenerateDeleteOwnerRefStrategicMergeBytes: uid first).
 func releasePatch(ownerUID, rsUID string) (json.RawMessage, error) {
 	type del struct {
 		Patch string `json:"$patch"`
 		UID   string `json:"uid"`
 	}
 	type meta struct {
-		OwnerReferences []del  `json:"ownerReferences"`
 		UID             string `json:"uid"`
+		OwnerReferences []del  `json:"ownerReferences"`
 	}
 	return json.Marshal(struct {
 		Metadata meta `json:"metadata"`
-	}{meta{OwnerReferences: []del{{Patch: "delete", UID: ownerUID}}, UID: rsUID}})
+	}{meta{UID: rsUID, OwnerReferences: []del{{Patch: "delete", UID: ownerUID}}}})
 }
 
 // Event is an event as the conformance Output records it.

@@ -1,0 +1,293 @@
+package controller
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/rolloutplan/rolloutplan/examples/appsv1"
+	"github.com/rolloutplan/rolloutplan/plan"
+	"github.com/rolloutplan/rolloutplan/plan/enqueue"
+	apps "k8s.io/api/apps/v1"
+	core "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
+	appslisters "k8s.io/client-go/listers/apps/v1"
+	corelisters "k8s.io/client-go/listers/core/v1"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/record"
+)
+
+// DeploymentController syncs Deployments with plan.Sync and
+// appsv1.Apply. Its informer handlers route events with plan/enqueue.
+type DeploymentController struct {
+	client    kubernetes.Interface
+	dLister   appslisters.DeploymentLister
+	rsLister  appslisters.ReplicaSetLister
+	podLister corelisters.PodLister
+	synced    []cache.InformerSynced
+	w         *worker
+	recorder  record.EventRecorder
+	opts      Options
+	stats     stats
+	logMu     sync.Mutex
+}
+
+// NewDeploymentController registers the controller's handlers on the
+// factory's Deployment, ReplicaSet and Pod informers. recorder receives the
+// events upstream records (ScalingReplicaSet ...); it may be nil.
+func NewDeploymentController(client kubernetes.Interface, factory informers.SharedInformerFactory, recorder record.EventRecorder, opts Options) (*DeploymentController, error) {
+	opts, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	di := factory.Apps().V1().Deployments()
+	rsi := factory.Apps().V1().ReplicaSets()
+	pi := factory.Core().V1().Pods()
+	c := &DeploymentController{
+		client: client, dLister: di.Lister(), rsLister: rsi.Lister(), podLister: pi.Lister(),
+		synced:   []cache.InformerSynced{di.Informer().HasSynced, rsi.Informer().HasSynced, pi.Informer().HasSynced},
+		recorder: recorder, opts: opts,
+	}
+	c.w = newWorker("deployment", c.sync, opts.Out, &c.logMu, opts.Gate)
+	if _, err := di.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc:    func(obj any) { c.route(deploymentKeys(obj)) },
+		UpdateFunc: func(_, cur any) { c.route(deploymentKeys(cur)) },
+		DeleteFunc: func(obj any) { c.route(deploymentKeys(obj)) },
+	}); err != nil {
+		return nil, err
+	}
+	if _, err := rsi.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc: func(obj any) {
+			rs, ok := obj.(*apps.ReplicaSet)
+			if !ok {
+				return
+			}
+			m, err := appsv1.ReplicaSetToModel(rs)
+			if err != nil {
+				return
+			}
+			c.w.add(enqueue.AddReplicaSet(m, c.cacheFor(rs.Namespace, false))...)
+		},
+		UpdateFunc: func(old, cur any) {
+			o, ok1 := old.(*apps.ReplicaSet)
+			n, ok2 := cur.(*apps.ReplicaSet)
+			if !ok1 || !ok2 || o.ResourceVersion == n.ResourceVersion {
+				return
+			}
+			om, err1 := appsv1.ReplicaSetToModel(o)
+			nm, err2 := appsv1.ReplicaSetToModel(n)
+			if err1 != nil || err2 != nil {
+				return
+			}
+			c.w.add(enqueue.UpdateReplicaSet(om, nm, c.cacheFor(n.Namespace, false))...)
+		},
+		DeleteFunc: func(obj any) {
+			m, ns := tombstoneToModel(obj)
+			if m == nil {
+				return
+			}
+			c.route(enqueue.DeleteReplicaSet(m, c.cacheFor(ns, false)))
+		},
+	}); err != nil {
+		return nil, err
+	}
+	if _, err := pi.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+		DeleteFunc: func(obj any) {
+			m, ns := tombstoneToModel(obj)
+			if m == nil {
+				return
+			}
+			c.route(enqueue.DeletePod(m, c.cacheFor(ns, true)))
+		},
+	}); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func (c *DeploymentController) route(keys []string, err error) {
+	if err != nil {
+		c.w.logf("deployment: event: %v", err)
+		return
+	}
+	c.w.add(keys...)
+}
+
+// deploymentKeys routes a Deployment event: every add, update and delete
+// (tombstones included) enqueues the Deployment itself.
+func deploymentKeys(obj any) ([]string, error) {
+	m, _ := tombstoneToModel(obj)
+	if m == nil {
+		return nil, nil
+	}
+	return enqueue.DeleteDeployment(m)
+}
+
+// cacheFor converts the informer caches of a namespace for plan/enqueue.
+func (c *DeploymentController) cacheFor(ns string, withPods bool) enqueue.Cache {
+	var out enqueue.Cache
+	ds, _ := c.dLister.Deployments(ns).List(labels.Everything())
+	for _, d := range ds {
+		if m, err := appsv1.DeploymentToModel(d); err == nil {
+			out.Deployments = append(out.Deployments, m)
+		}
+	}
+	rss, _ := c.rsLister.ReplicaSets(ns).List(labels.Everything())
+	for _, rs := range rss {
+		if m, err := appsv1.ReplicaSetToModel(rs); err == nil {
+			out.ReplicaSets = append(out.ReplicaSets, m)
+		}
+	}
+	if withPods {
+		pods, _ := c.podLister.Pods(ns).List(labels.Everything())
+		for _, p := range pods {
+			if m, err := appsv1.PodToModel(p); err == nil {
+				out.Pods = append(out.Pods, m)
+			}
+		}
+	}
+	return out
+}
+
+// Run waits for the caches and syncs until ctx ends.
+func (c *DeploymentController) Run(ctx context.Context) {
+	if !cache.WaitForCacheSync(ctx.Done(), c.synced...) {
+		return
+	}
+	c.w.run(ctx, c.opts.Workers)
+}
+
+// Stats returns the write counts so far.
+func (c *DeploymentController) Stats() Stats { return c.stats.get() }
+
+func (c *DeploymentController) sync(ctx context.Context, key string) error {
+	ns, name, err := cache.SplitMetaNamespaceKey(key)
+	if err != nil {
+		return nil
+	}
+	d, err := c.dLister.Deployments(ns).Get(name)
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	rss, err := c.rsLister.ReplicaSets(ns).List(labels.Everything())
+	if err != nil {
+		return err
+	}
+	pods, err := c.podLister.Pods(ns).List(labels.Everything())
+	if err != nil {
+		return err
+	}
+	s := appsv1.State{Now: c.opts.Now(), Deployment: d, ReplicaSets: rss, Pods: pods}
+	res, err := SyncDeployment(ctx, c.client, s, c.recorder, c.opts)
+	c.count(res)
+	if err != nil {
+		return err
+	}
+	switch res.Plan.Requeue.Kind {
+	case plan.RequeueAfter:
+		c.w.queue.AddAfter(key, res.Plan.Requeue.After)
+	case plan.RequeueRateLimited:
+		c.w.queue.AddRateLimited(key)
+	}
+	return nil
+}
+
+func (c *DeploymentController) count(res DeploymentSync) {
+	c.stats.mu.Lock()
+	defer c.stats.mu.Unlock()
+	if res.Planned {
+		c.stats.s.Syncs++
+	}
+	addWrites(&c.stats.s, res.Result)
+}
+
+// addWrites adds the sent writes of r to s.
+func addWrites(s *Stats, r appsv1.Result) {
+	for _, w := range r.Writes {
+		if w.Outcome == appsv1.NotSent {
+			continue
+		}
+		s.Sent++
+		switch w.Outcome {
+		case appsv1.Accepted:
+			s.Accepted++
+		case appsv1.Conflicted:
+			s.Conflict++
+		default:
+			s.Failed++
+		}
+		if w.Action.Conflict {
+			s.PredictedConflicts++
+			if w.Outcome == appsv1.Conflicted {
+				s.ConfirmedConflicts++
+			}
+		}
+		if w.Outcome == w.Predicted() {
+			s.Matched++
+		} else {
+			s.Mismatched++
+		}
+	}
+}
+
+// DeploymentSync is what one Deployment sync planned and did.
+type DeploymentSync struct {
+	// Planned is false when the state could not be planned (the error says
+	// why).
+	Planned bool
+	Output  appsv1.Output
+	Plan    plan.Plan
+	// Result is what the server answered; empty in shadow mode.
+	Result appsv1.Result
+}
+
+// SyncDeployment plans one sync of s and sends its writes through client
+// (or, with opts.Shadow, prints them to opts.Out), then records on recorder
+// (if not nil) the events upstream records: those after the writes the
+// server accepted. The error is the one upstream's sync ends with: a
+// rejected write, or the plan's own error (a hash collision); a state that
+// cannot be planned is an error too.
+func SyncDeployment(ctx context.Context, client kubernetes.Interface, s appsv1.State, recorder record.EventRecorder, opts Options) (DeploymentSync, error) {
+	opts, err := opts.withDefaults()
+	if err != nil {
+		return DeploymentSync{}, err
+	}
+	out, p, err := appsv1.Sync(s)
+	if err != nil {
+		return DeploymentSync{}, fmt.Errorf("plan %s/%s: %w", s.Deployment.Namespace, s.Deployment.Name, err)
+	}
+	res := DeploymentSync{Planned: true, Output: out, Plan: p}
+	if opts.Shadow {
+		printShadow(opts.Out, "deployment", s.Deployment.Namespace+"/"+s.Deployment.Name, out.Actions)
+		return res, nil
+	}
+	res.Result, err = appsv1.Apply(ctx, client, out, appsv1.ApplyOptions{SendAll: opts.SendAll})
+	if recorder != nil {
+		done := res.Result.AcceptedPrefix()
+		for _, e := range p.Events {
+			if e.AfterAction < done {
+				recorder.Event(s.Deployment, eventType(e.Type), e.Reason, e.Message)
+			}
+		}
+	}
+	if err != nil {
+		return res, err
+	}
+	if p.Err != nil {
+		return res, p.Err
+	}
+	return res, nil
+}
+
+func eventType(t string) string {
+	if t == core.EventTypeWarning {
+		return core.EventTypeWarning
+	}
+	return core.EventTypeNormal
+}

@@ -1,0 +1,146 @@
+package controller
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"time"
+
+	core "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
+	corelisters "k8s.io/client-go/listers/core/v1"
+	"k8s.io/client-go/tools/cache"
+)
+
+// Kubelet stands in for the kubelets of a cluster without nodes: Delay
+// after a pod appears it marks it Running and, unless NeverReady says
+// otherwise, Ready; a pod being deleted is removed at once (its containers
+// "stop" immediately). It is for tests and demonstrations only.
+type Kubelet struct {
+	client    kubernetes.Interface
+	podLister corelisters.PodLister
+	synced    cache.InformerSynced
+	w         *worker
+	// Delay is how long after its creation a pod becomes ready.
+	Delay time.Duration
+	// NeverReady reports pods that run but never become ready; nil means
+	// pods whose first container's image contains "never-ready".
+	NeverReady func(*core.Pod) bool
+	logMu      sync.Mutex
+
+	seenMu sync.Mutex
+	seen   map[types.UID]time.Time // when each pod was first seen
+}
+
+// NewKubelet registers the stand-in kubelet on the factory's Pod informer.
+//
+// gate, when not nil, is read-locked around every pod it handles (see
+// [Options.Gate]).
+func NewKubelet(client kubernetes.Interface, factory informers.SharedInformerFactory, delay time.Duration, gate *sync.RWMutex) (*Kubelet, error) {
+	pi := factory.Core().V1().Pods()
+	k := &Kubelet{client: client, podLister: pi.Lister(), synced: pi.Informer().HasSynced, Delay: delay}
+	k.w = newWorker("kubelet", k.sync, nil, &k.logMu, gate)
+	add := func(obj any) {
+		if key, err := cache.MetaNamespaceKeyFunc(obj); err == nil {
+			k.w.add(key)
+		}
+	}
+	if _, err := pi.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc:    add,
+		UpdateFunc: func(_, cur any) { add(cur) },
+	}); err != nil {
+		return nil, err
+	}
+	return k, nil
+}
+
+// Run waits for the cache and works until ctx ends.
+func (k *Kubelet) Run(ctx context.Context) {
+	if !cache.WaitForCacheSync(ctx.Done(), k.synced) {
+		return
+	}
+	k.w.run(ctx, 2)
+}
+
+// firstSeen returns when the kubelet first saw the pod (creation
+// timestamps have only second precision).
+func (k *Kubelet) firstSeen(uid types.UID) time.Time {
+	k.seenMu.Lock()
+	defer k.seenMu.Unlock()
+	if k.seen == nil {
+		k.seen = map[types.UID]time.Time{}
+	}
+	t, ok := k.seen[uid]
+	if !ok {
+		t = time.Now()
+		k.seen[uid] = t
+	}
+	return t
+}
+
+func neverReadyImage(p *core.Pod) bool {
+	return len(p.Spec.Containers) > 0 && strings.Contains(p.Spec.Containers[0].Image, "never-ready")
+}
+
+func (k *Kubelet) sync(ctx context.Context, key string) error {
+	ns, name, _ := cache.SplitMetaNamespaceKey(key)
+	p, err := k.podLister.Pods(ns).Get(name)
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	pods := k.client.CoreV1().Pods(ns)
+	if p.DeletionTimestamp != nil {
+		k.seenMu.Lock()
+		delete(k.seen, p.UID)
+		k.seenMu.Unlock()
+		err := pods.Delete(ctx, name, metav1.DeleteOptions{GracePeriodSeconds: new(int64(0)), Preconditions: &metav1.Preconditions{UID: &p.UID}})
+		if apierrors.IsNotFound(err) || apierrors.IsConflict(err) {
+			return nil
+		}
+		return err
+	}
+	if p.Status.Phase == core.PodRunning {
+		return nil
+	}
+	if wait := time.Until(k.firstSeen(p.UID).Add(k.Delay)); wait > 0 {
+		k.w.queue.AddAfter(key, wait)
+		return nil
+	}
+	never := neverReadyImage
+	if k.NeverReady != nil {
+		never = k.NeverReady
+	}
+	ready := core.ConditionTrue
+	if never(p) {
+		ready = core.ConditionFalse
+	}
+	now := metav1.Now()
+	up := p.DeepCopy()
+	up.Status.Phase = core.PodRunning
+	up.Status.StartTime = &now
+	up.Status.Conditions = []core.PodCondition{
+		{Type: core.PodScheduled, Status: core.ConditionTrue, LastTransitionTime: now},
+		{Type: core.PodInitialized, Status: core.ConditionTrue, LastTransitionTime: now},
+		{Type: core.ContainersReady, Status: ready, LastTransitionTime: now},
+		{Type: core.PodReady, Status: ready, LastTransitionTime: now},
+	}
+	up.Status.ContainerStatuses = nil
+	for _, c := range p.Spec.Containers {
+		up.Status.ContainerStatuses = append(up.Status.ContainerStatuses, core.ContainerStatus{
+			Name: c.Name, Image: c.Image, Ready: ready == core.ConditionTrue, Started: new(true),
+			State: core.ContainerState{Running: &core.ContainerStateRunning{StartedAt: now}},
+		})
+	}
+	_, err = pods.UpdateStatus(ctx, up, metav1.UpdateOptions{})
+	if apierrors.IsNotFound(err) || apierrors.IsConflict(err) {
+		return nil // gone, or changed: the event of the change brings it back
+	}
+	return err
+}

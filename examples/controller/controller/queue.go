@@ -1,0 +1,95 @@
+package controller
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/util/workqueue"
+)
+
+// maxRetries is how many times upstream's controllers retry a key with
+// rate limiting before dropping it (until the next event).
+const maxRetries = 15
+
+// worker runs the sync of one kind of object over a rate-limited work
+// queue, as upstream's controllers do.
+type worker struct {
+	name  string
+	queue workqueue.TypedRateLimitingInterface[string]
+	sync  func(ctx context.Context, key string) error
+	log   io.Writer
+	logMu *sync.Mutex
+	gate  *sync.RWMutex
+}
+
+func newWorker(name string, sync func(context.Context, string) error, log io.Writer, logMu *sync.Mutex, gate *sync.RWMutex) *worker {
+	return &worker{
+		gate: gate,
+		name: name,
+		queue: workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[string](),
+			workqueue.TypedRateLimitingQueueConfig[string]{Name: name}),
+		sync:  sync,
+		log:   log,
+		logMu: logMu,
+	}
+}
+
+func (w *worker) add(keys ...string) {
+	for _, k := range keys {
+		w.queue.Add(k)
+	}
+}
+
+func (w *worker) run(ctx context.Context, n int) {
+	var wg sync.WaitGroup
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			wait.UntilWithContext(ctx, func(ctx context.Context) {
+				for w.next(ctx) {
+				}
+			}, time.Second)
+		}()
+	}
+	<-ctx.Done()
+	w.queue.ShutDown()
+	wg.Wait()
+}
+
+func (w *worker) next(ctx context.Context) bool {
+	key, quit := w.queue.Get()
+	if quit {
+		return false
+	}
+	defer w.queue.Done(key)
+	if w.gate != nil {
+		w.gate.RLock()
+		defer w.gate.RUnlock()
+	}
+	err := w.sync(ctx, key)
+	switch {
+	case err == nil:
+		w.queue.Forget(key)
+	case w.queue.NumRequeues(key) < maxRetries:
+		w.logf("%s %s: %v (retrying)", w.name, key, err)
+		w.queue.AddRateLimited(key)
+	default:
+		w.logf("%s %s: %v (dropped after %d retries)", w.name, key, err, maxRetries)
+		w.queue.Forget(key)
+	}
+	return true
+}
+
+func (w *worker) logf(format string, args ...any) {
+	if w.log == nil {
+		return
+	}
+	w.logMu.Lock()
+	defer w.logMu.Unlock()
+	fmt.Fprintf(w.log, format+"\n", args...)
+}

@@ -1,0 +1,376 @@
+package controller
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/rolloutplan/rolloutplan/examples/appsv1"
+	"github.com/rolloutplan/rolloutplan/model"
+	"github.com/rolloutplan/rolloutplan/plan/replicaset"
+	apps "k8s.io/api/apps/v1"
+	core "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
+	appslisters "k8s.io/client-go/listers/apps/v1"
+	corelisters "k8s.io/client-go/listers/core/v1"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/record"
+)
+
+// expectationsTimeout is how long a ReplicaSet waits at most for the pod
+// events of its own creates and deletes (upstream's ExpectationsTimeout).
+const expectationsTimeout = 5 * time.Minute
+
+// ReplicaSetController syncs ReplicaSets with plan/replicaset.Sync.
+//
+// Like upstream it keeps expectations: after creating or deleting pods for
+// a ReplicaSet it does not manage that ReplicaSet's pods again until its
+// informer has seen those creates and deletes, so a lagging cache never
+// makes it create or delete twice.
+type ReplicaSetController struct {
+	client    kubernetes.Interface
+	rsLister  appslisters.ReplicaSetLister
+	podLister corelisters.PodLister
+	synced    []cache.InformerSynced
+	w         *worker
+	recorder  record.EventRecorder
+	opts      Options
+	logMu     sync.Mutex
+
+	expMu sync.Mutex
+	exp   map[string]*expectation
+}
+
+type expectation struct {
+	adds    int
+	deletes map[string]bool // pod keys
+	at      time.Time
+}
+
+// NewReplicaSetController registers the controller's handlers on the
+// factory's ReplicaSet and Pod informers. recorder receives the
+// SuccessfulCreate and SuccessfulDelete events; it may be nil.
+func NewReplicaSetController(client kubernetes.Interface, factory informers.SharedInformerFactory, recorder record.EventRecorder, opts Options) (*ReplicaSetController, error) {
+	opts, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	rsi := factory.Apps().V1().ReplicaSets()
+	pi := factory.Core().V1().Pods()
+	c := &ReplicaSetController{
+		client: client, rsLister: rsi.Lister(), podLister: pi.Lister(),
+		synced:   []cache.InformerSynced{rsi.Informer().HasSynced, pi.Informer().HasSynced},
+		recorder: recorder, opts: opts, exp: map[string]*expectation{},
+	}
+	c.w = newWorker("replicaset", c.sync, opts.Out, &c.logMu, opts.Gate)
+	if _, err := rsi.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc:    c.enqueueObj,
+		UpdateFunc: func(_, cur any) { c.enqueueObj(cur) },
+		DeleteFunc: c.enqueueObj,
+	}); err != nil {
+		return nil, err
+	}
+	if _, err := pi.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc: func(obj any) {
+			if p, ok := obj.(*core.Pod); ok {
+				c.podEvent(p, p.DeletionTimestamp != nil, nil)
+			}
+		},
+		UpdateFunc: func(old, cur any) {
+			p, ok := cur.(*core.Pod)
+			o, ok2 := old.(*core.Pod)
+			if ok && ok2 && p.ResourceVersion != o.ResourceVersion {
+				c.podEvent(p, p.DeletionTimestamp != nil, o)
+			}
+		},
+		DeleteFunc: func(obj any) {
+			if ts, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+				obj = ts.Obj
+			}
+			if p, ok := obj.(*core.Pod); ok {
+				c.podEvent(p, true, nil)
+			}
+		},
+	}); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func (c *ReplicaSetController) enqueueObj(obj any) {
+	if key, err := cache.DeletionHandlingMetaNamespaceKeyFunc(obj); err == nil {
+		c.w.add(key)
+	}
+}
+
+// podEvent observes a pod for the expectations and wakes the ReplicaSet
+// that controls it (and, after a change of owner, the old one); orphans
+// wake every ReplicaSet whose selector matches.
+func (c *ReplicaSetController) podEvent(p *core.Pod, gone bool, old *core.Pod) {
+	refs := []*metav1.OwnerReference{metav1.GetControllerOf(p)}
+	if old != nil {
+		refs = append(refs, metav1.GetControllerOf(old))
+	}
+	woken := false
+	for _, ref := range refs {
+		if ref == nil || ref.Kind != "ReplicaSet" {
+			continue
+		}
+		key := p.Namespace + "/" + ref.Name
+		c.observe(key, p, gone)
+		c.w.add(key)
+		woken = true
+	}
+	if woken || gone {
+		return
+	}
+	rss, _ := c.rsLister.ReplicaSets(p.Namespace).List(labels.Everything())
+	for _, rs := range rss {
+		sel, err := metav1.LabelSelectorAsSelector(rs.Spec.Selector)
+		if err == nil && !sel.Empty() && sel.Matches(labels.Set(p.Labels)) {
+			c.w.add(p.Namespace + "/" + rs.Name)
+		}
+	}
+}
+
+func (c *ReplicaSetController) observe(rsKey string, p *core.Pod, gone bool) {
+	c.expMu.Lock()
+	defer c.expMu.Unlock()
+	e := c.exp[rsKey]
+	if e == nil {
+		return
+	}
+	podKey := p.Namespace + "/" + p.Name
+	if gone {
+		delete(e.deletes, podKey)
+	} else if e.adds > 0 {
+		e.adds--
+	}
+}
+
+func (c *ReplicaSetController) satisfied(rsKey string) bool {
+	c.expMu.Lock()
+	defer c.expMu.Unlock()
+	e := c.exp[rsKey]
+	if e == nil || (e.adds <= 0 && len(e.deletes) == 0) || time.Since(e.at) > expectationsTimeout {
+		delete(c.exp, rsKey)
+		return true
+	}
+	return false
+}
+
+func (c *ReplicaSetController) expect(rsKey string, adds int, deletes []string) {
+	c.expMu.Lock()
+	defer c.expMu.Unlock()
+	e := &expectation{adds: adds, deletes: map[string]bool{}, at: time.Now()}
+	for _, d := range deletes {
+		e.deletes[d] = true
+	}
+	c.exp[rsKey] = e
+}
+
+// lower takes back an expected create or delete that failed.
+func (c *ReplicaSetController) lower(rsKey string, add bool, podKey string) {
+	c.expMu.Lock()
+	defer c.expMu.Unlock()
+	if e := c.exp[rsKey]; e != nil {
+		if add {
+			e.adds--
+		} else {
+			delete(e.deletes, podKey)
+		}
+	}
+}
+
+// Run waits for the caches and syncs until ctx ends.
+func (c *ReplicaSetController) Run(ctx context.Context) {
+	if !cache.WaitForCacheSync(ctx.Done(), c.synced...) {
+		return
+	}
+	c.w.run(ctx, c.opts.Workers)
+}
+
+func (c *ReplicaSetController) sync(ctx context.Context, key string) error {
+	ns, name, err := cache.SplitMetaNamespaceKey(key)
+	if err != nil {
+		return nil
+	}
+	rs, err := c.rsLister.ReplicaSets(ns).Get(name)
+	if apierrors.IsNotFound(err) {
+		c.expMu.Lock()
+		delete(c.exp, key)
+		c.expMu.Unlock()
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if !c.satisfied(key) {
+		return nil
+	}
+	pods, err := c.podLister.Pods(ns).List(labels.Everything())
+	if err != nil {
+		return err
+	}
+	rss, err := c.rsLister.ReplicaSets(ns).List(labels.Everything())
+	if err != nil {
+		return err
+	}
+	p, err := c.syncOne(ctx, key, rs, pods, rss)
+	if err != nil {
+		return err
+	}
+	if p.RequeueAfter > 0 {
+		c.w.queue.AddAfter(key, p.RequeueAfter)
+	}
+	return nil
+}
+
+func (c *ReplicaSetController) syncOne(ctx context.Context, key string, rs *apps.ReplicaSet, pods []*core.Pod, rss []*apps.ReplicaSet) (replicaset.Plan, error) {
+	m, err := appsv1.ReplicaSetToModel(rs)
+	if err != nil {
+		return replicaset.Plan{}, err
+	}
+	var mpods []*model.Pod
+	for _, p := range pods {
+		mp, err := appsv1.PodToModel(p)
+		if err != nil {
+			return replicaset.Plan{}, err
+		}
+		mpods = append(mpods, mp)
+	}
+	var mrss []*model.ReplicaSet
+	for _, r := range rss {
+		mr, err := appsv1.ReplicaSetToModel(r)
+		if err != nil {
+			return replicaset.Plan{}, err
+		}
+		mrss = append(mrss, mr)
+	}
+	p, err := replicaset.Sync(m, mpods, mrss, c.opts.Now())
+	if err != nil {
+		return replicaset.Plan{}, fmt.Errorf("plan %s: %w", key, err)
+	}
+	if c.opts.Shadow {
+		printReplicaSetShadow(c.opts.Out, key, p.Actions)
+		return p, nil
+	}
+	return p, c.apply(ctx, key, rs, m, p)
+}
+
+// apply sends the plan's writes as upstream's ReplicaSet controller does:
+// claim patches, then creates with generateName (the server names the
+// pods), or deletes, then the status update.
+func (c *ReplicaSetController) apply(ctx context.Context, key string, rs *apps.ReplicaSet, m *model.ReplicaSet, p replicaset.Plan) error {
+	adds := p.Count(replicaset.CreatePod)
+	var dels []string
+	for _, a := range p.Actions {
+		if a.Kind == replicaset.DeletePod {
+			dels = append(dels, a.Namespace+"/"+a.Name)
+		}
+	}
+	if adds > 0 || len(dels) > 0 {
+		c.expect(key, adds, dels)
+	}
+	pods := c.client.CoreV1().Pods(rs.Namespace)
+	var firstErr error
+	for _, a := range p.Actions {
+		if a.Error != "" {
+			continue
+		}
+		switch a.Kind {
+		case replicaset.AdoptPod, replicaset.ReleasePod:
+			if _, err := pods.Patch(ctx, a.Name, types.StrategicMergePatchType, []byte(a.Patch), metav1.PatchOptions{}); err != nil &&
+				!apierrors.IsNotFound(err) && !(a.Kind == replicaset.ReleasePod && apierrors.IsInvalid(err)) {
+				return err
+			}
+		case replicaset.CreatePod:
+			if firstErr != nil {
+				c.lower(key, true, "")
+				continue
+			}
+			pod := podFromTemplate(rs, a)
+			created, err := pods.Create(ctx, pod, metav1.CreateOptions{})
+			if err != nil {
+				c.lower(key, true, "")
+				firstErr = err
+				c.event(rs, core.EventTypeWarning, replicaset.EventFailedCreate, fmt.Sprintf("Error creating: %v", err))
+				continue
+			}
+			c.event(rs, core.EventTypeNormal, replicaset.EventSuccessfulCreate, "Created pod: "+created.Name)
+		case replicaset.DeletePod:
+			podKey := a.Namespace + "/" + a.Name
+			if err := pods.Delete(ctx, a.Name, metav1.DeleteOptions{}); err != nil {
+				c.lower(key, false, podKey)
+				if !apierrors.IsNotFound(err) && firstErr == nil {
+					firstErr = err
+				}
+				continue
+			}
+			c.event(rs, core.EventTypeNormal, replicaset.EventSuccessfulDelete, "Deleted pod: "+a.Name)
+		case replicaset.UpdateReplicaSetStatus:
+			sm := m.DeepCopy()
+			sm.Status = *a.Status
+			conv, err := appsv1.ReplicaSetFromModel(sm)
+			if err != nil {
+				return err
+			}
+			upd := rs.DeepCopy()
+			upd.Status = conv.Status
+			if _, err := c.client.AppsV1().ReplicaSets(rs.Namespace).UpdateStatus(ctx, upd, metav1.UpdateOptions{}); err != nil {
+				if firstErr == nil {
+					firstErr = err
+				}
+			}
+		}
+	}
+	return firstErr
+}
+
+func (c *ReplicaSetController) event(rs *apps.ReplicaSet, typ, reason, msg string) {
+	if c.recorder != nil {
+		c.recorder.Event(rs, typ, reason, msg)
+	}
+}
+
+// printReplicaSetShadow prints the writes a ReplicaSet sync would send.
+func printReplicaSetShadow(w io.Writer, key string, actions []replicaset.Action) {
+	if len(actions) == 0 {
+		fmt.Fprintf(w, "replicaset %s: no writes\n", key)
+		return
+	}
+	for _, a := range actions {
+		fmt.Fprintf(w, "replicaset %s: %s\n", key, a.String())
+	}
+}
+
+// podFromTemplate builds the pod a CreatePod action sends, as upstream's
+// GetPodFromTemplate does: the planned labels, annotations and controller
+// reference, the template's spec, and generateName for the server to pick
+// the name.
+func podFromTemplate(rs *apps.ReplicaSet, a replicaset.Action) *core.Pod {
+	pod := &core.Pod{ObjectMeta: metav1.ObjectMeta{
+		Namespace:    rs.Namespace,
+		GenerateName: a.GenerateName,
+		Labels:       maps.Clone(a.Pod.Labels),
+		Annotations:  maps.Clone(a.Pod.Annotations),
+		Finalizers:   slices.Clone(rs.Spec.Template.Finalizers),
+	}}
+	for _, r := range a.Pod.OwnerReferences {
+		pod.OwnerReferences = append(pod.OwnerReferences, metav1.OwnerReference{
+			APIVersion: r.APIVersion, Kind: r.Kind, Name: r.Name, UID: types.UID(r.UID),
+			Controller: new(r.Controller), BlockOwnerDeletion: new(r.BlockOwnerDeletion),
+		})
+	}
+	rs.Spec.Template.Spec.DeepCopyInto(&pod.Spec)
+	return pod
+}
