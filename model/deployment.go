@@ -102,29 +102,55 @@ func (d *Deployment) DeepCopy() *Deployment {
 // DeepCopy returns a copy sharing nothing with s.
 func (s DeploymentSpec) DeepCopy() DeploymentSpec {
 	out := s
-	out.Replicas = cloneInt32(s.Replicas)
 	out.Selector = s.Selector.DeepCopy()
 	out.Template = s.Template.DeepCopy()
-	out.RevisionHistoryLimit = cloneInt32(s.RevisionHistoryLimit)
-	out.ProgressDeadlineSeconds = cloneInt32(s.ProgressDeadlineSeconds)
+	if s.Replicas == nil && s.RevisionHistoryLimit == nil && s.ProgressDeadlineSeconds == nil && s.Strategy.RollingUpdate == nil {
+		return out
+	}
+	// The pointed-to values are copied into one block: one allocation
+	// instead of up to six, each pointer still to its own variable.
+	b := new(specPointees)
+	out.Replicas = copyInt32To(&b.ints[0], s.Replicas)
+	out.RevisionHistoryLimit = copyInt32To(&b.ints[1], s.RevisionHistoryLimit)
+	out.ProgressDeadlineSeconds = copyInt32To(&b.ints[2], s.ProgressDeadlineSeconds)
 	if ru := s.Strategy.RollingUpdate; ru != nil {
-		c := RollingUpdate{}
 		if ru.MaxSurge != nil {
-			c.MaxSurge = IntOrStringPtr(*ru.MaxSurge)
+			b.maxSurge = *ru.MaxSurge
+			b.rollingUpdate.MaxSurge = &b.maxSurge
 		}
 		if ru.MaxUnavailable != nil {
-			c.MaxUnavailable = IntOrStringPtr(*ru.MaxUnavailable)
+			b.maxUnavailable = *ru.MaxUnavailable
+			b.rollingUpdate.MaxUnavailable = &b.maxUnavailable
 		}
-		out.Strategy.RollingUpdate = &c
+		out.Strategy.RollingUpdate = &b.rollingUpdate
 	}
 	return out
+}
+
+// specPointees holds the values a copied DeploymentSpec points to.
+type specPointees struct {
+	ints                     [3]int32
+	rollingUpdate            RollingUpdate
+	maxSurge, maxUnavailable IntOrString
+}
+
+// copyInt32To returns nil for a nil p, else dst holding *p.
+func copyInt32To(dst, p *int32) *int32 {
+	if p == nil {
+		return nil
+	}
+	*dst = *p
+	return dst
 }
 
 // DeepCopy returns a copy sharing nothing with s.
 func (s DeploymentStatus) DeepCopy() DeploymentStatus {
 	out := s
-	out.TerminatingReplicas = cloneInt32(s.TerminatingReplicas)
-	out.CollisionCount = cloneInt32(s.CollisionCount)
+	if s.TerminatingReplicas != nil || s.CollisionCount != nil {
+		ints := new([2]int32) // one allocation for both
+		out.TerminatingReplicas = copyInt32To(&ints[0], s.TerminatingReplicas)
+		out.CollisionCount = copyInt32To(&ints[1], s.CollisionCount)
+	}
 	out.Conditions = slices.Clone(s.Conditions)
 	return out
 }

@@ -78,11 +78,3 @@ func Int32Ptr(v int32) *int32 { return &v }
 
 // TimePtr returns a pointer to a copy of t, for DeletionTimestamp.
 func TimePtr(t time.Time) *time.Time { return &t }
-
-func cloneInt32(p *int32) *int32 {
-	if p == nil {
-		return nil
-	}
-	v := *p
-	return &v
-}

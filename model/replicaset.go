@@ -59,10 +59,13 @@ func (rs *ReplicaSet) DeepCopy() *ReplicaSet {
 		return nil
 	}
 	out := &ReplicaSet{ObjectMeta: rs.ObjectMeta.DeepCopy(), Spec: rs.Spec, Status: rs.Status}
-	out.Spec.Replicas = cloneInt32(rs.Spec.Replicas)
+	if rs.Spec.Replicas != nil || rs.Status.TerminatingReplicas != nil {
+		ints := new([2]int32) // one allocation for both
+		out.Spec.Replicas = copyInt32To(&ints[0], rs.Spec.Replicas)
+		out.Status.TerminatingReplicas = copyInt32To(&ints[1], rs.Status.TerminatingReplicas)
+	}
 	out.Spec.Selector = rs.Spec.Selector.DeepCopy()
 	out.Spec.Template = rs.Spec.Template.DeepCopy()
-	out.Status.TerminatingReplicas = cloneInt32(rs.Status.TerminatingReplicas)
 	out.Status.Conditions = slices.Clone(rs.Status.Conditions)
 	return out
 }

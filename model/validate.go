@@ -35,10 +35,10 @@ func validateDeployment(errs *fieldErrs, at prefix, d *Deployment) {
 	} else if *s.Replicas < 0 {
 		errs.add(at.field("spec.replicas"), itoa(*s.Replicas), "must be greater than or equal to 0")
 	}
-	validateSelector(errs, at, "spec.selector", s.Selector, true)
+	selectorOK := validateSelector(errs, at, "spec.selector", s.Selector, true)
 	validateTemplate(errs, at, "spec.template", s.Template)
 	validateTemplateAnnotations(errs, at, "spec.template", s.Template.Annotations)
-	if s.Selector != nil && s.Selector.Check() == nil && !s.Selector.IsEmpty() && !s.Selector.matches(s.Template.Labels) {
+	if selectorOK && !s.Selector.matches(s.Template.Labels) {
 		errs.add(at.field("spec.template.metadata.labels"), fmt.Sprint(s.Template.Labels), "`selector` does not match template `labels`")
 	}
 	validateStrategy(errs, at, "spec.strategy", s.Strategy)
@@ -164,20 +164,23 @@ func validateMeta(errs *fieldErrs, at prefix, m *ObjectMeta) {
 	}
 }
 
-func validateSelector(errs *fieldErrs, at prefix, path string, s *LabelSelector, required bool) {
+// validateSelector reports whether s is set, not empty and valid.
+func validateSelector(errs *fieldErrs, at prefix, path string, s *LabelSelector, required bool) bool {
 	if s == nil {
 		if required {
 			errs.add(at.field(path), "", "must be set: a nil selector matches nothing")
 		}
-		return
+		return false
 	}
 	if len(s.MatchLabels) == 0 && len(s.MatchExpressions) == 0 {
 		errs.add(at.field(path), "{}", "empty selector is invalid for deployment")
-		return
+		return false
 	}
 	if err := s.Check(); err != nil {
 		errs.add(at.field(path), "", "%s", err.Error())
+		return false
 	}
+	return true
 }
 
 func validateTemplate(errs *fieldErrs, at prefix, path string, t PodTemplate) {
@@ -303,58 +306,106 @@ func reportDuplicates[T comparable](errs *fieldErrs, list, kind string, items []
 	}
 }
 
-type nameKey struct{ namespace, name string }
-
 // duplicates maps the index of every non-nil item whose name (in its
 // namespace) or non-empty UID repeats an earlier item's to that earlier
-// item's index. It is linear in len(items): a short list is scanned, which
-// allocates nothing unless a duplicate turns up, and a long one goes
-// through maps.
+// item's index. It is linear in len(items) and allocates nothing unless a
+// duplicate turns up, but for the index of a long list: a short list is
+// scanned, a long one goes through open-addressing hash tables of item
+// indices (one allocation for both).
 func duplicates[T comparable](items []T, meta func(T) *ObjectMeta) (names, uids map[int]int) {
-	var zero T
-	var firstName map[nameKey]int
-	var firstUID map[string]int
-	long := len(items) > 16
-	if long {
-		firstName = make(map[nameKey]int, len(items))
-		firstUID = make(map[string]int, len(items))
+	if len(items) > 16 {
+		return duplicatesHashed(items, meta)
 	}
+	return duplicatesScanned(items, meta)
+}
+
+// duplicatesScanned is duplicates for short lists: each item is compared
+// with the ones before it.
+func duplicatesScanned[T comparable](items []T, meta func(T) *ObjectMeta) (names, uids map[int]int) {
+	var zero T
 	for i, x := range items {
 		if x == zero {
 			continue
 		}
 		m := meta(x)
-		key := nameKey{m.Namespace, m.Name}
 		sameName, sameUID := -1, -1
-		if long {
-			if j, seen := firstName[key]; seen {
+		for j, y := range items[:i] {
+			if y == zero {
+				continue
+			}
+			my := meta(y)
+			if sameName < 0 && my.Namespace == m.Namespace && my.Name == m.Name {
 				sameName = j
-			} else {
-				firstName[key] = i
 			}
-			if j, seen := firstUID[m.UID]; seen && m.UID != "" {
+			if sameUID < 0 && m.UID != "" && my.UID == m.UID {
 				sameUID = j
-			} else if m.UID != "" {
-				firstUID[m.UID] = i
-			}
-		} else {
-			for j, y := range items[:i] {
-				if y == zero {
-					continue
-				}
-				my := meta(y)
-				if sameName < 0 && my.Namespace == m.Namespace && my.Name == m.Name {
-					sameName = j
-				}
-				if sameUID < 0 && m.UID != "" && my.UID == m.UID {
-					sameUID = j
-				}
 			}
 		}
 		names = noteDuplicate(names, i, sameName)
 		uids = noteDuplicate(uids, i, sameUID)
 	}
 	return names, uids
+}
+
+// duplicatesHashed is duplicates for long lists. Each table slot holds 0
+// (empty) or 1 + the index of the first item with that key; a collision
+// probes the next slot.
+func duplicatesHashed[T comparable](items []T, meta func(T) *ObjectMeta) (names, uids map[int]int) {
+	var zero T
+	size := 1
+	for size < 2*len(items) {
+		size <<= 1
+	}
+	mask := uint64(size - 1)
+	slots := make([]int, 2*size)
+	nameSlots, uidSlots := slots[:size], slots[size:]
+	for i, x := range items {
+		if x == zero {
+			continue
+		}
+		m := meta(x)
+		sameName := -1
+		for h := fnvString(fnvString(fnvOffset, m.Namespace)*fnvPrime, m.Name) & mask; ; h = (h + 1) & mask {
+			j := nameSlots[h] - 1
+			if j < 0 {
+				nameSlots[h] = i + 1
+				break
+			}
+			if my := meta(items[j]); my.Namespace == m.Namespace && my.Name == m.Name {
+				sameName = j
+				break
+			}
+		}
+		sameUID := -1
+		for h := fnvString(fnvOffset, m.UID) & mask; m.UID != ""; h = (h + 1) & mask {
+			j := uidSlots[h] - 1
+			if j < 0 {
+				uidSlots[h] = i + 1
+				break
+			}
+			if meta(items[j]).UID == m.UID {
+				sameUID = j
+				break
+			}
+		}
+		names = noteDuplicate(names, i, sameName)
+		uids = noteDuplicate(uids, i, sameUID)
+	}
+	return names, uids
+}
+
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
+
+// fnvString continues a 64-bit FNV-1a hash h over s.
+func fnvString(h uint64, s string) uint64 {
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= fnvPrime
+	}
+	return h
 }
 
 func noteDuplicate(dups map[int]int, i, earlier int) map[int]int {

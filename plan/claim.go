@@ -11,15 +11,14 @@ import (
 // possible patch orders and keeps the plan independent of the input order.
 func (s *syncer) claimReplicaSets() []*model.ReplicaSet {
 	d := s.d
-	// State.Validate has checked the selector, so matching cannot fail.
-	sel := d.Spec.Selector
+	sel := newSelectorMatcher(d.Spec.Selector, len(s.all))
 	claimed := make([]*model.ReplicaSet, 0, len(s.all))
 	for _, rs := range sortedByCreation(s.all) {
 		if ref := rs.ControllerRef(); ref != nil {
 			if ref.UID != d.UID {
 				continue
 			}
-			if matches(sel, rs.Labels) {
+			if sel.Matches(rs.Labels) {
 				claimed = append(claimed, rs)
 				continue
 			}
@@ -33,7 +32,7 @@ func (s *syncer) claimReplicaSets() []*model.ReplicaSet {
 			})
 			continue
 		}
-		if d.DeletionTimestamp != nil || !matches(sel, rs.Labels) || rs.DeletionTimestamp != nil {
+		if d.DeletionTimestamp != nil || !sel.Matches(rs.Labels) || rs.DeletionTimestamp != nil {
 			continue
 		}
 		ref := model.NewControllerRef(model.AppsV1APIVersion, model.DeploymentKind, d.Name, d.UID)
@@ -46,8 +45,30 @@ func (s *syncer) claimReplicaSets() []*model.ReplicaSet {
 	return claimed
 }
 
-// matches evaluates a selector State.Validate has checked.
-func matches(sel *model.LabelSelector, labels map[string]string) bool {
-	ok, _ := sel.Matches(labels)
+// selectorMatcher evaluates a selector State.Validate has checked, so
+// matching cannot fail. For many ReplicaSets it goes through a
+// [model.Matcher], which checks the selector once instead of once per
+// ReplicaSet; for a few, copying the selector into the Matcher costs more
+// than checking it again.
+type selectorMatcher struct {
+	sel     *model.LabelSelector
+	matcher model.Matcher
+	many    bool
+}
+
+func newSelectorMatcher(sel *model.LabelSelector, n int) selectorMatcher {
+	if n <= 8 {
+		return selectorMatcher{sel: sel}
+	}
+	m, _ := model.NewMatcher(sel)
+	return selectorMatcher{matcher: m, many: true}
+}
+
+// Matches reports whether labels satisfy the selector.
+func (m selectorMatcher) Matches(labels map[string]string) bool {
+	if m.many {
+		return m.matcher.Matches(labels)
+	}
+	ok, _ := m.sel.Matches(labels)
 	return ok
 }

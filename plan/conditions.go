@@ -31,8 +31,8 @@ func SetDeploymentCondition(st *model.DeploymentStatus, c model.DeploymentCondit
 
 // RemoveDeploymentCondition removes the condition of type t from st.
 func RemoveDeploymentCondition(st *model.DeploymentStatus, t model.DeploymentConditionType) {
-	if st == nil {
-		return
+	if st == nil || len(st.Conditions) > 0 && st.Condition(t) == nil {
+		return // nothing to remove (an empty list still becomes nil below)
 	}
 	st.Conditions = withoutCondition(st.Conditions, t)
 }

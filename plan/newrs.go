@@ -89,14 +89,20 @@ func (s *syncer) getNewReplicaSet(existing *model.ReplicaSet, oldRSs []*model.Re
 	d := s.d
 	newRevision := strconv.FormatInt(revision.MaxRevision(oldRSs)+1, 10)
 	if existing != nil {
-		// Only the annotations change in place; a written copy is made
-		// whole first.
+		// Only the annotations change in place, and only in a copy made
+		// when something would change; a written copy is made whole first.
 		c := *existing
-		c.Annotations = maps.Clone(existing.Annotations)
-		annChanged := revision.SetNewReplicaSetAnnotations(d, &c, newRevision, model.MaxRevisionHistoryLength)
+		annCopied, annChanged := false, false
+		if !revision.NewReplicaSetAnnotationsCurrent(d, existing, newRevision, model.MaxRevisionHistoryLength) {
+			c.Annotations = maps.Clone(existing.Annotations)
+			annCopied = true
+			annChanged = revision.SetNewReplicaSetAnnotations(d, &c, newRevision, model.MaxRevisionHistoryLength)
+		}
 		if annChanged || c.Spec.MinReadySeconds != d.Spec.MinReadySeconds {
 			sent := existing.DeepCopy()
-			sent.Annotations = c.Annotations
+			if annCopied {
+				sent.Annotations = c.Annotations
+			}
 			sent.Spec.MinReadySeconds = d.Spec.MinReadySeconds
 			out := s.writeReplicaSet(UpdateReplicaSet, sent, existing, reason(ReasonSyncNewReplicaSet,
 				[]Value{v("minReadySeconds", int64(d.Spec.MinReadySeconds))},
@@ -131,10 +137,15 @@ func (s *syncer) createNewReplicaSet(oldRSs []*model.ReplicaSet, newRevision str
 		s.hasherErr = err
 		return nil, false
 	}
-	tmpl := d.Spec.Template.DeepCopy()
+	// Copies of the template and the selector; the label maps are made anew
+	// with the hash rather than copied twice.
+	tmpl := d.Spec.Template
 	tmpl.Labels = withLabel(d.Spec.Template.Labels, model.PodTemplateHashLabel, podHash)
-	selector := d.Spec.Selector.DeepCopy()
-	selector.MatchLabels = withLabel(selector.MatchLabels, model.PodTemplateHashLabel, podHash)
+	tmpl.Annotations = maps.Clone(d.Spec.Template.Annotations)
+	sel := *d.Spec.Selector
+	sel.MatchLabels = nil
+	selector := sel.DeepCopy()
+	selector.MatchLabels = withLabel(d.Spec.Selector.MatchLabels, model.PodTemplateHashLabel, podHash)
 	rs := &model.ReplicaSet{
 		ObjectMeta: model.ObjectMeta{
 			Name:            hash.ReplicaSetName(d.Name, podHash),

@@ -24,6 +24,13 @@ type config struct {
 
 func newConfig(opts []Option) config {
 	c := config{hasher: hash.ComputeHash, terminatingReplicas: true}
+	if len(opts) == 0 {
+		return c // no option: c stays on the stack
+	}
+	return applyOptions(c, opts)
+}
+
+func applyOptions(c config, opts []Option) config {
 	for _, o := range opts {
 		if o != nil {
 			o(&c)

@@ -1,6 +1,9 @@
 package plan
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Reason codes of actions.
 const (
@@ -101,7 +104,11 @@ const (
 )
 
 func reason(code ReasonCode, values []Value, format string, args ...any) Reason {
-	return Reason{Code: code, Message: fmt.Sprintf(format, args...), Values: values}
+	msg := format // a constant sentence needs no formatting
+	if len(args) > 0 || strings.IndexByte(format, '%') >= 0 {
+		msg = fmt.Sprintf(format, args...)
+	}
+	return Reason{Code: code, Message: msg, Values: values}
 }
 
 func v(name string, x int64) Value { return Value{Name: name, Value: x} }

@@ -41,7 +41,7 @@ func (s *syncer) rollback(rsList []*model.ReplicaSet) {
 		}
 		setFromReplicaSetTemplate(d, rs.Spec.Template)
 		revision.SetDeploymentAnnotationsTo(d, rs) // a new map: the working copy's own
-		s.annotationsOwned = true
+		s.annotationsOwned, s.annotationsSent = true, false
 		s.clearRollbackTo(reason(ReasonRollback, []Value{v("revision", target)},
 			"the template of revision %d (%s) becomes the Deployment's", target, rs.Name))
 		s.event(model.EventTypeNormal, model.EventDeploymentRollback, "Rolled back deployment %q to revision %d", d.Name, target)

@@ -1,7 +1,7 @@
 package plan
 
 import (
-	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/rolloutplan/rolloutplan/model"
@@ -148,12 +148,25 @@ func (s *syncer) writeStatusIfChanged(st model.DeploymentStatus) bool {
 	return true
 }
 
+// statusReason explains a status write, e.g. "status: 13 replicas, 8
+// updated, 11 ready, 11 available, 2 unavailable". The sentence is built
+// from the reason's values (every sync that writes the status makes one).
 func statusReason(st *model.DeploymentStatus) Reason {
-	return reason(ReasonStatus, []Value{
+	values := []Value{
 		v("replicas", int64(st.Replicas)), v("updated", int64(st.UpdatedReplicas)), v("ready", int64(st.ReadyReplicas)),
 		v("available", int64(st.AvailableReplicas)), v("unavailable", int64(st.UnavailableReplicas)),
-	}, "status: %d replicas, %d updated, %d ready, %d available, %d unavailable",
-		st.Replicas, st.UpdatedReplicas, st.ReadyReplicas, st.AvailableReplicas, st.UnavailableReplicas)
+	}
+	msg := make([]byte, 0, 96)
+	msg = append(msg, "status: "...)
+	for i, x := range values {
+		if i > 0 {
+			msg = append(msg, ", "...)
+		}
+		msg = strconv.AppendInt(msg, x.Value, 10)
+		msg = append(msg, ' ')
+		msg = append(msg, x.Name...)
+	}
+	return Reason{Code: ReasonStatus, Message: string(msg), Values: values}
 }
 
 // syncRolloutStatus is the status update of a rollout sync (spec §12.4):
@@ -172,9 +185,9 @@ func (s *syncer) syncRolloutStatus(allRSs []*model.ReplicaSet, newRS *model.Repl
 	cur := d.Status.Condition(model.DeploymentProgressing)
 	isComplete := st.Replicas == st.UpdatedReplicas && cur != nil && cur.Reason == model.ReasonNewReplicaSetAvailable
 	if HasProgressDeadline(d) && !isComplete {
-		subject := fmt.Sprintf("Deployment %q", d.Name)
+		subject := "Deployment " + strconv.Quote(d.Name)
 		if newRS != nil {
-			subject = fmt.Sprintf("ReplicaSet %q", newRS.Name)
+			subject = "ReplicaSet " + strconv.Quote(newRS.Name)
 		}
 		switch {
 		case DeploymentComplete(d, &st):

@@ -22,7 +22,8 @@ type syncer struct {
 
 	deploymentWrites int
 	owned            bool // the working copy shares nothing with the input but (maybe) its annotations
-	annotationsOwned bool // the working copy's annotations are its own
+	annotationsOwned bool // the working copy's annotations are its own, in no recorded write
+	annotationsSent  bool // the working copy's annotations are a recorded write's (not the input's)
 	// serverVersion counts the writes each ReplicaSet (by name) has received
 	// this sync; objVersion records which of those versions an object in
 	// hand was derived from (absent: the cached input, version 0).
@@ -75,10 +76,17 @@ func (s *syncer) event(typ, reason, format string, args ...any) {
 // writeDeployment records a write of the working copy. Every Deployment
 // write of a sync derives from the same cached version, so any write after
 // the first is a conflict (spec §2.3).
+//
+// The annotations are copied on write: the recorded Deployment shares the
+// working copy's map, which the sync copies before it changes it again
+// (ownAnnotations).
 func (s *syncer) writeDeployment(kind ActionKind, r Reason) {
 	s.ownWorkingCopy()
+	if !s.annotationsOwned && !s.annotationsSent {
+		s.d.Annotations = maps.Clone(s.d.Annotations) // still the input's
+	}
+	s.annotationsOwned, s.annotationsSent = false, true
 	sent := *s.d
-	sent.Annotations = maps.Clone(s.d.Annotations)
 	s.record(Action{Kind: kind, Name: s.d.Name, Deployment: &sent, Conflict: s.deploymentWrites > 0, Reason: r})
 	s.deploymentWrites++
 }
@@ -95,15 +103,17 @@ func (s *syncer) ownWorkingCopy() {
 	d := s.d
 	annotations := d.Annotations
 	d.Annotations = nil // copied separately, and only when changed
-	*d = *d.DeepCopy()
+	d.ObjectMeta = d.ObjectMeta.DeepCopy()
+	d.Spec = d.Spec.DeepCopy()
+	d.Status = d.Status.DeepCopy()
 	d.Annotations = annotations
 }
 
 // ownAnnotations gives the working copy its own annotation map before the
-// sync changes it.
+// sync changes it: one shared with neither the input nor a recorded write.
 func (s *syncer) ownAnnotations() {
 	if !s.annotationsOwned {
-		s.annotationsOwned = true
+		s.annotationsOwned, s.annotationsSent = true, false
 		s.d.Annotations = maps.Clone(s.d.Annotations)
 	}
 }

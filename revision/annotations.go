@@ -46,28 +46,54 @@ func SetNewReplicaSetAnnotations(d *model.Deployment, rs *model.ReplicaSet, newR
 	if rs == nil {
 		return false
 	}
-	changed = CopyDeploymentAnnotationsToReplicaSet(d, rs)
-	// CopyDeploymentAnnotationsToReplicaSet has made rs.Annotations non-nil.
+	_, changed = newReplicaSetAnnotations(d, rs, newRevision, historyLimitChars, true)
+	return changed
+}
+
+// NewReplicaSetAnnotationsCurrent reports whether
+// [SetNewReplicaSetAnnotations] with the same arguments would leave rs
+// exactly as it is: no annotation map made, no entry written. It only reads
+// rs, so a caller can skip copying rs when nothing would change.
+func NewReplicaSetAnnotationsCurrent(d *model.Deployment, rs *model.ReplicaSet, newRevision string, historyLimitChars int) bool {
+	if rs == nil {
+		return true
+	}
+	writes, _ := newReplicaSetAnnotations(d, rs, newRevision, historyLimitChars, false)
+	return !writes
+}
+
+// newReplicaSetAnnotations is SetNewReplicaSetAnnotations when apply is set.
+// Otherwise it changes nothing and stops at the first write it would make.
+// writes reports whether rs's annotations were (or would be) written to.
+func newReplicaSetAnnotations(d *model.Deployment, rs *model.ReplicaSet, newRevision string, historyLimitChars int, apply bool) (writes, changed bool) {
+	changed = copyDeploymentAnnotations(d, rs, apply)
+	if !apply && (rs.Annotations == nil || changed) {
+		return true, changed
+	}
+	// copyDeploymentAnnotations has made rs.Annotations non-nil.
 	oldRevision, hadRevision := rs.Annotations[model.RevisionAnnotation]
 	oldRev, err := strconv.ParseInt(oldRevision, 10, 64)
 	if err != nil {
 		if oldRevision != "" {
-			return false // §18.10: the copies above are reported as unchanged
+			return changed, false // §18.10: the copies above are reported as unchanged
 		}
 		oldRev = 0
 	}
 	newRev, err := strconv.ParseInt(newRevision, 10, 64)
 	if err != nil {
-		return false
+		return changed, false
 	}
 	if oldRev >= newRev {
-		return changed
+		return changed, changed
+	}
+	if !apply {
+		return true, true
 	}
 	rs.Annotations[model.RevisionAnnotation] = newRevision
 	if hadRevision {
 		appendHistory(rs.Annotations, oldRevision, historyLimitChars)
 	}
-	return true
+	return true, true
 }
 
 // appendHistory adds oldRevision to the revision-history annotation, dropping
@@ -105,7 +131,14 @@ func CopyDeploymentAnnotationsToReplicaSet(d *model.Deployment, rs *model.Replic
 	if rs == nil {
 		return false
 	}
-	if rs.Annotations == nil {
+	return copyDeploymentAnnotations(d, rs, true)
+}
+
+// copyDeploymentAnnotations is CopyDeploymentAnnotationsToReplicaSet when
+// apply is set; otherwise it only reports whether a value would change,
+// stopping at the first.
+func copyDeploymentAnnotations(d *model.Deployment, rs *model.ReplicaSet, apply bool) bool {
+	if rs.Annotations == nil && apply {
 		rs.Annotations = map[string]string{}
 	}
 	if d == nil {
@@ -118,6 +151,9 @@ func CopyDeploymentAnnotationsToReplicaSet(d *model.Deployment, rs *model.Replic
 		}
 		if cur, ok := rs.Annotations[k]; ok && cur == v {
 			continue
+		}
+		if !apply {
+			return true
 		}
 		rs.Annotations[k] = v
 		changed = true

@@ -1,0 +1,100 @@
+package plan_test
+
+import (
+	"compress/gzip"
+	"encoding/json"
+	"os"
+	"strconv"
+	"testing"
+
+	"github.com/rolloutplan/rolloutplan/plan"
+)
+
+// conformanceStatesFile holds the 200 recorded conformance states of
+// examples/appsv1 (kube-controller-manager v1.36.3 inputs) converted to model
+// types; examples/appsv1's TestConformanceStatesFileCurrent regenerates it
+// and fails when it is stale.
+const conformanceStatesFile = "testdata/conformance-states.json.gz"
+
+func readConformanceStates(tb testing.TB) []plan.State {
+	tb.Helper()
+	f, err := os.Open(conformanceStatesFile)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	r, err := gzip.NewReader(f)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var cases []struct {
+		ID    string     `json:"id"`
+		State plan.State `json:"state"`
+	}
+	if err := json.NewDecoder(r).Decode(&cases); err != nil {
+		tb.Fatal(err)
+	}
+	out := make([]plan.State, len(cases))
+	for i, c := range cases {
+		out[i] = c.State
+	}
+	return out
+}
+
+// TestConformanceStatesPlan plans every recorded state: each is valid, and
+// planning it twice gives the same plan (the benchmark's fixture; the
+// decisions themselves are checked against the recording in examples/appsv1).
+func TestConformanceStatesPlan(t *testing.T) {
+	states := readConformanceStates(t)
+	if len(states) != 200 {
+		t.Fatalf("%s holds %d states, want 200", conformanceStatesFile, len(states))
+	}
+	for i, s := range states {
+		p, err := plan.Sync(s)
+		if err != nil {
+			t.Fatalf("state %d: %v", i, err)
+		}
+		q, _ := plan.Sync(s)
+		a, _ := json.Marshal(p)
+		b, _ := json.Marshal(q)
+		if string(a) != string(b) {
+			t.Fatalf("state %d: two syncs differ:\n%s\n%s", i, a, b)
+		}
+	}
+}
+
+// BenchmarkSyncConformance is one plan.Sync per op, cycling through the 200
+// recorded conformance states, with the default (canonical) hasher.
+func BenchmarkSyncConformance(b *testing.B) {
+	states := readConformanceStates(b)
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if _, err := plan.Sync(states[i]); err != nil {
+			b.Fatal(err)
+		}
+		if i++; i == len(states) {
+			i = 0
+		}
+	}
+}
+
+// BenchmarkSyncScaling is the rolling-update sync of rollingBenchState over
+// R = 10 … 10 000 ReplicaSets: the cost should grow linearly (n log n where
+// ReplicaSets are sorted).
+func BenchmarkSyncScaling(b *testing.B) {
+	for _, n := range []int{10, 100, 1000, 10000} {
+		b.Run("R="+strconv.Itoa(n), func(b *testing.B) {
+			s := rollingBenchState(n)
+			if p, err := plan.Sync(s); err != nil || len(p.Actions) != 2 {
+				b.Fatalf("fixture: %v, %d actions", err, len(p.Actions))
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := plan.Sync(s); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
