@@ -95,8 +95,8 @@ func ReplicaSets(d *model.Deployment, maxSets int) *rapid.Generator[[]*model.Rep
 						model.RevisionAnnotation:        strconv.Itoa(i + 1),
 						model.DesiredReplicasAnnotation: strconv.Itoa(int(annotatedFor)),
 						// The controller sizes a ReplicaSet within replicas + maxSurge and
-						// records that bound, so spec never exceeds it (hand edits aside,
-						// see spec §18.4).
+						// records that bound, so spec never exceeds it (except after hand
+						// edits, which can make upstream's proportions move against a change).
 						model.MaxReplicasAnnotation: strconv.Itoa(int(max(spec, annotatedFor+rapid.Int32Range(0, 3).Draw(t, "annotatedSurge")))),
 					},
 					OwnerReferences: []model.OwnerReference{model.NewControllerRef(model.AppsV1APIVersion, model.DeploymentKind, d.Name, d.UID)},
