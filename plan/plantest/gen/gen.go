@@ -3,6 +3,10 @@
 // that plans or applies rollouts. It is the only package of the module that
 // imports rapid, so importing the simulator or the checker never adds rapid's
 // command-line flags to a program.
+//
+// To start: inside rapid.Check, draw a whole planner input with
+// gen.State(maxReplicas, maxSets).Draw(t, "state") and pass it to plan.Sync;
+// [EdgeState] draws states near the int32 limits and other edges.
 package gen
 
 import (
