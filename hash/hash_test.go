@@ -190,7 +190,7 @@ func TestFinishCollisionMixing(t *testing.T) {
 		suffix []byte
 	}{
 		{"nil", "upstream writes nothing for a nil collisionCount (upstream ComputeHash)", nil, nil},
-		{"0", "non-nil 0 still writes 8 zero bytes (upstream quirk (hash instability and collisions): nil and 0 differ)", i32(0), []byte{0, 0, 0, 0, 0, 0, 0, 0}},
+		{"0", "non-nil 0 still writes 8 zero bytes (upstream quirk, hash instability: nil and 0 differ)", i32(0), []byte{0, 0, 0, 0, 0, 0, 0, 0}},
 		{"1", "uint32 little-endian then 4 zero bytes", i32(1), []byte{1, 0, 0, 0, 0, 0, 0, 0}},
 		{"258", "258 = 0x0102, little-endian 02 01", i32(258), []byte{2, 1, 0, 0, 0, 0, 0, 0}},
 		{"-1", "uint32(-1) = 0xffffffff", i32(-1), []byte{0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0}},

@@ -75,7 +75,7 @@ func TestValidateDeployment(t *testing.T) {
 		{tc{"0% and 0%", "apps/v1 validation: both literally zero"}, fence(ios("0%"), ios("0%")), []string{fUnav}},
 		{tc{"00% and 0", "apps/v1 getPercentValue: 00% is 0"}, fence(ios("00%"), ioi(0)), []string{fUnav}},
 		{tc{"0 and 00%", "apps/v1 getPercentValue: 00% is 0"}, fence(ioi(0), ios("00%")), []string{fUnav}},
-		{tc{"surge 12x%", "apps/v1 IsValidPercent ^[0-9]+%$ (the library contract error example)"}, fence(ios("25%"), ios("12x%")), []string{fSurge}},
+		{tc{"surge 12x%", "apps/v1 IsValidPercent ^[0-9]+%$ (the FieldError example of the model docs)"}, fence(ios("25%"), ios("12x%")), []string{fSurge}},
 		{tc{"surge bare %", "IsValidPercent: needs digits"}, fence(ios("25%"), ios("%")), []string{fSurge}},
 		{tc{"surge -5%", "IsValidPercent: no sign"}, fence(ios("25%"), ios("-5%")), []string{fSurge}},
 		{tc{"surge +5%", "IsValidPercent: no sign"}, fence(ios("25%"), ios("+5%")), []string{fSurge}},
@@ -206,7 +206,7 @@ func TestValidateDeployment(t *testing.T) {
 	})
 }
 
-// TestFieldErrorMessage pins the message format of the library contract.
+// TestFieldErrorMessage pins the FieldError message format.
 func TestFieldErrorMessage(t *testing.T) {
 	d := validDeployment()
 	d.Spec.Strategy.RollingUpdate.MaxSurge = ios("12x%")

@@ -19,7 +19,7 @@ const (
 // first share: the rounding remainder ToAdd − Σ Proportion, which upstream
 // gives to that ReplicaSet. So To = From + Proportion + Leftover, except that
 // To is never made negative: the first share is clamped at 0, and the
-// clamped amount is lost (upstream quirk (proportional scaling anomalies), see [Distribution.Clamped]).
+// clamped amount is lost (an upstream quirk of proportional scaling, see [Distribution.Clamped]).
 type Share struct {
 	ReplicaSet *model.ReplicaSet
 	From, To   int32
