@@ -21,7 +21,9 @@ type podWorld struct {
 	nodes   int
 	placed  int
 	opts    []replicaset.Option
-	index   map[string]int // position of each pod in Cluster.Pods by name, during reconcile
+	// index is the position of each pod in Cluster.Pods by name during
+	// reconcile, built when a write first needs it (nil until then).
+	index map[string]int
 }
 
 func newPodWorld(w World, rng *rand.Rand, c *plantest.Cluster, now time.Time) *podWorld {
@@ -62,7 +64,9 @@ func (pw *podWorld) templateReadyAt(c *plantest.Cluster, p *model.Pod, now time.
 // advance makes pods ready, fails some, and removes those done terminating.
 func (pw *podWorld) advance(c *plantest.Cluster, now time.Time) bool {
 	changed := false
-	var pods []*model.Pod
+	// Filtered in place: the cluster's slice is its own (snapshots copy it)
+	// and the write position never passes the read position.
+	pods := c.Pods[:0]
 	for _, p := range c.Pods {
 		if p.DeletionTimestamp != nil {
 			gone, ok := pw.goneAt[p.UID]
@@ -98,6 +102,7 @@ func (pw *podWorld) advance(c *plantest.Cluster, now time.Time) bool {
 		}
 		pods = append(pods, p)
 	}
+	clear(c.Pods[len(pods):])
 	c.Pods = pods
 	return changed
 }
@@ -111,10 +116,7 @@ func setReady(p *model.Pod, status model.ConditionStatus, at time.Time) {
 // pod writes and status.
 func (pw *podWorld) reconcile(c *plantest.Cluster, now time.Time) (bool, error) {
 	changed := false
-	pw.index = make(map[string]int, len(c.Pods))
-	for i, p := range c.Pods {
-		pw.index[p.Name] = i
-	}
+	pw.index = nil
 	for _, name := range replicaSetNames(c) {
 		rs := c.ReplicaSet(name)
 		if rs == nil {
@@ -151,7 +153,9 @@ func (pw *podWorld) apply(c *plantest.Cluster, a replicaset.Action, now time.Tim
 		p.Spec.NodeName = fmt.Sprintf("node-%d", pw.placed%pw.nodes+1)
 		pw.placed++
 		pw.readyAt[p.UID] = pw.templateReadyAt(c, p, now)
-		pw.index[p.Name] = len(c.Pods)
+		if pw.index != nil {
+			pw.index[p.Name] = len(c.Pods)
+		}
 		c.Pods = append(c.Pods, p)
 	case replicaset.DeletePod:
 		pw.update(c, a.Name, func(p *model.Pod) {
@@ -176,6 +180,12 @@ func (pw *podWorld) apply(c *plantest.Cluster, a replicaset.Action, now time.Tim
 }
 
 func (pw *podWorld) update(c *plantest.Cluster, name string, f func(*model.Pod)) {
+	if pw.index == nil {
+		pw.index = make(map[string]int, len(c.Pods))
+		for i, p := range c.Pods {
+			pw.index[p.Name] = i
+		}
+	}
 	i, ok := pw.index[name]
 	if !ok || c.Pods[i].Name != name {
 		return
@@ -219,7 +229,7 @@ func (pw *podWorld) next(c *plantest.Cluster, now time.Time) time.Time {
 // pod being deleted as terminating, any other non-terminal pod as active,
 // ready and available by its Ready condition and the ReplicaSet's
 // minReadySeconds.
-func (pw *podWorld) tally(c *plantest.Cluster, now time.Time) map[string]podTally {
+func (pw *podWorld) tally(c *plantest.Cluster, now time.Time, out map[string]podTally) {
 	type owner struct {
 		name     string
 		minReady int32
@@ -228,7 +238,6 @@ func (pw *podWorld) tally(c *plantest.Cluster, now time.Time) map[string]podTall
 	for _, rs := range c.ReplicaSets {
 		owners[rs.UID] = owner{rs.Name, rs.Spec.MinReadySeconds}
 	}
-	out := make(map[string]podTally, len(c.ReplicaSets))
 	for _, p := range c.Pods {
 		if p.IsTerminal() {
 			continue
@@ -258,5 +267,4 @@ func (pw *podWorld) tally(c *plantest.Cluster, now time.Time) map[string]podTall
 		}
 		out[o.name] = t
 	}
-	return out
 }
