@@ -15,22 +15,15 @@ type statusCounts struct {
 	terminating                              *int32
 }
 
-// hasLabels reports whether every template label is on the pod: the
-// template-label selector upstream builds for fullyLabeledReplicas.
-func hasLabels(pod, template map[string]string) bool {
-	for k, v := range template {
-		if got, ok := pod[k]; !ok || got != v {
-			return false
-		}
-	}
-	return true
-}
-
+// countStatus counts the active pods. A pod is fully labeled when every
+// template label is on it: the template-label selector upstream builds for
+// fullyLabeledReplicas.
 func countStatus(rs *model.ReplicaSet, active []*model.Pod, terminating int, now time.Time, cfg *config) statusCounts {
 	var c statusCounts
 	c.replicas = int32(len(active))
+	template := requiredLabels(rs.Spec.Template.Labels)
 	for _, p := range active {
-		if hasLabels(p.Labels, rs.Spec.Template.Labels) {
+		if hasAll(p.Labels, template) {
 			c.fullyLabeled++
 		}
 		if model.IsPodReady(p) {
