@@ -511,3 +511,49 @@ func TestPropStateMachine(t *testing.T) {
 		})
 	})
 }
+
+// TestPropSelectKeys: the partial ranking Sync uses for a scale-down puts
+// exactly the pods of the full ranking first, for every prefix length, on
+// sets rich in equal ready times (long runs of the second pass) and on the
+// cycle-prone sets.
+func TestPropSelectKeys(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var pods []*model.Pod
+		switch rapid.IntRange(0, 2).Draw(t, "kind") {
+		case 0:
+			pods = genCyclePronePods(t)
+		case 1:
+			pods = claimedActive(genWorld(t, 40))
+		default:
+			n := rapid.IntRange(1, 200).Draw(t, "n")
+			for i := range n {
+				ready := t0.Add(-time.Duration(rapid.IntRange(0, 3).Draw(t, "ready")) * time.Hour)
+				p := mkPod(fmt.Sprintf("p%03d", i), uid(fmt.Sprintf("u%03d", rapid.IntRange(0, 999).Draw(t, "uid")*1000+i)),
+					running(fmt.Sprintf("n%d", rapid.IntRange(0, 2).Draw(t, "node")), ready),
+					restarts(int32(rapid.IntRange(0, 2).Draw(t, "restarts"))),
+					created(t0.Add(-time.Duration(rapid.IntRange(4, 6).Draw(t, "created"))*time.Hour)))
+				pods = append(pods, p)
+			}
+		}
+		if rapid.Bool().Draw(t, "nil") && len(pods) > 0 {
+			pods[rapid.IntRange(0, len(pods)-1).Draw(t, "nilAt")] = nil
+		}
+		now := t0
+		if rapid.IntRange(0, 5).Draw(t, "zeroNow") == 0 {
+			now = time.Time{}
+		}
+		cfg := newConfig(nil)
+		ranks := CoLocationRanks(pods, pods)
+		full := rankedKeys(pods, ranks, now, &cfg)
+		m := rapid.IntRange(0, len(full)+1).Draw(t, "m")
+		got := partialKeys(pods, ranks, now, &cfg, m)
+		if len(got) != len(full) {
+			t.Fatalf("%d keys, want %d", len(got), len(full))
+		}
+		for i := range min(m, len(full)) {
+			if got[i].name != full[i].name {
+				t.Fatalf("position %d of %d: %s, want %s", i, m, got[i].name, full[i].name)
+			}
+		}
+	})
+}

@@ -296,7 +296,9 @@ func (s *syncer) delete(surplus int) {
 			keys[i] = &k
 		}
 	} else {
-		keys = rankedKeys(s.active, ranks, s.now, s.cfg)
+		// Only the n deleted pods and the first pod kept (for the
+		// explanations) need their places.
+		keys = selectKeys(s.active, ranks, s.now, s.cfg, n+1)
 	}
 	var kept *podKey
 	if n < len(keys) {
