@@ -24,10 +24,32 @@ type podWorld struct {
 	// index is the position of each pod in Cluster.Pods by name during
 	// reconcile, built when a write first needs it (nil until then).
 	index map[string]int
+	// idle holds, by ReplicaSet name, the inputs of its last
+	// replicaset.Sync when that sync planned no write; nil turns the
+	// skipping off (tests compare both ways).
+	idle map[string]*idleSync
+}
+
+// idleSync is the input of a replicaset.Sync that planned nothing. Sync is
+// a pure function of its inputs, so a sync with the very same inputs (the
+// same objects, the same clock) would plan nothing again and is skipped:
+// reconcile runs twice per simulated sync at one clock, and a ReplicaSet
+// nobody touched in between has nothing to do.
+type idleSync struct {
+	rs          *model.ReplicaSet
+	now         time.Time
+	pods        []*model.Pod
+	replicaSets []*model.ReplicaSet
+}
+
+// same reports whether a sync of rs at now over c would have the inputs of
+// the idle sync.
+func (s *idleSync) same(c *plantest.Cluster, rs *model.ReplicaSet, now time.Time) bool {
+	return s.rs == rs && s.now == now && slices.Equal(s.pods, c.Pods) && slices.Equal(s.replicaSets, c.ReplicaSets)
 }
 
 func newPodWorld(w World, rng *rand.Rand, c *plantest.Cluster, now time.Time) *podWorld {
-	pw := &podWorld{w: w, rng: rng, readyAt: map[string]time.Time{}, goneAt: map[string]time.Time{}, nodes: max(w.Nodes, 1)}
+	pw := &podWorld{w: w, rng: rng, readyAt: map[string]time.Time{}, goneAt: map[string]time.Time{}, nodes: max(w.Nodes, 1), idle: map[string]*idleSync{}}
 	if w.Nodes == 0 {
 		pw.nodes = 3
 	}
@@ -117,16 +139,37 @@ func setReady(p *model.Pod, status model.ConditionStatus, at time.Time) {
 func (pw *podWorld) reconcile(c *plantest.Cluster, now time.Time) (bool, error) {
 	changed := false
 	pw.index = nil
+	for name := range pw.idle {
+		if c.ReplicaSet(name) == nil {
+			delete(pw.idle, name)
+		}
+	}
 	for _, name := range replicaSetNames(c) {
 		rs := c.ReplicaSet(name)
 		if rs == nil {
+			continue
+		}
+		idle := pw.idle[name] // nil when pw.idle is nil
+		if idle != nil && idle.same(c, rs, now) {
 			continue
 		}
 		p, err := replicaset.Sync(rs, c.Pods, c.ReplicaSets, now, pw.opts...)
 		if err != nil {
 			return changed, fmt.Errorf("replica set %s: %w", rs.Name, err)
 		}
-		for _, a := range p.Accepted() {
+		accepted := p.Accepted()
+		if len(accepted) == 0 && pw.idle != nil {
+			if idle == nil {
+				idle = &idleSync{}
+				pw.idle[name] = idle
+			}
+			idle.rs, idle.now = rs, now
+			idle.pods = append(idle.pods[:0], c.Pods...)
+			idle.replicaSets = append(idle.replicaSets[:0], c.ReplicaSets...)
+		} else if idle != nil {
+			idle.rs = nil // inputs change with the writes
+		}
+		for _, a := range accepted {
 			changed = true
 			pw.apply(c, a, now)
 		}
