@@ -46,6 +46,9 @@ func genWorld(t *rapid.T, maxPods int) world {
 	rs := mkRS("web", 0)
 	rs.Spec.Selector.MatchLabels["hash"] = "new"
 	rs.Spec.Template.Labels = map[string]string{"app": "web", "hash": "new", "tier": "front"}
+	if rapid.Bool().Draw(t, "templateWithinSelector") {
+		delete(rs.Spec.Template.Labels, "tier") // the selector requires every template label
+	}
 	rs.Spec.Replicas = model.Int32Ptr(int32(rapid.IntRange(0, maxPods/2+2).Draw(t, "replicas")))
 	rs.Spec.MinReadySeconds = int32(rapid.SampledFrom([]int{0, 10}).Draw(t, "minReadySeconds"))
 	rs.Generation = int64(rapid.IntRange(1, 3).Draw(t, "generation"))
@@ -207,6 +210,23 @@ func TestPropSync(t *testing.T) {
 			if creates+deletes != 0 {
 				t.Fatalf("in sync but %d creates, %d deletes", creates, deletes)
 			}
+		}
+		// fullyLabeledReplicas counts the claimed active pods carrying every
+		// template label (upstream's template-label selector).
+		fully := 0
+		for _, pod := range active {
+			all := true
+			for k, v := range w.rs.Spec.Template.Labels {
+				if got, ok := pod.Labels[k]; !ok || got != v {
+					all = false
+				}
+			}
+			if all {
+				fully++
+			}
+		}
+		if int(p.Status.FullyLabeledReplicas) != fully {
+			t.Fatalf("status.fullyLabeledReplicas %d, want %d", p.Status.FullyLabeledReplicas, fully)
 		}
 		// Status counts are consistent.
 		st := p.Status
