@@ -71,10 +71,11 @@ func BenchmarkScaleCounts(b *testing.B) {
 			b.ReportAllocs()
 			var last measured
 			var wall time.Duration
+			var cpu time.Duration
 			for b.Loop() {
-				start := time.Now()
+				start, startCPU := time.Now(), cpuTime()
 				last = measure(b, countsRollout(replicas))
-				wall = time.Since(start)
+				wall, cpu = time.Since(start), cpuTime()-startCPU
 				if !last.completed {
 					b.Fatalf("not completed: %+v", last.summaryForChecks)
 				}
@@ -82,6 +83,7 @@ func BenchmarkScaleCounts(b *testing.B) {
 			s := float64(last.syncs)
 			b.ReportMetric(s, "syncs")
 			b.ReportMetric(float64(wall.Nanoseconds())/s, "ns/sync")
+			b.ReportMetric(float64(cpu.Nanoseconds())/s, "cpu-ns/sync")
 			b.ReportMetric(float64(last.planTime.Nanoseconds())/s, "plan-ns/sync")
 			b.ReportMetric(float64((wall-last.planTime).Nanoseconds())/s, "sim-ns/sync")
 			b.ReportMetric(float64(last.mallocs)/s, "allocs/sync")
