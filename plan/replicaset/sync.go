@@ -43,10 +43,16 @@ func Sync(rs *model.ReplicaSet, pods []*model.Pod, replicaSets []*model.ReplicaS
 	}
 	cfg := newConfig(opts)
 	s := &syncer{rs: rs, now: now, cfg: &cfg, spec: int(rs.SpecReplicas()), replicaSets: replicaSets, names: names}
-	s.pods = make([]*model.Pod, 0, len(names))
-	for _, p := range pods {
-		if p.Namespace == rs.Namespace {
-			s.pods = append(s.pods, p)
+	// names holds every pod of rs's namespace (validate rejects pods
+	// without a name), so when it holds them all, pods is read as it is.
+	if len(names) == len(pods) {
+		s.pods = pods
+	} else {
+		s.pods = make([]*model.Pod, 0, len(names))
+		for _, p := range pods {
+			if p.Namespace == rs.Namespace {
+				s.pods = append(s.pods, p)
+			}
 		}
 	}
 	// Validated above, so the matcher cannot fail.
@@ -103,7 +109,7 @@ type syncer struct {
 	now  time.Time
 	cfg  *config
 	spec int
-	pods []*model.Pod // of rs's namespace, in input order
+	pods []*model.Pod // of rs's namespace, in input order; read only (may be the caller's)
 	// replicaSets are the caller's, read for related ReplicaSets only.
 	replicaSets []*model.ReplicaSet
 	sel         podMatcher
