@@ -106,7 +106,10 @@ func (pw *podWorld) advance(c *plantest.Cluster, now time.Time) bool {
 			continue
 		}
 		ready := model.IsPodReady(p)
-		at := pw.readyAt[p.UID]
+		var at time.Time
+		if !ready { // only a pod that is not ready reads its time
+			at = pw.readyAt[p.UID]
+		}
 		switch {
 		case ready && pw.w.FailureRate > 0 && pw.rng.Float64() < pw.w.FailureRate:
 			p = p.DeepCopy()
@@ -285,8 +288,10 @@ func (pw *podWorld) tally(c *plantest.Cluster, now time.Time, out map[string]pod
 		if p.IsTerminal() {
 			continue
 		}
-		if gone, ok := pw.goneAt[p.UID]; p.DeletionTimestamp != nil && ok && !gone.After(now) {
-			continue // its grace period is over: it is gone, the next sync removes it
+		if p.DeletionTimestamp != nil {
+			if gone, ok := pw.goneAt[p.UID]; ok && !gone.After(now) {
+				continue // its grace period is over: it is gone, the next sync removes it
+			}
 		}
 		var o owner
 		if ref := p.ControllerRef(); ref != nil {
