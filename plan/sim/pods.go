@@ -142,9 +142,15 @@ func setReady(p *model.Pod, status model.ConditionStatus, at time.Time) {
 func (pw *podWorld) reconcile(c *plantest.Cluster, now time.Time) (bool, error) {
 	changed := false
 	pw.index = nil
-	for name := range pw.idle {
-		if c.ReplicaSet(name) == nil {
+	for name, idle := range pw.idle {
+		switch {
+		case c.ReplicaSet(name) == nil:
 			delete(pw.idle, name)
+		case idle.now != now:
+			// Only a sync at the same clock can match: let go of the
+			// pods (older versions of them would stay reachable).
+			clear(idle.pods)
+			idle.rs, idle.pods = nil, idle.pods[:0]
 		}
 	}
 	for _, name := range replicaSetNames(c) {

@@ -159,6 +159,9 @@ func (r *runner) run() (*Trace, error) {
 		if r.cfg.Check {
 			violations = plantest.Check(state, p)
 		}
+		// Done with the snapshot: let go of its pods, or the versions
+		// replaced from now on would stay reachable until the next sync.
+		clear(r.podBuf)
 		writes := r.applyPlan(p, now)
 		moved, err = r.world.reconcile(&r.cluster, now)
 		if err != nil {
