@@ -1,6 +1,11 @@
 // Package hash computes the pod-template-hash of a [model.PodTemplate]: the
 // suffix of a ReplicaSet's name and the value of its pod-template-hash label.
 //
+// To start: hash.ComputeHash(template, collisionCount) returns the suffix, and
+// [ReplicaSetName] joins it to a Deployment's name; see the Example for
+// ComputeHash. [EqualIgnoreHash] tells whether two templates differ only in
+// that label.
+//
 // The pipeline mirrors the upstream controller's ComputeHash step for step,
 // except for the first step, where upstream dumps the k8s.io/api Go struct
 // with go-spew and rolloutplan writes its own canonical encoding instead:

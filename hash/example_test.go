@@ -46,7 +46,7 @@ func ExampleFinish() {
 }
 
 func ExampleEncode() {
-	// Spec Example 28: the empty template under k8s.io/api v0.36.0.
+	// A measured ComputeHash vector: the empty template under k8s.io/api v0.36.0.
 	fmt.Println(hash.Encode(4130463924))
 	fmt.Println(hash.Encode(610673237)) // nine digits, nine characters
 	// Output:

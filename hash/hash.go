@@ -154,7 +154,7 @@ func EqualIgnoreHash(a, b model.PodTemplate) bool {
 // over 253 characters then failed), but the ReplicaSets the v1.36.3
 // controller created in the conformance data for a 249-character Deployment
 // name are exactly 253 characters long, with the name's first 242 (or 243)
-// characters as prefix; spec §1.5's "upstream does not guard" describes the
+// characters as prefix; the claim that upstream does not guard the length describes the
 // older code. The cut is by bytes; Deployment names are ASCII. A hash of 252
 // or more characters (never produced by [ComputeHash]) leaves no room and
 // yields "-" + hash.

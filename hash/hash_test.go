@@ -55,7 +55,7 @@ func TestGoldenCanonical(t *testing.T) {
 		{"empty/nil", "pinned v1 value; the zero template is the smallest encoding", model.PodTemplate{}, nil, 908883581, "f4ddd79d5"},
 		{"empty/0", "pinned v1 value; a non-nil 0 count adds 8 zero-valued bytes", model.PodTemplate{}, i32(0), 3390089501, "77f44df945"},
 		{"empty/1", "pinned v1 value; count 1 adds 01 00 00 00 00 00 00 00", model.PodTemplate{}, i32(1), 1823427068, "5d6786c4bd"},
-		{"nginx/nil", "pinned v1 value; Example 28's nginx template in rolloutplan form", nginxTemplate, nil, 3498630143, "78fdb74587"},
+		{"nginx/nil", "pinned v1 value; the nginx template of the measured ComputeHash vectors in rolloutplan form", nginxTemplate, nil, 3498630143, "78fdb74587"},
 		{"nginx/0", "pinned v1 value", nginxTemplate, i32(0), 2850487519, "6d948dc95f"},
 		{"nginx/1", "pinned v1 value", nginxTemplate, i32(1), 1283825086, "56d7d694db"},
 		{"full/nil", "pinned v1 value; labels incl. pod-template-hash and annotations are all hashed", fullTemplate, nil, 520209191, "96464f5f5"},
@@ -136,8 +136,8 @@ func TestSum32MatchesStdlibFNV(t *testing.T) {
 	}
 }
 
-// TestExample28Encode reproduces the decimal-to-alphabet step of spec
-// Example 28 (measured against the real controller's recipe).
+// TestExample28Encode reproduces the decimal-to-alphabet step of the
+// ComputeHash vectors measured against the real controller's recipe.
 func TestExample28Encode(t *testing.T) {
 	cases := []struct {
 		name   string
@@ -145,15 +145,15 @@ func TestExample28Encode(t *testing.T) {
 		sum    uint32
 		want   string
 	}{
-		{"empty/nil/v0.35", "spec Example 28, k8s.io/api v0.35.0, empty template, collisionCount nil", 3869868675, "7dbfdbdbc9"},
-		{"empty/0/v0.35", "spec Example 28, v0.35.0, empty template, collisionCount 0", 2917887971, "6f5cddcfc5"},
-		{"empty/1/v0.35", "spec Example 28, v0.35.0, empty template, collisionCount 1", 1351225538, "579566997d"},
-		{"nginx/nil/v0.35", "spec Example 28, v0.35.0, nginx template", 1941267489, "5f856bc8df"},
-		{"empty/nil/v0.36", "spec Example 28, k8s.io/api v0.36.0, empty template, collisionCount nil", 4130463924, "85748b7f68"},
-		{"empty/0/v0.36", "spec Example 28, v0.36.0, empty template, collisionCount 0", 3338978100, "777dfcd544"},
-		{"empty/1/v0.36", "spec Example 28, v0.36.0: a 9-digit sum gives a 9-character hash", 610673237, "b54bc767c"},
-		{"nginx/nil/v0.36", "spec Example 28, v0.36.0, nginx template", 1298361374, "56fd7b57c8"},
-		{"zero", "0 has one digit, which maps to '4' (§5.1 table)", 0, "4"},
+		{"empty/nil/v0.35", "measured ComputeHash vectors, k8s.io/api v0.35.0, empty template, collisionCount nil", 3869868675, "7dbfdbdbc9"},
+		{"empty/0/v0.35", "measured ComputeHash vectors, v0.35.0, empty template, collisionCount 0", 2917887971, "6f5cddcfc5"},
+		{"empty/1/v0.35", "measured ComputeHash vectors, v0.35.0, empty template, collisionCount 1", 1351225538, "579566997d"},
+		{"nginx/nil/v0.35", "measured ComputeHash vectors, v0.35.0, nginx template", 1941267489, "5f856bc8df"},
+		{"empty/nil/v0.36", "measured ComputeHash vectors, k8s.io/api v0.36.0, empty template, collisionCount nil", 4130463924, "85748b7f68"},
+		{"empty/0/v0.36", "measured ComputeHash vectors, v0.36.0, empty template, collisionCount 0", 3338978100, "777dfcd544"},
+		{"empty/1/v0.36", "measured ComputeHash vectors, v0.36.0: a 9-digit sum gives a 9-character hash", 610673237, "b54bc767c"},
+		{"nginx/nil/v0.36", "measured ComputeHash vectors, v0.36.0, nginx template", 1298361374, "56fd7b57c8"},
+		{"zero", "0 has one digit, which maps to '4' (upstream rand.SafeEncodeString alphabet)", 0, "4"},
 		{"max", "4294967295: the longest possible hash, 10 characters", 4294967295, "86f8fbc6f9"},
 		{"fnv-offset", "FNV-1a of empty input is the offset basis 2166136261", 2166136261, "65bb57b6b5"},
 	}
@@ -189,8 +189,8 @@ func TestFinishCollisionMixing(t *testing.T) {
 		cc     *int32
 		suffix []byte
 	}{
-		{"nil", "upstream writes nothing for a nil collisionCount (§5.1 step 3)", nil, nil},
-		{"0", "non-nil 0 still writes 8 zero bytes (§18.16: nil and 0 differ)", i32(0), []byte{0, 0, 0, 0, 0, 0, 0, 0}},
+		{"nil", "upstream writes nothing for a nil collisionCount (upstream ComputeHash)", nil, nil},
+		{"0", "non-nil 0 still writes 8 zero bytes (upstream quirk, hash instability: nil and 0 differ)", i32(0), []byte{0, 0, 0, 0, 0, 0, 0, 0}},
 		{"1", "uint32 little-endian then 4 zero bytes", i32(1), []byte{1, 0, 0, 0, 0, 0, 0, 0}},
 		{"258", "258 = 0x0102, little-endian 02 01", i32(258), []byte{2, 1, 0, 0, 0, 0, 0, 0}},
 		{"-1", "uint32(-1) = 0xffffffff", i32(-1), []byte{0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0}},
@@ -247,7 +247,7 @@ func TestSafeEncodeString(t *testing.T) {
 	cases := []struct {
 		name, reason, in, want string
 	}{
-		{"digits", "§5.1 table: 0..9 ↦ 4 5 6 7 8 9 b c d f", "0123456789", "456789bcdf"},
+		{"digits", "upstream rand.SafeEncodeString alphabet: 0..9 ↦ 4 5 6 7 8 9 b c d f", "0123456789", "456789bcdf"},
 		{"empty", "nothing to map", "", ""},
 		{"letters", "'a' = 97 = 3·27+16 ↦ alphabet[16] = 'v'; 'z' = 122 = 4·27+14 ↦ alphabet[14] = 's'", "az", "vs"},
 		{"multibyte", "upstream maps runes into a len(s)-byte buffer: 'é' (233 = 8·27+17 ↦ 'w') fills byte 0, byte 1 stays zero", "é", "w\x00"},
@@ -291,7 +291,7 @@ func TestReplicaSetName(t *testing.T) {
 	}
 }
 
-// TestEqualIgnoreHashExample14 reproduces spec Example 14
+// TestEqualIgnoreHashExample14 reproduces upstream TestEqualIgnoreHash
 // (deployment_util_test.go: TestEqualIgnoreHash), in both argument orders.
 func TestEqualIgnoreHashExample14(t *testing.T) {
 	tmpl := func(labels map[string]string, ann map[string]string, spec string) model.PodTemplate {
@@ -333,9 +333,9 @@ func TestEqualIgnoreHashExample14(t *testing.T) {
 		{"labels", "labels differ entirely",
 			tmpl(map[string]string{"a": "b"}, nil, spec),
 			tmpl(map[string]string{"c": "d"}, nil, spec), false},
-		{"nil-vs-empty", "§1.9: nil and empty maps are semantically equal",
+		{"nil-vs-empty", "semantic deep equality: nil and empty maps are equal",
 			tmpl(nil, nil, spec), tmpl(map[string]string{}, map[string]string{}, spec), true},
-		{"only-hash-vs-nil", "§5.2: {pod-template-hash: x} vs nil is equal after deletion",
+		{"only-hash-vs-nil", "upstream EqualIgnoreHash: {pod-template-hash: x} vs nil is equal after deletion",
 			tmpl(map[string]string{"pod-template-hash": "x"}, nil, spec), tmpl(nil, nil, spec), true},
 	}
 	for _, c := range cases {

@@ -191,7 +191,7 @@ func TestDeepCopySharesNothing(t *testing.T) {
 		mutate func(any)
 	}
 	runCases(t, []c{
-		{tc{"deployment", "design §1: never keeps references a caller could change; Deployment.DeepCopy doc"},
+		{tc{"deployment", "the library contract: never keeps references a caller could change; Deployment.DeepCopy doc"},
 			func() any { return fullDeployment() },
 			func(v any) any { return v.(*model.Deployment).DeepCopy() },
 			func(v any) { mutateDeployment(v.(*model.Deployment)) }},
@@ -263,7 +263,7 @@ func TestDeepCopyNilAndEmpty(t *testing.T) {
 	}
 	sel := &model.LabelSelector{}
 	if cp := sel.DeepCopy(); cp.MatchLabels != nil || cp.MatchExpressions != nil || !cp.IsEmpty() {
-		t.Fatal("copy of an empty selector must stay IsEmpty (§3.1 step 1 relies on nil-ness)")
+		t.Fatal("copy of an empty selector must stay IsEmpty (upstream syncDeployment step 1 relies on nil-ness)")
 	}
 	for _, p := range []*model.Pod{{}, {Status: model.PodStatus{Conditions: []model.PodCondition{}}}} {
 		if diff := cmp.Diff(p, p.DeepCopy()); diff != "" {
@@ -285,11 +285,11 @@ func TestControllerRef(t *testing.T) {
 	}}
 	ref := m.ControllerRef()
 	if ref == nil || ref.UID != "u1" {
-		t.Fatalf("ControllerRef = %+v, want the first controller ref u1 (§15: controller=true)", ref)
+		t.Fatalf("ControllerRef = %+v, want the first controller ref u1 (upstream ClaimReplicaSets: controller=true)", ref)
 	}
 	want := model.OwnerReference{APIVersion: "apps/v1", Kind: "Deployment", Name: "web", UID: "u1", Controller: true, BlockOwnerDeletion: true}
 	if *ref != want {
-		t.Fatalf("NewControllerRef = %+v, want %+v (§15 adopt patch)", *ref, want)
+		t.Fatalf("NewControllerRef = %+v, want %+v (upstream ClaimReplicaSets adopt patch)", *ref, want)
 	}
 	if !m.IsControlledBy("u1") || m.IsControlledBy("u0") || m.IsControlledBy("u2") || m.IsControlledBy("") {
 		t.Fatal("IsControlledBy must follow the first controller ref only")
@@ -324,14 +324,14 @@ func TestIsSkippedAnnotation(t *testing.T) {
 		want bool
 	}
 	runCases(t, []c{
-		{tc{"last-applied", "§4.4 skip list"}, "kubectl.kubernetes.io/last-applied-configuration", true},
-		{tc{"revision", "§4.4 skip list"}, "deployment.kubernetes.io/revision", true},
-		{tc{"revision-history", "§4.4 skip list"}, "deployment.kubernetes.io/revision-history", true},
-		{tc{"desired-replicas", "§4.4 skip list"}, "deployment.kubernetes.io/desired-replicas", true},
-		{tc{"max-replicas", "§4.4 skip list"}, "deployment.kubernetes.io/max-replicas", true},
-		{tc{"rollback-to", "§4.4 skip list"}, "deprecated.deployment.rollback.to", true},
-		{tc{"change-cause", "§1.6: change-cause is copied Deployment → RS"}, "kubernetes.io/change-cause", false},
-		{tc{"user annotation", "§4.4: everything not on the list is copied"}, "example.com/owner", false},
+		{tc{"last-applied", "upstream copyDeploymentAnnotationsToReplicaSet (skipCopyAnnotation) skip list"}, "kubectl.kubernetes.io/last-applied-configuration", true},
+		{tc{"revision", "upstream copyDeploymentAnnotationsToReplicaSet (skipCopyAnnotation) skip list"}, "deployment.kubernetes.io/revision", true},
+		{tc{"revision-history", "upstream copyDeploymentAnnotationsToReplicaSet (skipCopyAnnotation) skip list"}, "deployment.kubernetes.io/revision-history", true},
+		{tc{"desired-replicas", "upstream copyDeploymentAnnotationsToReplicaSet (skipCopyAnnotation) skip list"}, "deployment.kubernetes.io/desired-replicas", true},
+		{tc{"max-replicas", "upstream copyDeploymentAnnotationsToReplicaSet (skipCopyAnnotation) skip list"}, "deployment.kubernetes.io/max-replicas", true},
+		{tc{"rollback-to", "upstream copyDeploymentAnnotationsToReplicaSet (skipCopyAnnotation) skip list"}, "deprecated.deployment.rollback.to", true},
+		{tc{"change-cause", "the apps/v1 annotation keys: change-cause is copied Deployment → RS"}, "kubernetes.io/change-cause", false},
+		{tc{"user annotation", "upstream copyDeploymentAnnotationsToReplicaSet (skipCopyAnnotation): everything not on the list is copied"}, "example.com/owner", false},
 		{tc{"empty", "not on the list"}, "", false},
 	}, func(t *testing.T, c c) {
 		if got := model.IsSkippedAnnotation(c.key); got != c.want {
@@ -349,13 +349,13 @@ func TestConstants(t *testing.T) {
 		{tc{"NoLimit", "Appendix A: no-limit sentinel 2147483647"}, model.NoLimit, int32(2147483647)},
 		{tc{"MaxRevisionHistoryLength", "Appendix A: maxRevHistoryLengthInChars 2000"}, model.MaxRevisionHistoryLength, 2000},
 		{tc{"hash label", "Appendix A"}, model.PodTemplateHashLabel, "pod-template-hash"},
-		{tc{"deletion cost", "§1.6"}, model.PodDeletionCostAnnotation, "controller.kubernetes.io/pod-deletion-cost"},
-		{tc{"restartedAt", "§1.6"}, model.RestartedAtAnnotation, "kubectl.kubernetes.io/restartedAt"},
-		{tc{"default surge", "§1.4"}, model.DefaultMaxSurge, "25%"},
-		{tc{"default unavailable", "§1.4"}, model.DefaultMaxUnavailable, "25%"},
-		{tc{"default history", "§1.4"}, model.DefaultRevisionHistoryLimit, 10},
-		{tc{"default deadline", "§1.4"}, model.DefaultProgressDeadlineSeconds, 600},
-		{tc{"default replicas", "§1.4"}, model.DefaultReplicas, 1},
+		{tc{"deletion cost", "the apps/v1 annotation keys"}, model.PodDeletionCostAnnotation, "controller.kubernetes.io/pod-deletion-cost"},
+		{tc{"restartedAt", "the apps/v1 annotation keys"}, model.RestartedAtAnnotation, "kubectl.kubernetes.io/restartedAt"},
+		{tc{"default surge", "apps/v1 defaulting"}, model.DefaultMaxSurge, "25%"},
+		{tc{"default unavailable", "apps/v1 defaulting"}, model.DefaultMaxUnavailable, "25%"},
+		{tc{"default history", "apps/v1 defaulting"}, model.DefaultRevisionHistoryLimit, 10},
+		{tc{"default deadline", "apps/v1 defaulting"}, model.DefaultProgressDeadlineSeconds, 600},
+		{tc{"default replicas", "apps/v1 defaulting"}, model.DefaultReplicas, 1},
 	}, func(t *testing.T, c c) {
 		if c.got != c.want {
 			t.Fatalf("got %v (%T), want %v (%T)", c.got, c.got, c.want, c.want)

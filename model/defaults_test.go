@@ -43,52 +43,52 @@ func TestDefault(t *testing.T) {
 		want *model.Deployment
 	}
 	runCases(t, []c{
-		{tc{"all defaults", "§1.4: replicas 1, RollingUpdate, 25%/25%, revisionHistoryLimit 10, progressDeadlineSeconds 600"},
+		{tc{"all defaults", "apps/v1 defaulting: replicas 1, RollingUpdate, 25%/25%, revisionHistoryLimit 10, progressDeadlineSeconds 600"},
 			base(), full(func(*model.Deployment) {})},
-		{tc{"replicas 0 kept", "§1.4: only a missing (nil) replicas is defaulted; 0 is a value"},
+		{tc{"replicas 0 kept", "apps/v1 defaulting: only a missing (nil) replicas is defaulted; 0 is a value"},
 			with(func(d *model.Deployment) { d.Spec.Replicas = i32(0) }),
 			full(func(d *model.Deployment) { d.Spec.Replicas = i32(0) })},
-		{tc{"replicas 5 kept", "§1.4: set values are kept"},
+		{tc{"replicas 5 kept", "apps/v1 defaulting: set values are kept"},
 			with(func(d *model.Deployment) { d.Spec.Replicas = i32(5) }),
 			full(func(d *model.Deployment) { d.Spec.Replicas = i32(5) })},
-		{tc{"recreate no block", "§1.4: the rollingUpdate block is created only when the type is RollingUpdate"},
+		{tc{"recreate no block", "apps/v1 defaulting: the rollingUpdate block is created only when the type is RollingUpdate"},
 			with(func(d *model.Deployment) { d.Spec.Strategy.Type = model.RecreateStrategy }),
 			full(func(d *model.Deployment) { d.Spec.Strategy = model.Strategy{Type: model.RecreateStrategy} })},
-		{tc{"recreate keeps a given block", "defaulting never removes fields; validation rejects the block (§1.5)"},
+		{tc{"recreate keeps a given block", "defaulting never removes fields; validation rejects the block (apps/v1 validation)"},
 			with(func(d *model.Deployment) {
 				d.Spec.Strategy = model.Strategy{Type: model.RecreateStrategy, RollingUpdate: &model.RollingUpdate{MaxSurge: ioi(1)}}
 			}),
 			full(func(d *model.Deployment) {
 				d.Spec.Strategy = model.Strategy{Type: model.RecreateStrategy, RollingUpdate: &model.RollingUpdate{MaxSurge: ioi(1)}}
 			})},
-		{tc{"explicit rolling update nil block", "§1.4: a missing rollingUpdate block is created"},
+		{tc{"explicit rolling update nil block", "apps/v1 defaulting: a missing rollingUpdate block is created"},
 			with(func(d *model.Deployment) { d.Spec.Strategy.Type = model.RollingUpdateStrategy }),
 			full(func(*model.Deployment) {})},
-		{tc{"empty block", "§1.4: missing maxUnavailable/maxSurge set to 25% in an existing block"},
+		{tc{"empty block", "apps/v1 defaulting: missing maxUnavailable/maxSurge set to 25% in an existing block"},
 			with(func(d *model.Deployment) { d.Spec.Strategy.RollingUpdate = &model.RollingUpdate{} }),
 			full(func(*model.Deployment) {})},
-		{tc{"only maxSurge set", "§1.4: only the missing fencepost is defaulted"},
+		{tc{"only maxSurge set", "apps/v1 defaulting: only the missing fencepost is defaulted"},
 			with(func(d *model.Deployment) { d.Spec.Strategy.RollingUpdate = &model.RollingUpdate{MaxSurge: ioi(0)} }),
 			full(func(d *model.Deployment) { d.Spec.Strategy.RollingUpdate.MaxSurge = ioi(0) })},
-		{tc{"only maxUnavailable set", "§1.4: only the missing fencepost is defaulted"},
+		{tc{"only maxUnavailable set", "apps/v1 defaulting: only the missing fencepost is defaulted"},
 			with(func(d *model.Deployment) {
 				d.Spec.Strategy = model.Strategy{Type: model.RollingUpdateStrategy, RollingUpdate: &model.RollingUpdate{MaxUnavailable: ios("10%")}}
 			}),
 			full(func(d *model.Deployment) { d.Spec.Strategy.RollingUpdate.MaxUnavailable = ios("10%") })},
-		{tc{"both fenceposts set", "§1.4: set values are kept, even invalid ones"},
+		{tc{"both fenceposts set", "apps/v1 defaulting: set values are kept, even invalid ones"},
 			with(func(d *model.Deployment) {
 				d.Spec.Strategy.RollingUpdate = &model.RollingUpdate{MaxUnavailable: ioi(0), MaxSurge: ios("12x%")}
 			}),
 			full(func(d *model.Deployment) {
 				d.Spec.Strategy.RollingUpdate = &model.RollingUpdate{MaxUnavailable: ioi(0), MaxSurge: ios("12x%")}
 			})},
-		{tc{"unknown type untouched", "§1.4 defaults only an empty type; anything else is left for validation/sync error"},
+		{tc{"unknown type untouched", "apps/v1 defaulting defaults only an empty type; anything else is left for validation/sync error"},
 			with(func(d *model.Deployment) { d.Spec.Strategy.Type = "Canary" }),
 			full(func(d *model.Deployment) { d.Spec.Strategy = model.Strategy{Type: "Canary"} })},
-		{tc{"history limit 0 kept", "§1.4: only nil is defaulted; 0 keeps no old RSs"},
+		{tc{"history limit 0 kept", "apps/v1 defaulting: only nil is defaulted; 0 keeps no old RSs"},
 			with(func(d *model.Deployment) { d.Spec.RevisionHistoryLimit = i32(0) }),
 			full(func(d *model.Deployment) { d.Spec.RevisionHistoryLimit = i32(0) })},
-		{tc{"no-limit sentinels kept", "§1.1: MaxInt32 means unlimited / no deadline"},
+		{tc{"no-limit sentinels kept", "the Deployment fields upstream reads: MaxInt32 means unlimited / no deadline"},
 			with(func(d *model.Deployment) {
 				d.Spec.RevisionHistoryLimit = i32(model.NoLimit)
 				d.Spec.ProgressDeadlineSeconds = i32(model.NoLimit)
@@ -97,10 +97,10 @@ func TestDefault(t *testing.T) {
 				d.Spec.RevisionHistoryLimit = i32(model.NoLimit)
 				d.Spec.ProgressDeadlineSeconds = i32(model.NoLimit)
 			})},
-		{tc{"progress deadline kept", "§1.4: set values are kept"},
+		{tc{"progress deadline kept", "apps/v1 defaulting: set values are kept"},
 			with(func(d *model.Deployment) { d.Spec.ProgressDeadlineSeconds = i32(30) }),
 			full(func(d *model.Deployment) { d.Spec.ProgressDeadlineSeconds = i32(30) })},
-		{tc{"nil", "Default(nil) is nil, not a panic (design §1: never panics)"}, nil, nil},
+		{tc{"nil", "Default(nil) is nil, not a panic (the library contract: never panics)"}, nil, nil},
 	}, func(t *testing.T, c c) {
 		var before string
 		if c.in != nil {
@@ -139,9 +139,9 @@ func TestDefaultReplicaSet(t *testing.T) {
 		want *int32
 	}
 	runCases(t, []c{
-		{tc{"nil replicas", "§1.4: ReplicaSet replicas defaults to 1"}, nil, i32(1)},
-		{tc{"zero kept", "§1.4: only nil is defaulted"}, i32(0), i32(0)},
-		{tc{"value kept", "§1.4: set values are kept"}, i32(4), i32(4)},
+		{tc{"nil replicas", "apps/v1 defaulting: ReplicaSet replicas defaults to 1"}, nil, i32(1)},
+		{tc{"zero kept", "apps/v1 defaulting: only nil is defaulted"}, i32(0), i32(0)},
+		{tc{"value kept", "apps/v1 defaulting: set values are kept"}, i32(4), i32(4)},
 	}, func(t *testing.T, c c) {
 		rs := validReplicaSet("web-abc", "u1", 1)
 		rs.Spec.Replicas = c.in
@@ -168,7 +168,7 @@ func TestDefaultReplicaSet(t *testing.T) {
 func TestDesiredAndSpecReplicas(t *testing.T) {
 	d := &model.Deployment{}
 	if d.DesiredReplicas() != 1 {
-		t.Fatal("nil replicas: D must be the apps/v1 default 1 (§1.4)")
+		t.Fatal("nil replicas: D must be the apps/v1 default 1 (apps/v1 defaulting)")
 	}
 	d.Spec.Replicas = i32(0)
 	if d.DesiredReplicas() != 0 {
@@ -176,7 +176,7 @@ func TestDesiredAndSpecReplicas(t *testing.T) {
 	}
 	rs := &model.ReplicaSet{}
 	if rs.SpecReplicas() != 1 {
-		t.Fatal("nil RS replicas must be the apps/v1 default 1 (§1.4)")
+		t.Fatal("nil RS replicas must be the apps/v1 default 1 (apps/v1 defaulting)")
 	}
 	rs.Spec.Replicas = i32(7)
 	if rs.SpecReplicas() != 7 {

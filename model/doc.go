@@ -3,6 +3,11 @@
 // annotation, label and condition constants of the upstream controller, apps/v1
 // defaulting ([Default]) and validation ([Validate]).
 //
+// To start: write a [Deployment] literal, pass it through [Default] (the
+// defaults the API server would apply) and check it with [ValidateDeployment];
+// the Example for ValidateDeployment shows a bad value and the error that
+// names its field. Package plan consumes these types.
+//
 // Field names follow apps/v1 so that a reader who knows the Kubernetes API can
 // map them without a table. Pointers are used only where upstream distinguishes
 // "unset" from zero: replica counts, revisionHistoryLimit,

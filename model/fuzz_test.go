@@ -254,7 +254,7 @@ func FuzzValidate(f *testing.F) {
 		if model.ValidateDeployment(d) != nil {
 			return
 		}
-		// Accepted ⇒ the invariants of §1.5 hold.
+		// Accepted ⇒ the invariants of apps/v1 validation hold.
 		if replicas < 0 || minReady < 0 || deadline <= minReady || selVal != tplVal {
 			t.Fatalf("accepted replicas=%d minReady=%d deadline=%d sel=%q tpl=%q", replicas, minReady, deadline, selVal, tplVal)
 		}

@@ -76,7 +76,7 @@ func callChecked[C namedCase](cases []C) (fataled bool, msg string) {
 
 func TestCaseTableRefusesMissingReason(t *testing.T) {
 	type c struct{ tc }
-	if fataled, _ := callChecked([]c{{tc{"ok", "design.md §5.1: every case has a reason"}}}); fataled {
+	if fataled, _ := callChecked([]c{{tc{"ok", "the library contract: every case has a reason"}}}); fataled {
 		t.Fatal("a case with a reason was refused")
 	}
 	if fataled, msg := callChecked([]c{{tc{"no reason", ""}}}); !fataled || !strings.Contains(msg, "no reason") {

@@ -19,8 +19,8 @@ func TestParseIntOrString(t *testing.T) {
 	runCases(t, []c{
 		{tc{"int", "intstr.Parse: a decimal that fits int32 is an integer"}, "3", model.FromInt(3)},
 		{tc{"zero", "intstr.Parse: 0 is the integer 0 (maxSurge: 0)"}, "0", model.FromInt(0)},
-		{tc{"percent", "§1.1: percentages such as 25% are string values"}, "25%", model.FromString("25%")},
-		{tc{"zero percent", "§1.5: 0% is a string value, literally zero"}, "0%", model.FromString("0%")},
+		{tc{"percent", "the Deployment fields upstream reads: percentages such as 25% are string values"}, "25%", model.FromString("25%")},
+		{tc{"zero percent", "apps/v1 validation: 0% is a string value, literally zero"}, "0%", model.FromString("0%")},
 		{tc{"negative int", "intstr.Parse uses strconv.ParseInt, which accepts a sign; validation rejects it later"}, "-5", model.FromInt(-5)},
 		{tc{"plus sign", "strconv.ParseInt accepts a leading '+'"}, "+5", model.FromInt(5)},
 		{tc{"leading zeros", "strconv.ParseInt base 10 accepts leading zeros"}, "007", model.FromInt(7)},
@@ -32,7 +32,7 @@ func TestParseIntOrString(t *testing.T) {
 		{tc{"space", "no trimming: ' 3' is not a decimal"}, " 3", model.FromString(" 3")},
 		{tc{"hex", "base 10 only"}, "0x10", model.FromString("0x10")},
 		{tc{"fraction", "only integers become Int"}, "1.5", model.FromString("1.5")},
-		{tc{"garbage percent", "decided at validation, not parsing (§1.5)"}, "12x%", model.FromString("12x%")},
+		{tc{"garbage percent", "decided at validation, not parsing (apps/v1 validation)"}, "12x%", model.FromString("12x%")},
 	}, func(t *testing.T, c c) {
 		got := model.ParseIntOrString(c.in)
 		if got != c.want {
@@ -179,14 +179,14 @@ func TestIsZeroLiteral(t *testing.T) {
 		want bool
 	}
 	runCases(t, []c{
-		{tc{"int zero", "§1.5: 0 is literally zero"}, model.FromInt(0), true},
+		{tc{"int zero", "apps/v1 validation: 0 is literally zero"}, model.FromInt(0), true},
 		{tc{"zero value", "the zero IntOrString is the integer 0"}, model.IntOrString{}, true},
-		{tc{"int one", "§1.5: non-zero"}, model.FromInt(1), false},
+		{tc{"int one", "apps/v1 validation: non-zero"}, model.FromInt(1), false},
 		{tc{"negative", "non-zero (invalid, but not zero)"}, model.FromInt(-1), false},
-		{tc{"zero percent", "§1.5: 0% is literally zero"}, model.FromString("0%"), true},
+		{tc{"zero percent", "apps/v1 validation: 0% is literally zero"}, model.FromString("0%"), true},
 		{tc{"double zero percent", "apps/v1 getPercentValue: 00% matches ^[0-9]+%$ and is 0; validation treats it as zero"}, model.FromString("00%"), true},
-		{tc{"one percent", "§1.5: 1% only rounds to zero, it is not literally zero"}, model.FromString("1%"), false},
-		{tc{"ten percent", "§17 Example 1: rounds to zero with few replicas but is allowed"}, model.FromString("10%"), false},
+		{tc{"one percent", "apps/v1 validation: 1% only rounds to zero, it is not literally zero"}, model.FromString("1%"), false},
+		{tc{"ten percent", "upstream TestResolveFenceposts: rounds to zero with few replicas but is allowed"}, model.FromString("10%"), false},
 		{tc{"string zero without percent", "not a valid percentage, so not a zero percentage"}, model.FromString("0"), false},
 		{tc{"empty string", "not a number at all"}, model.FromString(""), false},
 		{tc{"fraction", "not a valid percentage"}, model.FromString("0.0%"), false},

@@ -25,7 +25,7 @@ func TestPodActiveTerminating(t *testing.T) {
 	} {
 		for _, del := range []bool{false, true} {
 			name := fmt.Sprintf("phase=%q deleting=%v", p.phase, del)
-			why := "§14.1: IsPodActive = non-terminal and no deletionTimestamp; IsPodTerminating = non-terminal with one"
+			why := "upstream controller.IsPodActive: IsPodActive = non-terminal and no deletionTimestamp; IsPodTerminating = non-terminal with one"
 			cases = append(cases, c{tc{name, why}, p.phase, del, !p.terminal && !del, !p.terminal && del, p.terminal})
 		}
 	}
@@ -47,11 +47,11 @@ func TestPodActiveTerminating(t *testing.T) {
 			t.Error("a pod cannot be both active and terminating")
 		}
 	})
-	// A zero deletion timestamp is still a deletion timestamp: only nil-ness counts (§1.9).
+	// A zero deletion timestamp is still a deletion timestamp: only nil-ness counts.
 	pod := &model.Pod{Status: model.PodStatus{Phase: model.PodRunning}}
 	pod.DeletionTimestamp = &time.Time{}
 	if model.IsPodActive(pod) || !model.IsPodTerminating(pod) {
-		t.Fatal("§1.9: optional timestamps are only tested for nil-ness")
+		t.Fatal("optional timestamps are only tested for nil-ness")
 	}
 }
 
@@ -67,12 +67,12 @@ func TestIsPodReady(t *testing.T) {
 		want  bool
 	}
 	runCases(t, []c{
-		{tc{"no conditions", "§14.1: IsPodReady needs a Ready condition"}, nil, false},
-		{tc{"ready true", "§14.1: Ready=True"}, []model.PodCondition{{Type: model.PodReady, Status: model.ConditionTrue}}, true},
-		{tc{"ready false", "§14.1: status must be True"}, []model.PodCondition{{Type: model.PodReady, Status: model.ConditionFalse}}, false},
-		{tc{"ready unknown", "§14.1: status must be True"}, []model.PodCondition{{Type: model.PodReady, Status: model.ConditionUnknown}}, false},
-		{tc{"other condition true", "§14.1: only type Ready counts"}, []model.PodCondition{{Type: "ContainersReady", Status: model.ConditionTrue}}, false},
-		{tc{"ready after another", "§1.3: the Ready condition is looked up by type"},
+		{tc{"no conditions", "upstream podutil.IsPodReady: IsPodReady needs a Ready condition"}, nil, false},
+		{tc{"ready true", "upstream podutil.IsPodReady: Ready=True"}, []model.PodCondition{{Type: model.PodReady, Status: model.ConditionTrue}}, true},
+		{tc{"ready false", "upstream podutil.IsPodReady: status must be True"}, []model.PodCondition{{Type: model.PodReady, Status: model.ConditionFalse}}, false},
+		{tc{"ready unknown", "upstream podutil.IsPodReady: status must be True"}, []model.PodCondition{{Type: model.PodReady, Status: model.ConditionUnknown}}, false},
+		{tc{"other condition true", "upstream podutil.IsPodReady: only type Ready counts"}, []model.PodCondition{{Type: "ContainersReady", Status: model.ConditionTrue}}, false},
+		{tc{"ready after another", "the Pod fields upstream reads: the Ready condition is looked up by type"},
 			[]model.PodCondition{{Type: "PodScheduled", Status: model.ConditionTrue}, {Type: model.PodReady, Status: model.ConditionTrue}}, true},
 		{tc{"first ready wins", "upstream GetPodCondition returns the first condition of the type"},
 			[]model.PodCondition{{Type: model.PodReady, Status: model.ConditionFalse}, {Type: model.PodReady, Status: model.ConditionTrue}}, false},
@@ -97,27 +97,27 @@ func TestIsPodAvailable(t *testing.T) {
 		want     bool
 	}
 	runCases(t, []c{
-		{tc{"exactly minReady later", "§14.4: ready for MORE than minReadySeconds (strict); T+5s is not"},
+		{tc{"exactly minReady later", "upstream IsPodAvailable: ready for MORE than minReadySeconds (strict); T+5s is not"},
 			readyPod(model.ConditionTrue, T), 5, T.Add(5 * time.Second), false},
-		{tc{"one ns after", "§14.4 strict inequality: T+5s+1ns is available (cf. §17 Ex9 boundary)"},
+		{tc{"one ns after", "upstream IsPodAvailable strict inequality: T+5s+1ns is available (cf. upstream TestDeploymentTimedOut boundary)"},
 			readyPod(model.ConditionTrue, T), 5, T.Add(5*time.Second + time.Nanosecond), true},
-		{tc{"one ns before", "§14.4: not yet"}, readyPod(model.ConditionTrue, T), 5, T.Add(5*time.Second - time.Nanosecond), false},
-		{tc{"well after", "§14.4"}, readyPod(model.ConditionTrue, T), 5, T.Add(time.Hour), true},
-		{tc{"at transition", "§14.4"}, readyPod(model.ConditionTrue, T), 5, T, false},
-		{tc{"zero transition minReady>0", "§14.4: lastTransitionTime missing ⇒ never available unless minReadySeconds = 0"},
+		{tc{"one ns before", "upstream IsPodAvailable: not yet"}, readyPod(model.ConditionTrue, T), 5, T.Add(5*time.Second - time.Nanosecond), false},
+		{tc{"well after", "upstream IsPodAvailable"}, readyPod(model.ConditionTrue, T), 5, T.Add(time.Hour), true},
+		{tc{"at transition", "upstream IsPodAvailable"}, readyPod(model.ConditionTrue, T), 5, T, false},
+		{tc{"zero transition minReady>0", "upstream IsPodAvailable: lastTransitionTime missing ⇒ never available unless minReadySeconds = 0"},
 			readyPod(model.ConditionTrue, time.Time{}), 5, T.Add(100 * 365 * 24 * time.Hour), false},
-		{tc{"zero transition minReady 0", "§14.4: minReadySeconds 0 ⇒ ready equals available"},
+		{tc{"zero transition minReady 0", "upstream IsPodAvailable: minReadySeconds 0 ⇒ ready equals available"},
 			readyPod(model.ConditionTrue, time.Time{}), 0, T, true},
-		{tc{"minReady 0 at transition", "§14.4: minReadySeconds 0 ⇒ ready equals available, no wait"},
+		{tc{"minReady 0 at transition", "upstream IsPodAvailable: minReadySeconds 0 ⇒ ready equals available, no wait"},
 			readyPod(model.ConditionTrue, T), 0, T, true},
-		{tc{"minReady 0 now before transition", "§14.1: minReadySeconds == 0 short-circuits the time test"},
+		{tc{"minReady 0 now before transition", "upstream podutil.IsPodAvailable: minReadySeconds == 0 short-circuits the time test"},
 			readyPod(model.ConditionTrue, T), 0, T.Add(-time.Hour), true},
-		{tc{"not ready minReady 0", "§14.1: IsPodReady first"}, readyPod(model.ConditionFalse, T), 0, T.Add(time.Hour), false},
-		{tc{"not ready long ago", "§14.1: IsPodReady first"}, readyPod(model.ConditionFalse, T), 5, T.Add(time.Hour), false},
-		{tc{"no conditions", "§14.1: not ready"}, &model.Pod{}, 0, T, false},
-		{tc{"sub-second transition", "§1.9: sub-second input is honoured as given"},
+		{tc{"not ready minReady 0", "upstream podutil.IsPodAvailable: IsPodReady first"}, readyPod(model.ConditionFalse, T), 0, T.Add(time.Hour), false},
+		{tc{"not ready long ago", "upstream podutil.IsPodAvailable: IsPodReady first"}, readyPod(model.ConditionFalse, T), 5, T.Add(time.Hour), false},
+		{tc{"no conditions", "upstream podutil.IsPodAvailable: not ready"}, &model.Pod{}, 0, T, false},
+		{tc{"sub-second transition", "upstream compares full in-memory precision: sub-second input is honoured as given"},
 			readyPod(model.ConditionTrue, T.Add(500*time.Millisecond)), 1, T.Add(1500 * time.Millisecond), false},
-		{tc{"sub-second transition after", "§1.9: sub-second input is honoured as given"},
+		{tc{"sub-second transition after", "upstream compares full in-memory precision: sub-second input is honoured as given"},
 			readyPod(model.ConditionTrue, T.Add(500*time.Millisecond)), 1, T.Add(1500*time.Millisecond + 1), true},
 		{tc{"max minReady no overflow", "int32 seconds fit in a Duration"},
 			readyPod(model.ConditionTrue, T), model.NoLimit, T.Add(time.Duration(model.NoLimit)*time.Second + 1), true},

@@ -35,11 +35,11 @@ func TestLabelSelectorMatches(t *testing.T) {
 		want   bool
 	}
 	runCases(t, []c{
-		{tc{"nil selector", "§15: a nil selector matches nothing"}, nil, web, false},
-		{tc{"nil selector nil labels", "§15: a nil selector matches nothing, not even no labels"}, nil, nil, false},
-		{tc{"empty selector", "§15: an empty selector matches everything"}, &model.LabelSelector{}, web, true},
-		{tc{"empty selector nil labels", "§15: empty matches everything, also unlabelled objects"}, &model.LabelSelector{}, nil, true},
-		{tc{"empty non-nil matchLabels", "§18.19: matchLabels {} slips past the guard and selects everything"}, &model.LabelSelector{MatchLabels: map[string]string{}}, web, true},
+		{tc{"nil selector", "upstream ClaimReplicaSets: a nil selector matches nothing"}, nil, web, false},
+		{tc{"nil selector nil labels", "upstream ClaimReplicaSets: a nil selector matches nothing, not even no labels"}, nil, nil, false},
+		{tc{"empty selector", "upstream ClaimReplicaSets: an empty selector matches everything"}, &model.LabelSelector{}, web, true},
+		{tc{"empty selector nil labels", "upstream ClaimReplicaSets: empty matches everything, also unlabelled objects"}, &model.LabelSelector{}, nil, true},
+		{tc{"empty non-nil matchLabels", "upstream quirk (selector edge cases): matchLabels {} slips past the guard and selects everything"}, &model.LabelSelector{MatchLabels: map[string]string{}}, web, true},
 		{tc{"empty non-nil matchExpressions", "LabelSelectorAsSelector: no requirements selects everything"}, &model.LabelSelector{MatchExpressions: []model.LabelSelectorRequirement{}}, nil, true},
 		{tc{"matchLabels subset", "every matchLabels pair must hold; extra labels are fine"}, matchLabels("app", "web"), web, true},
 		{tc{"matchLabels all", "every matchLabels pair must hold"}, matchLabels("app", "web", "tier", "fe"), web, true},
@@ -96,7 +96,7 @@ func TestLabelSelectorCheck(t *testing.T) {
 		errMatch string // substring of the error when wantErr
 	}
 	runCases(t, []c{
-		{tc{"nil", "§15: a nil selector is valid and matches nothing"}, nil, false, ""},
+		{tc{"nil", "upstream ClaimReplicaSets: a nil selector is valid and matches nothing"}, nil, false, ""},
 		{tc{"empty", "an empty selector is valid (Everything)"}, &model.LabelSelector{}, false, ""},
 		{tc{"simple", "valid key and value"}, matchLabels("app", "web"), false, ""},
 		{tc{"prefixed key", "qualified name: DNS subdomain prefix + '/' + name"}, matchLabels("example.com/app", "web"), false, ""},
@@ -158,10 +158,10 @@ func TestLabelSelectorIsEmpty(t *testing.T) {
 		want bool
 	}
 	runCases(t, []c{
-		{tc{"nil", "§3.1 step 1: a nil selector is not caught by the guard"}, nil, false},
-		{tc{"zero", "§3.1 step 1: nil matchLabels and nil matchExpressions is the SelectingAll case"}, &model.LabelSelector{}, true},
-		{tc{"empty non-nil matchLabels", "§18.19: plain equality lets matchLabels {} slip through"}, &model.LabelSelector{MatchLabels: map[string]string{}}, false},
-		{tc{"empty non-nil matchExpressions", "§3.1 notes: plain deep equality, non-nil empty slice differs"}, &model.LabelSelector{MatchExpressions: []model.LabelSelectorRequirement{}}, false},
+		{tc{"nil", "upstream syncDeployment step 1: a nil selector is not caught by the guard"}, nil, false},
+		{tc{"zero", "upstream syncDeployment step 1: nil matchLabels and nil matchExpressions is the SelectingAll case"}, &model.LabelSelector{}, true},
+		{tc{"empty non-nil matchLabels", "upstream quirk (selector edge cases): plain equality lets matchLabels {} slip through"}, &model.LabelSelector{MatchLabels: map[string]string{}}, false},
+		{tc{"empty non-nil matchExpressions", "upstream syncDeployment: plain deep equality, non-nil empty slice differs"}, &model.LabelSelector{MatchExpressions: []model.LabelSelectorRequirement{}}, false},
 		{tc{"with labels", "a real selector"}, matchLabels("app", "web"), false},
 		{tc{"with expressions", "a real selector"}, exprs(req("app", model.SelectorOpExists)), false},
 	}, func(t *testing.T, c c) {
@@ -205,11 +205,11 @@ func TestMatcherZeroValues(t *testing.T) {
 	}
 	m, err := model.NewMatcher(nil)
 	if err != nil || m.Matches(map[string]string{"a": "b"}) {
-		t.Fatalf("NewMatcher(nil) = %v, %v: must match nothing (§15)", m, err)
+		t.Fatalf("NewMatcher(nil) = %v, %v: must match nothing (upstream ClaimReplicaSets)", m, err)
 	}
 	m, err = model.NewMatcher(&model.LabelSelector{})
 	if err != nil || !m.Matches(nil) {
-		t.Fatalf("NewMatcher(empty) = %v, %v: must match everything (§15)", m, err)
+		t.Fatalf("NewMatcher(empty) = %v, %v: must match everything (upstream ClaimReplicaSets)", m, err)
 	}
 }
 

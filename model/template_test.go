@@ -24,54 +24,54 @@ func TestEqualIgnoreHash(t *testing.T) {
 		want bool
 	}
 	runCases(t, []c{
-		// §17 Example 14, row by row.
-		{tc{"ex14 identical incl hash", "§17 Ex14 row 1: identical templates incl. the hash label"},
+		// upstream TestEqualIgnoreHash, row by row.
+		{tc{"ex14 identical incl hash", "upstream TestEqualIgnoreHash row 1: identical templates incl. the hash label"},
 			tmpl(map[string]string{"something": "else", pth: "value-1"}, spec),
 			tmpl(map[string]string{"something": "else", pth: "value-1"}, spec), true},
-		{tc{"ex14 hash value differs", "§17 Ex14 row 2: only the hash label value differs"},
+		{tc{"ex14 hash value differs", "upstream TestEqualIgnoreHash row 2: only the hash label value differs"},
 			tmpl(map[string]string{"something": "else", pth: "value-1"}, spec),
 			tmpl(map[string]string{"something": "else", pth: "value-2"}, spec), true},
-		{tc{"ex14 hash on one side only", "§17 Ex14 row 3: one has the hash label, the other not"},
+		{tc{"ex14 hash on one side only", "upstream TestEqualIgnoreHash row 3: one has the hash label, the other not"},
 			tmpl(map[string]string{"something": "else", pth: "value-1"}, spec),
 			tmpl(map[string]string{"something": "else"}, spec), true},
-		{tc{"ex14 something vs hash-2", "§17 Ex14 row 4: {something: else} vs {pod-template-hash: value-2}"},
+		{tc{"ex14 something vs hash-2", "upstream TestEqualIgnoreHash row 4: {something: else} vs {pod-template-hash: value-2}"},
 			tmpl(map[string]string{"something": "else"}, spec),
 			tmpl(map[string]string{pth: "value-2"}, spec), false},
-		{tc{"ex14 hash-1 vs something", "§17 Ex14 row 5: {pod-template-hash: value-1} vs {something: else}"},
+		{tc{"ex14 hash-1 vs something", "upstream TestEqualIgnoreHash row 5: {pod-template-hash: value-1} vs {something: else}"},
 			tmpl(map[string]string{pth: "value-1"}, spec),
 			tmpl(map[string]string{"something": "else"}, spec), false},
-		{tc{"ex14 extra label", "§17 Ex14 row 6: same hash, one has an extra label"},
+		{tc{"ex14 extra label", "upstream TestEqualIgnoreHash row 6: same hash, one has an extra label"},
 			tmpl(map[string]string{pth: "value-1"}, spec),
 			tmpl(map[string]string{pth: "value-1", "something": "else"}, spec), false},
-		{tc{"ex14 annotations differ", "§17 Ex14 row 7: annotations differ"},
+		{tc{"ex14 annotations differ", "upstream TestEqualIgnoreHash row 7: annotations differ"},
 			model.PodTemplate{Labels: map[string]string{pth: "v"}, Annotations: map[string]string{"a": "1"}, Spec: spec},
 			model.PodTemplate{Labels: map[string]string{pth: "v"}, Annotations: map[string]string{"a": "2"}, Spec: spec}, false},
-		{tc{"ex14 template name differs", "§17 Ex14 row 8: template metadata.name lives in the opaque Spec (PodTemplate doc)"},
+		{tc{"ex14 template name differs", "upstream TestEqualIgnoreHash row 8: template metadata.name lives in the opaque Spec (PodTemplate doc)"},
 			tmpl(map[string]string{pth: "v"}, `{"metadata":{"name":"foo"}}`),
 			tmpl(map[string]string{pth: "v"}, `{"metadata":{"name":"bar"}}`), false},
-		{tc{"ex14 node name differs", "§17 Ex14 row 9: spec.nodeName differs"},
+		{tc{"ex14 node name differs", "upstream TestEqualIgnoreHash row 9: spec.nodeName differs"},
 			tmpl(map[string]string{pth: "v"}, `{"nodeName":"node1"}`),
 			tmpl(map[string]string{pth: "v"}, `{"nodeName":"node2"}`), false},
-		{tc{"ex14 labels differ entirely", "§17 Ex14 row 10"},
+		{tc{"ex14 labels differ entirely", "upstream TestEqualIgnoreHash row 10"},
 			tmpl(map[string]string{"a": "1", pth: "v"}, spec),
 			tmpl(map[string]string{"b": "2", pth: "v"}, spec), false},
-		// §5.2 consequences and nil/empty handling.
-		{tc{"nil vs empty labels", "§1.9(a)/§5.2: nil and empty maps are equal"},
+		// upstream EqualIgnoreHash consequences and nil/empty handling.
+		{tc{"nil vs empty labels", "upstream EqualIgnoreHash (semantic deep equality): nil and empty maps are equal"},
 			tmpl(nil, spec), tmpl(map[string]string{}, spec), true},
-		{tc{"hash only vs nil labels", "§5.2: {pod-template-hash: x} vs nil is equal after deletion"},
+		{tc{"hash only vs nil labels", "upstream EqualIgnoreHash: {pod-template-hash: x} vs nil is equal after deletion"},
 			tmpl(map[string]string{pth: "x"}, spec), tmpl(nil, spec), true},
-		{tc{"hash only vs empty labels", "§5.2: {pod-template-hash: x} vs {} is equal"},
+		{tc{"hash only vs empty labels", "upstream EqualIgnoreHash: {pod-template-hash: x} vs {} is equal"},
 			tmpl(map[string]string{pth: "x"}, spec), tmpl(map[string]string{}, spec), true},
-		{tc{"nil vs empty annotations", "§1.9(a): nil and empty maps are equal"},
+		{tc{"nil vs empty annotations", "semantic deep equality: nil and empty maps are equal"},
 			model.PodTemplate{Spec: spec}, model.PodTemplate{Annotations: map[string]string{}, Spec: spec}, true},
-		{tc{"hash-named annotation not ignored", "§5.2: only the label is deleted, annotations compare in full"},
+		{tc{"hash-named annotation not ignored", "upstream EqualIgnoreHash: only the label is deleted, annotations compare in full"},
 			model.PodTemplate{Annotations: map[string]string{pth: "a"}, Spec: spec},
 			model.PodTemplate{Annotations: map[string]string{pth: "b"}, Spec: spec}, false},
-		{tc{"annotation present vs absent", "§5.2: any other difference is a different template"},
+		{tc{"annotation present vs absent", "upstream EqualIgnoreHash: any other difference is a different template"},
 			model.PodTemplate{Annotations: map[string]string{"a": ""}, Spec: spec}, model.PodTemplate{Spec: spec}, false},
 		{tc{"empty label value vs absent", "an empty value is still a label"},
 			tmpl(map[string]string{"a": ""}, spec), tmpl(nil, spec), false},
-		{tc{"spec differs", "§5.2: any other difference (container fields) ⇒ new rollout"},
+		{tc{"spec differs", "upstream EqualIgnoreHash: any other difference (container fields) ⇒ new rollout"},
 			tmpl(nil, `{"containers":[{"image":"nginx:1"}]}`), tmpl(nil, `{"containers":[{"image":"nginx:2"}]}`), false},
 		{tc{"spec whitespace differs", "PodTemplate doc: Spec is compared byte for byte; canonicalise first"},
 			tmpl(nil, `{"a":1}`), tmpl(nil, `{ "a": 1 }`), false},
@@ -83,7 +83,7 @@ func TestEqualIgnoreHash(t *testing.T) {
 			t.Errorf("EqualIgnoreHash(a, b) = %v, want %v", got, c.want)
 		}
 		if got := model.EqualIgnoreHash(c.b, c.a); got != c.want {
-			t.Errorf("EqualIgnoreHash(b, a) = %v, want %v (Example 14: symmetric)", got, c.want)
+			t.Errorf("EqualIgnoreHash(b, a) = %v, want %v (upstream TestEqualIgnoreHash: symmetric)", got, c.want)
 		}
 		if after := snapshot(t, []model.PodTemplate{c.a, c.b}); after != before {
 			t.Errorf("EqualIgnoreHash mutated its arguments:\n%s\n%s", before, after)
@@ -127,7 +127,7 @@ func TestCanonicalJSON(t *testing.T) {
 		{tc{"big int exact", "numbers kept exactly: no float64 rounding"}, `{"a":12345678901234567890123}`, `{"a":12345678901234567890123}`, false},
 		{tc{"int64 beyond 2^53", "no float64 rounding of 2^53+1"}, `[9007199254740993]`, `[9007199254740993]`, false},
 		{tc{"exponent kept", "numbers kept exactly as written"}, `[1e3,1E-2,-0,0.50]`, `[1e3,1E-2,-0,0.50]`, false},
-		{tc{"empty array dropped", "CanonicalJSON doc: members with an empty array dropped (nil == empty slice, §1.9a)"}, `{"a":[],"b":1}`, `{"b":1}`, false},
+		{tc{"empty array dropped", "CanonicalJSON doc: members with an empty array dropped (nil == empty slice, as in semantic deep equality)"}, `{"a":[],"b":1}`, `{"b":1}`, false},
 		{tc{"null dropped", "CanonicalJSON doc: members with null dropped"}, `{"a":null,"b":true}`, `{"b":true}`, false},
 		{tc{"all dropped", "pruning may leave an empty object"}, `{"a":null,"b":[]}`, `{}`, false},
 		{tc{"empty object kept", "CanonicalJSON doc: an empty object is a set pointer"}, `{"a":{}}`, `{"a":{}}`, false},

@@ -29,24 +29,24 @@ func TestValidateDeployment(t *testing.T) {
 		// ---- valid ----
 		{tc{"valid", "a defaulted apps/v1 Deployment"}, func(*model.Deployment) {}, nil},
 		{tc{"replicas 0", "apps/v1: replicas >= 0"}, func(d *model.Deployment) { d.Spec.Replicas = i32(0) }, nil},
-		{tc{"rounds to zero is valid", "§1.5/§17 Ex1: 10%/0 with 5 replicas resolves to 0/0 but is allowed"},
+		{tc{"rounds to zero is valid", "apps/v1 validation/upstream TestResolveFenceposts: 10%/0 with 5 replicas resolves to 0/0 but is allowed"},
 			func(d *model.Deployment) { d.Spec.Replicas = i32(5); fence(ios("10%"), ioi(0))(d) }, nil},
-		{tc{"1% surge 0 unavailable", "§1.5: rounds to zero, not literally zero"}, fence(ioi(0), ios("1%")), nil},
+		{tc{"1% surge 0 unavailable", "apps/v1 validation: rounds to zero, not literally zero"}, fence(ioi(0), ios("1%")), nil},
 		{tc{"surge 150%", "apps/v1: only maxUnavailable is capped at 100%"}, fence(ioi(1), ios("150%")), nil},
 		{tc{"unavailable 100%", "apps/v1 IsNotMoreThan100Percent: 100 is allowed"}, fence(ios("100%"), ioi(0)), nil},
 		{tc{"surge 0 unavailable 1", "only both zero is forbidden"}, fence(ioi(1), ioi(0)), nil},
 		{tc{"surge 0% unavailable 1%", "only both zero is forbidden"}, fence(ios("1%"), ios("0%")), nil},
 		{tc{"surge 00% unavailable 1", "00% is zero, but one fencepost is enough"}, fence(ioi(1), ios("00%")), nil},
 		{tc{"large int surge", "apps/v1: any non-negative int"}, fence(ioi(0), ioi(model.NoLimit)), nil},
-		{tc{"recreate", "§1.5: Recreate without a rollingUpdate block"},
+		{tc{"recreate", "apps/v1 validation: Recreate without a rollingUpdate block"},
 			func(d *model.Deployment) { d.Spec.Strategy = model.Strategy{Type: model.RecreateStrategy} }, nil},
 		{tc{"no history limit", "revisionHistoryLimit is optional"}, func(d *model.Deployment) { d.Spec.RevisionHistoryLimit = nil }, nil},
 		{tc{"history limit 0", "apps/v1: >= 0"}, func(d *model.Deployment) { d.Spec.RevisionHistoryLimit = i32(0) }, nil},
 		{tc{"no deadline", "progressDeadlineSeconds is optional"}, func(d *model.Deployment) { d.Spec.ProgressDeadlineSeconds = nil }, nil},
-		{tc{"deadline sentinel", "§1.1: MaxInt32 means no deadline"}, func(d *model.Deployment) { d.Spec.ProgressDeadlineSeconds = i32(model.NoLimit) }, nil},
-		{tc{"deadline just above minReady", "§1.5: progressDeadlineSeconds > minReadySeconds"},
+		{tc{"deadline sentinel", "the Deployment fields upstream reads: MaxInt32 means no deadline"}, func(d *model.Deployment) { d.Spec.ProgressDeadlineSeconds = i32(model.NoLimit) }, nil},
+		{tc{"deadline just above minReady", "apps/v1 validation: progressDeadlineSeconds > minReadySeconds"},
 			func(d *model.Deployment) { d.Spec.MinReadySeconds = 599 }, nil},
-		{tc{"minReady without deadline", "§1.5: the comparison applies only when both are set"},
+		{tc{"minReady without deadline", "apps/v1 validation: the comparison applies only when both are set"},
 			func(d *model.Deployment) { d.Spec.MinReadySeconds = 1000; d.Spec.ProgressDeadlineSeconds = nil }, nil},
 		{tc{"expression selector", "apps/v1: any valid non-empty selector that matches the template"},
 			func(d *model.Deployment) {
@@ -65,17 +65,17 @@ func TestValidateDeployment(t *testing.T) {
 		// ---- replicas ----
 		{tc{"negative replicas", "apps/v1 ValidateNonnegativeField(replicas)"},
 			func(d *model.Deployment) { d.Spec.Replicas = i32(-1) }, []string{"spec.replicas"}},
-		{tc{"nil replicas", "§1.4: the algorithm dereferences replicas; undefaulted input is refused"},
+		{tc{"nil replicas", "apps/v1 defaulting: the algorithm dereferences replicas; undefaulted input is refused"},
 			func(d *model.Deployment) { d.Spec.Replicas = nil }, []string{"spec.replicas"}},
 
 		// ---- fenceposts ----
-		{tc{"both 0", "§1.5/apps/v1: maxUnavailable may not be 0 when maxSurge is 0"}, fence(ioi(0), ioi(0)), []string{fUnav}},
-		{tc{"0% and 0", "§1.5: 0% is literally zero"}, fence(ios("0%"), ioi(0)), []string{fUnav}},
-		{tc{"0 and 0%", "§1.5: 0% is literally zero"}, fence(ioi(0), ios("0%")), []string{fUnav}},
-		{tc{"0% and 0%", "§1.5: both literally zero"}, fence(ios("0%"), ios("0%")), []string{fUnav}},
+		{tc{"both 0", "apps/v1 validation: maxUnavailable may not be 0 when maxSurge is 0"}, fence(ioi(0), ioi(0)), []string{fUnav}},
+		{tc{"0% and 0", "apps/v1 validation: 0% is literally zero"}, fence(ios("0%"), ioi(0)), []string{fUnav}},
+		{tc{"0 and 0%", "apps/v1 validation: 0% is literally zero"}, fence(ioi(0), ios("0%")), []string{fUnav}},
+		{tc{"0% and 0%", "apps/v1 validation: both literally zero"}, fence(ios("0%"), ios("0%")), []string{fUnav}},
 		{tc{"00% and 0", "apps/v1 getPercentValue: 00% is 0"}, fence(ios("00%"), ioi(0)), []string{fUnav}},
 		{tc{"0 and 00%", "apps/v1 getPercentValue: 00% is 0"}, fence(ioi(0), ios("00%")), []string{fUnav}},
-		{tc{"surge 12x%", "apps/v1 IsValidPercent ^[0-9]+%$ (design §1 error example)"}, fence(ios("25%"), ios("12x%")), []string{fSurge}},
+		{tc{"surge 12x%", "apps/v1 IsValidPercent ^[0-9]+%$ (the FieldError example of the model docs)"}, fence(ios("25%"), ios("12x%")), []string{fSurge}},
 		{tc{"surge bare %", "IsValidPercent: needs digits"}, fence(ios("25%"), ios("%")), []string{fSurge}},
 		{tc{"surge -5%", "IsValidPercent: no sign"}, fence(ios("25%"), ios("-5%")), []string{fSurge}},
 		{tc{"surge +5%", "IsValidPercent: no sign"}, fence(ios("25%"), ios("+5%")), []string{fSurge}},
@@ -91,33 +91,33 @@ func TestValidateDeployment(t *testing.T) {
 		{tc{"both malformed", "each fencepost is reported"}, fence(ios("x"), ios("y")), []string{fUnav, fSurge}},
 		{tc{"unknown IntOrString type", "ValidatePositiveIntOrPercent: a type other than Int/String is invalid"},
 			fence(ioi(1), &model.IntOrString{Type: 7, StrVal: "25%"}), []string{fSurge}},
-		{tc{"nil surge", "§1.4: the algorithm dereferences maxSurge; undefaulted input is refused"}, fence(ioi(1), nil), []string{fSurge}},
-		{tc{"nil unavailable", "§1.4: undefaulted input is refused"}, fence(nil, ioi(1)), []string{fUnav}},
-		{tc{"nil rollingUpdate block", "§1.4: the algorithm dereferences rollingUpdate"},
+		{tc{"nil surge", "apps/v1 defaulting: the algorithm dereferences maxSurge; undefaulted input is refused"}, fence(ioi(1), nil), []string{fSurge}},
+		{tc{"nil unavailable", "apps/v1 defaulting: undefaulted input is refused"}, fence(nil, ioi(1)), []string{fUnav}},
+		{tc{"nil rollingUpdate block", "apps/v1 defaulting: the algorithm dereferences rollingUpdate"},
 			func(d *model.Deployment) { d.Spec.Strategy.RollingUpdate = nil }, []string{"spec.strategy.rollingUpdate"}},
 
 		// ---- strategy ----
-		{tc{"recreate with block", "§1.5/apps/v1: rollingUpdate may not be specified for Recreate"},
+		{tc{"recreate with block", "apps/v1 validation: rollingUpdate may not be specified for Recreate"},
 			func(d *model.Deployment) { d.Spec.Strategy.Type = model.RecreateStrategy }, []string{"spec.strategy.rollingUpdate"}},
-		{tc{"unknown strategy", "§1.1: anything but RollingUpdate/Recreate is an error"},
+		{tc{"unknown strategy", "the Deployment fields upstream reads: anything but RollingUpdate/Recreate is an error"},
 			func(d *model.Deployment) { d.Spec.Strategy.Type = "Canary" }, []string{"spec.strategy.type"}},
-		{tc{"empty strategy type", "§1.4: undefaulted type is refused"},
+		{tc{"empty strategy type", "apps/v1 defaulting: undefaulted type is refused"},
 			func(d *model.Deployment) { d.Spec.Strategy.Type = "" }, []string{"spec.strategy.type"}},
 		{tc{"lowercase strategy", "strategy types are case-sensitive"},
 			func(d *model.Deployment) { d.Spec.Strategy.Type = "rollingupdate" }, []string{"spec.strategy.type"}},
 
 		// ---- selector ----
-		{tc{"nil selector", "§3.1 notes: a nil selector matches nothing; apps/v1 requires one"},
+		{tc{"nil selector", "upstream syncDeployment: a nil selector matches nothing; apps/v1 requires one"},
 			func(d *model.Deployment) { d.Spec.Selector = nil }, []string{"spec.selector"}},
 		{tc{"empty selector", "apps/v1: empty selector is invalid for deployment"},
 			func(d *model.Deployment) { d.Spec.Selector = &model.LabelSelector{} }, []string{"spec.selector"}},
-		{tc{"empty non-nil matchLabels", "§18.19 fix: matchLabels {} selects everything and is rejected"},
+		{tc{"empty non-nil matchLabels", "fix for upstream quirk (selector edge cases): matchLabels {} selects everything and is rejected"},
 			func(d *model.Deployment) { d.Spec.Selector = &model.LabelSelector{MatchLabels: map[string]string{}} }, []string{"spec.selector"}},
-		{tc{"empty non-nil matchExpressions", "§18.19: len(matchLabels)+len(matchExpressions) == 0"},
+		{tc{"empty non-nil matchExpressions", "upstream quirk (selector edge cases): len(matchLabels)+len(matchExpressions) == 0"},
 			func(d *model.Deployment) {
 				d.Spec.Selector = &model.LabelSelector{MatchExpressions: []model.LabelSelectorRequirement{}}
 			}, []string{"spec.selector"}},
-		{tc{"bad operator", "§3.1 notes: invalid selector"},
+		{tc{"bad operator", "upstream syncDeployment: invalid selector"},
 			func(d *model.Deployment) { d.Spec.Selector = exprs(req("app", "Equals", "web")) }, []string{"spec.selector"}},
 		{tc{"In without values", "LabelSelectorRequirement: In needs values"},
 			func(d *model.Deployment) { d.Spec.Selector = exprs(req("app", model.SelectorOpIn)) }, []string{"spec.selector"}},
@@ -135,9 +135,9 @@ func TestValidateDeployment(t *testing.T) {
 			func(d *model.Deployment) { d.Spec.Template.Labels["tier"] = strings.Repeat("x", 64) }, []string{"spec.template.metadata.labels[tier]"}},
 
 		// ---- minReady / deadline / history ----
-		{tc{"deadline equals minReady", "§1.5/apps/v1: progressDeadlineSeconds must be > minReadySeconds"},
+		{tc{"deadline equals minReady", "apps/v1 validation: progressDeadlineSeconds must be > minReadySeconds"},
 			func(d *model.Deployment) { d.Spec.MinReadySeconds = 10; d.Spec.ProgressDeadlineSeconds = i32(10) }, []string{"spec.progressDeadlineSeconds"}},
-		{tc{"deadline below minReady", "§1.5"},
+		{tc{"deadline below minReady", "apps/v1 validation"},
 			func(d *model.Deployment) { d.Spec.MinReadySeconds = 10; d.Spec.ProgressDeadlineSeconds = i32(5) }, []string{"spec.progressDeadlineSeconds"}},
 		{tc{"deadline 0", "apps/v1: 0 <= minReadySeconds 0"},
 			func(d *model.Deployment) { d.Spec.ProgressDeadlineSeconds = i32(0) }, []string{"spec.progressDeadlineSeconds"}},
@@ -149,7 +149,7 @@ func TestValidateDeployment(t *testing.T) {
 			func(d *model.Deployment) { d.Spec.RevisionHistoryLimit = i32(-1) }, []string{"spec.revisionHistoryLimit"}},
 
 		// ---- metadata ----
-		{tc{"empty uid", "§15: ownership is by UID"}, func(d *model.Deployment) { d.UID = "" }, []string{"metadata.uid"}},
+		{tc{"empty uid", "upstream ClaimReplicaSets: ownership is by UID"}, func(d *model.Deployment) { d.UID = "" }, []string{"metadata.uid"}},
 		{tc{"uppercase name", "DNS-1123 subdomain: lower case"}, func(d *model.Deployment) { d.Name = "Web" }, []string{"metadata.name"}},
 		{tc{"empty name", "names are required"}, func(d *model.Deployment) { d.Name = "" }, []string{"metadata.name"}},
 		{tc{"254 char name", "DNS-1123 subdomain: at most 253 characters"},
@@ -167,7 +167,7 @@ func TestValidateDeployment(t *testing.T) {
 		{tc{"status available", "status counts are non-negative"}, func(d *model.Deployment) { d.Status.AvailableReplicas = -1 }, []string{"status.availableReplicas"}},
 		{tc{"status unavailable", "status counts are non-negative"}, func(d *model.Deployment) { d.Status.UnavailableReplicas = -1 }, []string{"status.unavailableReplicas"}},
 		{tc{"status terminating", "status counts are non-negative"}, func(d *model.Deployment) { d.Status.TerminatingReplicas = i32(-1) }, []string{"status.terminatingReplicas"}},
-		{tc{"status collisionCount", "§1.1: collisionCount only grows from 0"}, func(d *model.Deployment) { d.Status.CollisionCount = i32(-1) }, []string{"status.collisionCount"}},
+		{tc{"status collisionCount", "the Deployment fields upstream reads: collisionCount only grows from 0"}, func(d *model.Deployment) { d.Status.CollisionCount = i32(-1) }, []string{"status.collisionCount"}},
 		{tc{"duplicate condition is valid", "the API server accepts repeated condition types; upstream GetDeploymentCondition reads the first"},
 			func(d *model.Deployment) {
 				d.Status.Conditions = []model.DeploymentCondition{{Type: model.DeploymentAvailable}, {Type: model.DeploymentProgressing}, {Type: model.DeploymentAvailable}}
@@ -206,7 +206,7 @@ func TestValidateDeployment(t *testing.T) {
 	})
 }
 
-// TestFieldErrorMessage pins the message format of design.md §1.
+// TestFieldErrorMessage pins the FieldError message format.
 func TestFieldErrorMessage(t *testing.T) {
 	d := validDeployment()
 	d.Spec.Strategy.RollingUpdate.MaxSurge = ios("12x%")
@@ -250,15 +250,15 @@ func TestValidateReplicaSet(t *testing.T) {
 	runCases(t, []c{
 		{tc{"valid", "a ReplicaSet as the controller writes it"}, func(*model.ReplicaSet) {}, nil},
 		{tc{"zero replicas", "scaled-down old RSs have 0"}, func(rs *model.ReplicaSet) { rs.Spec.Replicas = i32(0) }, nil},
-		{tc{"terminating set", "§12.1: terminatingReplicas may be reported"}, func(rs *model.ReplicaSet) { rs.Status.TerminatingReplicas = i32(2) }, nil},
+		{tc{"terminating set", "upstream calculateStatus: terminatingReplicas may be reported"}, func(rs *model.ReplicaSet) { rs.Status.TerminatingReplicas = i32(2) }, nil},
 		{tc{"nil replicas", "conventions: spec(rs) is never nil after defaulting"}, func(rs *model.ReplicaSet) { rs.Spec.Replicas = nil }, []string{"spec.replicas"}},
 		{tc{"negative replicas", "apps/v1 ValidateNonnegativeField(replicas)"}, func(rs *model.ReplicaSet) { rs.Spec.Replicas = i32(-1) }, []string{"spec.replicas"}},
 		{tc{"negative minReady", "apps/v1 ValidateNonnegativeField(minReadySeconds)"}, func(rs *model.ReplicaSet) { rs.Spec.MinReadySeconds = -1 }, []string{"spec.minReadySeconds"}},
 		{tc{"nil selector", "apps/v1: selector required"}, func(rs *model.ReplicaSet) { rs.Spec.Selector = nil }, []string{"spec.selector"}},
-		{tc{"invalid selector", "§14.1: invalid selector ⇒ error"}, func(rs *model.ReplicaSet) { rs.Spec.Selector = exprs(req("a", model.SelectorOpExists, "x")) }, []string{"spec.selector"}},
-		{tc{"empty uid", "§15: ownership is by UID"}, func(rs *model.ReplicaSet) { rs.UID = "" }, []string{"metadata.uid"}},
+		{tc{"invalid selector", "upstream syncReplicaSet: invalid selector ⇒ error"}, func(rs *model.ReplicaSet) { rs.Spec.Selector = exprs(req("a", model.SelectorOpExists, "x")) }, []string{"spec.selector"}},
+		{tc{"empty uid", "upstream ClaimReplicaSets: ownership is by UID"}, func(rs *model.ReplicaSet) { rs.UID = "" }, []string{"metadata.uid"}},
 		{tc{"uppercase name", "DNS-1123 subdomain"}, func(rs *model.ReplicaSet) { rs.Name = "Web-abc" }, []string{"metadata.name"}},
-		{tc{"long name", "§1.5: 253 is the limit"}, func(rs *model.ReplicaSet) { rs.Name = strings.Repeat("w", 254) }, []string{"metadata.name"}},
+		{tc{"long name", "apps/v1 validation: 253 is the limit"}, func(rs *model.ReplicaSet) { rs.Name = strings.Repeat("w", 254) }, []string{"metadata.name"}},
 		{tc{"status replicas", "non-negative"}, func(rs *model.ReplicaSet) { rs.Status.Replicas = -1 }, []string{"status.replicas"}},
 		{tc{"status fullyLabeled", "non-negative"}, func(rs *model.ReplicaSet) { rs.Status.FullyLabeledReplicas = -1 }, []string{"status.fullyLabeledReplicas"}},
 		{tc{"status ready", "non-negative"}, func(rs *model.ReplicaSet) { rs.Status.ReadyReplicas = -1 }, []string{"status.readyReplicas"}},
@@ -293,7 +293,7 @@ func TestValidatePod(t *testing.T) {
 		{tc{"valid", "a running ready pod"}, func(*model.Pod) {}, nil},
 		{tc{"no uid", "pod UIDs are only used for ranking ties; optional"}, func(p *model.Pod) { p.UID = "" }, nil},
 		{tc{"empty name", "pods are identified by name in writes"}, func(p *model.Pod) { p.Name = "" }, []string{"metadata.name"}},
-		{tc{"negative restarts", "§14.3 ranking reads restartCount; must be >= 0"},
+		{tc{"negative restarts", "upstream getPodsToDelete (ActivePodsWithRanks) ranking reads restartCount; must be >= 0"},
 			func(p *model.Pod) {
 				p.Status.ContainerStatuses = []model.ContainerStatus{{Name: "a", RestartCount: 0}, {Name: "b", RestartCount: -1}}
 			}, []string{"status.containerStatuses[1].restartCount"}},
@@ -335,7 +335,7 @@ func TestValidateSnapshot(t *testing.T) {
 		{tc{"valid", "a consistent snapshot"}, validDeployment(),
 			[]*model.ReplicaSet{rs("default", "web-a", "1"), rs("default", "web-b", "2")},
 			[]*model.Pod{pod("default", "p1", "u1"), pod("default", "p2", "u2")}, nil},
-		{tc{"empty lists", "a Deployment with no ReplicaSets yet (§17 Ex29 first sync)"}, validDeployment(), nil, nil, nil},
+		{tc{"empty lists", "a Deployment with no ReplicaSets yet (upstream TestSyncDeploymentCreatesReplicaSet first sync)"}, validDeployment(), nil, nil, nil},
 		{tc{"duplicate rs name", "Validate doc: no two ReplicaSets share a name (namespace/name is identity)"}, validDeployment(),
 			[]*model.ReplicaSet{rs("default", "web-a", "1"), rs("default", "web-a", "2")}, nil, []string{"replicaSets[1].metadata.name"}},
 		{tc{"same name other namespace", "identity is namespace/name"}, validDeployment(),
@@ -356,10 +356,10 @@ func TestValidateSnapshot(t *testing.T) {
 			[]*model.Pod{pod("default", "p1", "u1"), pod("default", "p2", "u1")}, []string{"pods[1].metadata.uid"}},
 		{tc{"empty pod uids", "pod UID is optional; empty UIDs are not duplicates"}, validDeployment(), nil,
 			[]*model.Pod{pod("default", "p1", ""), pod("default", "p2", "")}, nil},
-		{tc{"nil deployment", "design §1: never panics; the field is named"}, nil, nil, nil, []string{"deployment"}},
-		{tc{"nil rs entry", "design §1: never panics; the entry is named"}, validDeployment(),
+		{tc{"nil deployment", "the library contract: never panics; the field is named"}, nil, nil, nil, []string{"deployment"}},
+		{tc{"nil rs entry", "the library contract: never panics; the entry is named"}, validDeployment(),
 			[]*model.ReplicaSet{rs("default", "web-a", "1"), nil}, nil, []string{"replicaSets[1]"}},
-		{tc{"nil pod entry", "design §1: never panics; the entry is named"}, validDeployment(), nil,
+		{tc{"nil pod entry", "the library contract: never panics; the entry is named"}, validDeployment(), nil,
 			[]*model.Pod{nil}, []string{"pods[0]"}},
 		{tc{"errors everywhere", "Validate lists every problem across objects"}, func() *model.Deployment {
 			d := validDeployment()

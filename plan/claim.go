@@ -6,7 +6,7 @@ import (
 
 // claimReplicaSets returns the ReplicaSets this Deployment owns after
 // adopting matching orphans and releasing owned ones whose labels no longer
-// match (spec §15), in creation order. Upstream walks its cache in an
+// match (upstream ClaimReplicaSets), in creation order. Upstream walks its cache in an
 // unspecified order; walking in creation order picks one of upstream's
 // possible patch orders and keeps the plan independent of the input order.
 func (s *syncer) claimReplicaSets() []*model.ReplicaSet {

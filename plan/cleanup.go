@@ -6,7 +6,7 @@ import (
 )
 
 // cleanupDeployment deletes old ReplicaSets beyond revisionHistoryLimit
-// (spec §9), oldest revision first. oldRSs is in the order upstream holds
+// (upstream cleanupDeployment), oldest revision first. oldRSs is in the order upstream holds
 // them at this point, which decides ties among unparsable revisions.
 func (s *syncer) cleanupDeployment(oldRSs []*model.ReplicaSet) {
 	limit := s.d.Spec.RevisionHistoryLimit

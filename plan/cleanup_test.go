@@ -22,8 +22,8 @@ func TestCleanupOrderWithUnparsableRevisions(t *testing.T) {
 		want   []string
 	}
 	cases := []tc{
-		{why{"paused: newest first", "§8.1/§8.3/§9: sort.Sort over [c, b, a] puts b (\"x\") first"}, true, []string{"web-b"}},
-		{why{"rollout: creation order", "§6.1/§9: sort.Sort over [a, b, c] puts a (revision 3) first"}, false, []string{"web-a"}},
+		{why{"paused: newest first", "upstream sync/FindActiveOrLatest/upstream cleanupDeployment: sort.Sort over [c, b, a] puts b (\"x\") first"}, true, []string{"web-b"}},
+		{why{"rollout: creation order", "upstream rolloutRolling/cleanupDeployment: sort.Sort over [a, b, c] puts a (revision 3) first"}, false, []string{"web-a"}},
 	}
 	runCases(t, cases, func(t *testing.T, c tc) {
 		opts := []depOpt{revisionAnn(4), generation(1), historyLimit(2),

@@ -10,7 +10,8 @@ import (
 // subresource, each carrying the final state, in the order the objects were
 // first written: the view of an adapter that prefers fewer round trips and
 // would rather behave as if every write built on the previous one
-// (spec §2.3, "coalesced mode").
+// (upstream writes from its cached copy, so its later writes to the same object
+// conflict; "coalesced mode").
 //
 // Merging rules for a ReplicaSet: a delete wins; a create followed by
 // updates becomes one create of the last object; updates keep the last

@@ -42,21 +42,21 @@ func TestCoalesced(t *testing.T) {
 		want []plan.Action
 	}
 	cases := []tc{
-		{why: why{"create then update", "coalesced mode (§2.3): one create carrying the final replicas and the create's owner reference"},
+		{why: why{"create then update", "coalesced mode (upstream writes from its cached copy, so later writes conflict): one create carrying the final replicas and the create's owner reference"},
 			in:   []plan.Action{create(rsWith("web-a", 1, ref)), update(rsWith("web-a", 3), false)},
 			want: []plan.Action{create(rsWith("web-a", 3, ref))}},
-		{why: why{"adopt then updates", "§15 + §2.3: the update built on the cached orphan gets the adopted owner reference; its conflict flag goes"},
+		{why: why{"adopt then updates", "upstream ClaimReplicaSets + upstream writes from its cached copy, so later writes conflict: the update built on the cached orphan gets the adopted owner reference; its conflict flag goes"},
 			in:   []plan.Action{adopt, update(rsWith("web-a", 2), true), update(rsWith("web-a", 4), true)},
 			want: []plan.Action{update(rsWith("web-a", 4, ref), false)}},
 		{why: why{"update then adopt", "Coalesced doc: an adopt after an update is applied to the update's object"},
 			in:   []plan.Action{update(rsWith("web-a", 2), false), adopt},
 			want: []plan.Action{update(rsWith("web-a", 2, ref), false)}},
-		{why: why{"release then update", "§15: a release removes the Deployment's reference from the final object"},
+		{why: why{"release then update", "upstream ClaimReplicaSets: a release removes the Deployment's reference from the final object"},
 			in:   []plan.Action{release, update(rsWith("web-a", 0, ref, model.OwnerReference{UID: "other"}), false)},
 			want: []plan.Action{update(rsWith("web-a", 0, model.OwnerReference{UID: "other"}), false)}},
 		{why: why{"patch alone", "Coalesced doc: patches alone stay patches"},
 			in: []plan.Action{adopt}, want: []plan.Action{adopt}},
-		{why: why{"two status writes", "§2.3: the second status write conflicts upstream; coalesced keeps the last, unflagged, at the first one's place"},
+		{why: why{"two status writes", "upstream writes from its cached copy, so later writes conflict: the second status write conflicts upstream; coalesced keeps the last, unflagged, at the first one's place"},
 			in:   []plan.Action{status(depWith(1), false), update(rsWith("web-b", 8), false), status(depWith(2), true)},
 			want: []plan.Action{status(depWith(2), false), update(rsWith("web-b", 8), false)}},
 		{why: why{"delete wins", "Coalesced doc: a delete of the ReplicaSet wins over earlier writes"},
@@ -78,7 +78,7 @@ func TestCoalesced(t *testing.T) {
 	})
 }
 
-// TestCoalescedSync coalesces real plans: §6.10 sync 1 and an adoption.
+// TestCoalescedSync coalesces real plans: the worked rolling update (10 replicas, maxSurge 25% → 3, maxUnavailable 25% → 2, then a template change) sync 1 and an adoption.
 func TestCoalescedSync(t *testing.T) {
 	t.Run("walk-through sync 1", func(t *testing.T) {
 		d := newDeployment("web", 10, "v2", generation(2), revisionAnn(1),

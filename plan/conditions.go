@@ -10,7 +10,7 @@ func newCondition(t model.DeploymentConditionType, status model.ConditionStatus,
 	return model.DeploymentCondition{Type: t, Status: status, LastUpdateTime: now, LastTransitionTime: now, Reason: reason, Message: message}
 }
 
-// SetDeploymentCondition sets c in st the way upstream does (spec §12.2):
+// SetDeploymentCondition sets c in st the way upstream does (upstream SetDeploymentCondition):
 // nothing changes when a condition of that type already has the same status
 // and reason (not even its message or times); otherwise the old condition is
 // removed and c appended at the end, keeping the old lastTransitionTime when
@@ -50,7 +50,7 @@ func withoutCondition(conds []model.DeploymentCondition, t model.DeploymentCondi
 }
 
 // checkPausedConditions records a pause or a resume in the Progressing
-// condition (spec §11), unless the Deployment has no deadline or has
+// condition (pause and resume), unless the Deployment has no deadline or has
 // already timed out.
 func (s *syncer) checkPausedConditions() {
 	d := s.d

@@ -4,6 +4,13 @@
 // would carry out in one sync: the writes it attempts, in its order, the
 // events it records, when it wants to sync again and the error it ends with.
 //
+// To start: put the Deployment (with model.Default applied if it did not come
+// from an API server), its namespace's ReplicaSets and Pods and the current
+// time into a [State], call [Sync], and read [Plan.Actions] in order, each with
+// the [Reason] behind it; the Example for Sync does exactly that. The package
+// layout, the import rules and the index of upstream names for every package
+// are at the end of this documentation.
+//
 // # Writes as upstream attempts them
 //
 // Upstream sometimes writes the same object twice in one sync from the same
@@ -46,4 +53,132 @@
 // Nothing here reads a clock, draws a random number, logs, or keeps global
 // state. Inputs are never modified and never aliased by the result; the plan
 // does not depend on the order of the input slices.
+//
+// # Package layout, for the next maintainer
+//
+// Data flows one way, from plain objects through arithmetic to decisions and
+// on to simulations and tools:
+//
+//	model ──┬── proportion ──┐
+//	        ├── hash ────────┼── plan ── plan/replicaset ── plan/plantest ── plan/sim ── plan/rollout
+//	        └── revision ────┘
+//
+//	beside plan, on model alone:  plan/restart (plan/restart/replay on top), plan/enqueue
+//	outside the core module:      examples/appsv1, examples/kubectl, examples/controller, examples/bench
+//
+// model holds the apps/v1-shaped types, defaulting and validation. proportion
+// does the replica arithmetic (fenceposts, proportional scaling), hash the
+// pod-template-hash, revision the revision annotations, cleanup order and
+// kubectl's rollback choice. plan decides one Deployment sync; plan/replicaset
+// decides one ReplicaSet sync (which pods to create and delete). plan/plantest
+// applies plans to an in-memory cluster and checks the rollout invariants
+// (plan/plantest/gen adds rapid generators); plan/sim runs both planners sync
+// after sync until a rollout settles; plan/rollout answers what kubectl rollout
+// prints and patches, and uses plan/sim for its what-if Lint. plan/enqueue
+// routes informer events to Deployment keys; plan/restart plans
+// config-triggered restarts. Each directory under examples/ is a nested module
+// with its own go.mod: everything that needs k8s.io/*, client-go, kubectl or a
+// real API server lives there, never in the core module.
+//
+// Import rules (a test in internal/importrules enforces them):
+//
+//   - model imports nothing of the module;
+//   - hash, revision and proportion import only model;
+//   - plan imports those four;
+//   - plan/replicaset imports plan and below;
+//   - plan/plantest imports plan, plan/replicaset and below;
+//     plan/plantest/gen may also import rapid, the only core package that may;
+//   - plan/sim imports plan/plantest and below;
+//   - plan/rollout imports plan/sim and below;
+//   - plan/restart and plan/enqueue import only model
+//     (plan/restart/replay imports plan/restart);
+//   - no core package imports examples/* or a test library (rapid, go-cmp,
+//     testify) outside its _test.go files.
+//
+// # Upstream names, package by package
+//
+// Where to find each upstream function (Kubernetes v1.36 pkg/controller unless
+// said otherwise). Functions whose name says that they set or copy something
+// modify their first argument; everything else only reads.
+//
+// model (apps/v1 types and helpers):
+//   - SetDefaults_Deployment, SetDefaults_ReplicaSet: model.Default,
+//     model.DefaultReplicaSet (both return a defaulted copy).
+//   - apps/v1 ValidateDeployment and friends: model.Validate,
+//     model.ValidateDeployment, model.ValidateReplicaSet, model.ValidatePod.
+//   - podutil.IsPodReady, podutil.IsPodAvailable, controller.IsPodActive,
+//     IsPodTerminating: model.IsPodReady, model.IsPodAvailable,
+//     model.IsPodActive, model.IsPodTerminating.
+//   - metav1.LabelSelectorAsSelector and Selector.Matches: model.LabelSelector
+//     and model.Matcher.
+//   - deployment/util skipCopyAnnotation: model.IsSkippedAnnotation;
+//     ReplicaSetsByCreationTimestamp: model.CompareCreation.
+//
+// hash:
+//   - controller.ComputeHash: hash.ComputeHash (rand.SafeEncodeString:
+//     hash.SafeEncodeString, hash.Encode).
+//   - deployment/util EqualIgnoreHash: hash.EqualIgnoreHash.
+//   - the new ReplicaSet's name in getNewReplicaSet: hash.ReplicaSetName.
+//
+// proportion (deployment/util and sync.go):
+//   - ResolveFenceposts, MaxSurge, MaxUnavailable, MinAvailable, NewRSNewReplicas,
+//     FindActiveOrLatest, FilterActiveReplicaSets: the same names.
+//   - intstr.GetScaledValueFromIntOrPercent: proportion.ScaledValue;
+//     integer.RoundToInt32: proportion.RoundToInt32.
+//   - GetReplicaCountForReplicaSets: proportion.ReplicaCount.
+//   - getReplicaSetFraction, getProportion: proportion.ReplicaSetFraction,
+//     proportion.GetProportion; the proportional loop of scale():
+//     proportion.Distribute.
+//   - ReplicaSetsBySizeNewer, ReplicaSetsBySizeOlder: proportion.BySizeNewer,
+//     proportion.BySizeOlder.
+//   - getNonNegativeInt32FromAnnotation: proportion.NonNegativeInt32Annotation.
+//
+// revision (deployment/util, sync.go and kubectl's polymorphichelpers):
+//   - Revision, MaxRevision, LastRevision: the same names.
+//   - SetNewReplicaSetAnnotations (modifies the ReplicaSet),
+//     copyDeploymentAnnotationsToReplicaSet (modifies it),
+//     SetDeploymentRevision (modifies the Deployment),
+//     setDeploymentAnnotationsTo (modifies it): the same names;
+//     revision.NewReplicaSetAnnotationsCurrent is the read-only check.
+//   - the choice inside cleanupDeployment: revision.ToDelete.
+//   - kubectl rollout history (ViewHistory) and rollout undo
+//     (DeploymentRollbacker): revision.History, revision.RollbackTarget,
+//     revision.RollbackTemplate, revision.UndoAnnotations,
+//     revision.KubectlReplicaSets.
+//
+// plan (deployment controller): syncDeployment is [Sync]; its steps
+// (getNewReplicaSet, rolloutRolling, rolloutRecreate, sync, scale, rollback,
+// cleanupDeployment, syncRolloutStatus, requeueStuckDeployment,
+// ClaimReplicaSets) are the writes, events, requeue and reasons of the [Plan];
+// the building blocks listed above keep upstream's names, and
+// GetTerminatingReplicaCountForReplicaSets is [TerminatingReplicas].
+//
+// plan/replicaset (replicaset controller): syncReplicaSet is replicaset.Sync;
+// manageReplicas, slowStartBatch, getPodsToDelete, ActivePodsWithRanks,
+// getPodDeletionCost and ClaimPods are indexed in that package's doc.
+//
+// plan/enqueue (the Deployment controller's informer handlers):
+// addDeployment, updateDeployment, deleteDeployment, addReplicaSet,
+// updateReplicaSet, deleteReplicaSet and deletePod are enqueue.AddDeployment,
+// UpdateDeployment, DeleteDeployment, AddReplicaSet, UpdateReplicaSet,
+// DeleteReplicaSet and DeletePod; getDeploymentsForReplicaSet and
+// getDeploymentForPod are enqueue.DeploymentsForReplicaSet and
+// enqueue.DeploymentForPod; cache.DeletedFinalStateUnknown is enqueue.Tombstone.
+//
+// plan/rollout (k8s.io/kubectl v0.36 rollout): DeploymentStatusViewer is
+// rollout.Status, DeploymentHistoryViewer is rollout.History and
+// rollout.HistoryRevision, DeploymentRollbacker is rollout.Undo and
+// rollout.UndoDryRun, the restarter, pauser and resumer are rollout.Restart,
+// rollout.Pause and rollout.Resume. rollout.Lint has no upstream counterpart.
+//
+// plan/restart (xing/kubernetes-deployment-restart-controller v1.3.0): the
+// config agent's bookkeeping (src/controller/config_agent.go) is
+// restart.Tracker; the checksums of src/controller/meta_config.go are
+// restart.ConfigMapChecksum and restart.SecretChecksum; the annotation and
+// reference handling of meta_deployment.go is restart.References,
+// restart.ParseChecksums and restart.FormatChecksums; the controller's
+// periodic check and restart decision is restart.Plan.
+//
+// plan/plantest and plan/sim have no upstream counterpart: they stand in for
+// the API server, the kubelet and the informers around the two controllers.
 package plan

@@ -50,7 +50,7 @@ func exampleState() plan.State {
 // The first sync of a rolling update creates the new ReplicaSet with the
 // surge, records the new revision, takes the old ReplicaSet down by what
 // availability allows, and writes the status. That last write is the
-// Deployment's second in the sync, so a real API server rejects it (§2.3):
+// Deployment's second in the sync, so a real API server rejects it (upstream writes from its cached copy, so later writes conflict):
 // ConflictAt points at it.
 func ExampleSync() {
 	p, err := plan.Sync(exampleState())

@@ -17,7 +17,7 @@ import (
 )
 
 // why names a table case and says, in one line, where its expected numbers
-// come from (a spec section, a §17 example, an upstream unit test). Every
+// come from (an upstream function, an upstream unit test, a worked example, recorded data). Every
 // table in this package embeds it; runCases refuses a case without a reason.
 type why struct{ name, reason string }
 
@@ -218,7 +218,7 @@ func newRS(d *model.Deployment, v string, rev int, spec int32, created time.Time
 }
 
 // resolveSurge resolves an absolute or percent maxSurge for the fixtures'
-// annotations (percent rounds up, spec §6.2).
+// annotations (percent rounds up, upstream ResolveFenceposts).
 func resolveSurge(v *model.IntOrString, desired int32) int32 {
 	if v == nil {
 		return 0
@@ -310,7 +310,7 @@ func mustSync(t *testing.T, s plan.State, opts ...plan.Option) plan.Plan {
 	if diff := cmp.Diff(p, p2); diff != "" {
 		t.Errorf("Sync depends on the order of the input slices (-given +reversed):\n%s", diff)
 	}
-	// Design §4: every write carries its reason, and an empty plan says
+	// Every write carries its reason, and an empty plan says
 	// why nothing happened.
 	for _, a := range p.Actions {
 		if a.Reason.Code == "" || a.Reason.Message == "" {

@@ -84,7 +84,7 @@ type foundReplicaSets struct {
 
 // getNewReplicaSet returns existing, the ReplicaSet with the Deployment's
 // template (or nil), after syncing its annotations and the Deployment's
-// revision (spec §4.5), or creates it (§4.6).
+// revision (upstream getNewReplicaSet (existing new ReplicaSet)), or creates it (upstream getNewReplicaSet (creation)).
 func (s *syncer) getNewReplicaSet(existing *model.ReplicaSet, oldRSs []*model.ReplicaSet, create bool) (*model.ReplicaSet, bool) {
 	d := s.d
 	newRevision := strconv.FormatInt(revision.MaxRevision(oldRSs)+1, 10)
@@ -121,7 +121,7 @@ func (s *syncer) getNewReplicaSet(existing *model.ReplicaSet, oldRSs []*model.Re
 				c.Annotations[model.RevisionAnnotation], c.Name))
 		}
 		// Upstream goes on with its copy, which can carry annotations copied
-		// but never written (spec §18.10); later writes of it send them.
+		// but never written (upstream quirk: a non-numeric revision breaks annotation syncing); later writes of it send them.
 		return &c, true
 	}
 	if !create {

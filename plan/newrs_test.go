@@ -24,7 +24,7 @@ func names(rss []*model.ReplicaSet) []string {
 
 func TestFindNewAndOldReplicaSets(t *testing.T) {
 	d := newDeployment("web", 1, "v2")
-	// Example 15: newRS (hash label "hash", created now+1m, 1 replica),
+	// upstream TestFindNewReplicaSet/TestFindOldReplicaSets: newRS (hash label "hash", created now+1m, 1 replica),
 	// newRSDup (same template, hash label "different-hash", created now),
 	// oldRS (another template, created now−1m, 0 replicas).
 	nw := newRS(d, "v2", 2, 1, at(time.Minute))
@@ -45,11 +45,11 @@ func TestFindNewAndOldReplicaSets(t *testing.T) {
 		wantRequired []string
 	}
 	cases := []tc{
-		{why{"new and old", "Ex 15 row 1"}, []*model.ReplicaSet{nw, old}, "new", []string{"old"}, nil},
-		{why{"only old", "Ex 15 row 2"}, []*model.ReplicaSet{old}, "", []string{"old"}, nil},
-		{why{"duplicate template", "Ex 15 row 3: the oldest match (new-dup) wins; new is old and required (1 replica)"},
+		{why{"new and old", "upstream TestFindNewReplicaSet/TestFindOldReplicaSets row 1"}, []*model.ReplicaSet{nw, old}, "new", []string{"old"}, nil},
+		{why{"only old", "upstream TestFindNewReplicaSet/TestFindOldReplicaSets row 2"}, []*model.ReplicaSet{old}, "", []string{"old"}, nil},
+		{why{"duplicate template", "upstream TestFindNewReplicaSet/TestFindOldReplicaSets row 3: the oldest match (new-dup) wins; new is old and required (1 replica)"},
 			[]*model.ReplicaSet{old, nw, dup}, "new-dup", []string{"old", "new"}, []string{"new"}},
-		{why{"only new", "Ex 15 row 4"}, []*model.ReplicaSet{nw}, "new", nil, nil},
+		{why{"only new", "upstream TestFindNewReplicaSet/TestFindOldReplicaSets row 4"}, []*model.ReplicaSet{nw}, "new", nil, nil},
 	}
 	runCases(t, cases, func(t *testing.T, c tc) {
 		before := append([]*model.ReplicaSet(nil), c.list...)
@@ -73,7 +73,7 @@ func TestFindNewAndOldReplicaSets(t *testing.T) {
 	})
 }
 
-// TestFirstSync is Example 29 (TestSyncDeploymentCreatesReplicaSet): a new
+// TestFirstSync is upstream TestSyncDeploymentCreatesReplicaSet: a new
 // Deployment foo of 1 replica (surge 0 → unavailable 1) and no ReplicaSet.
 func TestFirstSync(t *testing.T) {
 	d := newDeployment("foo", 1, "v1", rolling(intStr(0), intStr(1)))
@@ -110,8 +110,8 @@ func TestFirstSync(t *testing.T) {
 }
 
 // TestDeletingDeployment: a Deployment with a deletion timestamp only syncs
-// its status (§3.3; TestSyncDeploymentDontDoAnythingDuringDeletion), and
-// neither adopts nor releases (§15).
+// its status (upstream syncStatusOnly; TestSyncDeploymentDontDoAnythingDuringDeletion), and
+// neither adopts nor releases (upstream ClaimReplicaSets).
 func TestDeletingDeployment(t *testing.T) {
 	deleting := func(d *model.Deployment) { d.DeletionTimestamp = model.TimePtr(at(-time.Minute)) }
 	t.Run("no ReplicaSets", func(t *testing.T) {
@@ -123,7 +123,7 @@ func TestDeletingDeployment(t *testing.T) {
 		}
 	})
 	t.Run("new RS annotations still synced", func(t *testing.T) {
-		// §18.9: syncStatusOnly runs getAllReplicaSetsAndSyncRevision, so a
+		// upstream quirk (deleting Deployments still get annotations): syncStatusOnly runs getAllReplicaSetsAndSyncRevision, so a
 		// Deployment annotation is copied to the new RS even while deleting.
 		d := newDeployment("foo", 1, "v1", deleting, revisionAnn(1), depAnn("team", "a"))
 		p := mustSync(t, plan.State{Deployment: d, ReplicaSets: []*model.ReplicaSet{newRS(d, "v1", 1, 1, at(-time.Hour))}, Now: t0})
@@ -143,7 +143,7 @@ func TestDeletingDeployment(t *testing.T) {
 	})
 }
 
-// TestSelectingAll: an empty, non-nil selector (§3.1 step 1) gets a warning
+// TestSelectingAll: an empty, non-nil selector (upstream syncDeployment step 1) gets a warning
 // event and at most an observedGeneration write; nothing is claimed.
 func TestSelectingAll(t *testing.T) {
 	const msg = "Warning SelectingAll: This deployment is selecting all pods. A non-empty selector is required."
@@ -153,9 +153,9 @@ func TestSelectingAll(t *testing.T) {
 		wantActions          []string
 	}
 	cases := []tc{
-		{why{"behind", "§3.1: observedGeneration 1 < generation 2 → status write with observedGeneration only"}, 2, 1,
+		{why{"behind", "upstream syncDeployment: observedGeneration 1 < generation 2 → status write with observedGeneration only"}, 2, 1,
 			[]string{"UpdateDeploymentStatus web"}},
-		{why{"current", "§3.1: observedGeneration already current → no write"}, 2, 2, nil},
+		{why{"current", "upstream syncDeployment: observedGeneration already current → no write"}, 2, 2, nil},
 	}
 	runCases(t, cases, func(t *testing.T, c tc) {
 		stored := depStatus(c.observed, 3, 3, 3, 3, 0, availableCond(true, at(-time.Hour)))
@@ -176,7 +176,7 @@ func TestSelectingAll(t *testing.T) {
 }
 
 // TestHashCollision: the new ReplicaSet's name is taken by a ReplicaSet with
-// another template (§4.6): no create, collisionCount bumped in a status write,
+// another template (upstream getNewReplicaSet (creation)): no create, collisionCount bumped in a status write,
 // and the sync ends with AlreadyExists; the next sync hashes with the count.
 func TestHashCollision(t *testing.T) {
 	progressing := progressingCond(model.ConditionTrue, model.ReasonNewReplicaSetAvailable, `ReplicaSet "web-new" has successfully progressed.`, at(-time.Hour), at(-time.Hour))
@@ -205,13 +205,13 @@ func TestHashCollision(t *testing.T) {
 		}
 	}
 	cases := []tc{
-		{why: why{"nil to 1", "§4.6: our old RS (another template) holds web-new → collisionCount nil → 1"},
+		{why: why{"nil to 1", "upstream getNewReplicaSet (creation): our old RS (another template) holds web-new → collisionCount nil → 1"},
 			taken: ownOld, wantActions: []string{"UpdateDeploymentStatus web"}, wantCount: i32(1),
 			wantErr: `replicasets.apps "web-new" already exists`},
-		{why: why{"1 to 2", "§4.6: count 1 hashes to web-new1, held by another Deployment's RS → 2"},
+		{why: why{"1 to 2", "upstream getNewReplicaSet (creation): count 1 hashes to web-new1, held by another Deployment's RS → 2"},
 			collisionCount: i32(1), taken: foreign("web-new1"), wantActions: []string{"UpdateDeploymentStatus web"}, wantCount: i32(2),
 			wantErr: `replicasets.apps "web-new1" already exists`},
-		{why: why{"free after the bump", "§4.6: the next sync hashes with count 1 → web-new1 is free → created"},
+		{why: why{"free after the bump", "upstream getNewReplicaSet (creation): the next sync hashes with count 1 → web-new1 is free → created"},
 			collisionCount: i32(1), taken: ownOld,
 			wantActions: []string{"CreateReplicaSet web-new1 replicas=1", "UpdateDeploymentStatus web", "UpdateDeploymentStatus web conflict"},
 			wantCount:   i32(1)},
@@ -251,10 +251,10 @@ func TestHashCollision(t *testing.T) {
 }
 
 // TestAdoptAndRelease: an orphan matching the selector is adopted and a
-// controlled ReplicaSet whose labels no longer match is released (§15),
-// patches first. The adopted RS then needs its revision (§4.5): that update
+// controlled ReplicaSet whose labels no longer match is released (upstream ClaimReplicaSets),
+// patches first. The adopted RS then needs its revision (upstream getNewReplicaSet (existing new ReplicaSet)): that update
 // is derived from the cached object, which the adopt patch already replaced,
-// so it conflicts (§2.3).
+// so it conflicts (upstream writes from its cached copy, so later writes conflict).
 func TestAdoptAndRelease(t *testing.T) {
 	d := newDeployment("web", 3, "v2", revisionAnn(1),
 		withStatus(depStatus(1, 3, 3, 3, 3, 0, availableCond(true, at(-time.Hour)),
@@ -306,9 +306,9 @@ func TestAdoptAndRelease(t *testing.T) {
 // TestRevisionHistoryOnReuse: a template flip-flop (here after a rollback)
 // makes an old ReplicaSet the new one again. Its revision is bumped to
 // max(old)+1 and its former revision appended to revision-history, trimmed
-// from the front to 2000 characters (§4.3). The annotation sync runs in
+// from the front to 2000 characters (upstream SetNewReplicaSetAnnotations). The annotation sync runs in
 // isScalingEvent and again in the rollout from the cached copy, so the second
-// update conflicts (§2.3).
+// update conflicts (upstream writes from its cached copy, so later writes conflict).
 func TestRevisionHistoryOnReuse(t *testing.T) {
 	// 400 entries "1000".."1399": 400·4 + 399 commas = 1999 characters.
 	var parts []string
@@ -324,11 +324,11 @@ func TestRevisionHistoryOnReuse(t *testing.T) {
 		wantHistory  string
 	}
 	cases := []tc{
-		{why{"first reuse", "§4.3: no history → history = former revision \"1\"; revision = max(2)+1 = 3"},
+		{why{"first reuse", "upstream SetNewReplicaSetAnnotations: no history → history = former revision \"1\"; revision = max(2)+1 = 3"},
 			1, 2, "", "3", "1"},
-		{why{"appended", "§4.3: \"1\" + \"3\" fits → \"1,3\"; revision = max(4)+1 = 5"},
+		{why{"appended", "upstream SetNewReplicaSetAnnotations: \"1\" + \"3\" fits → \"1,3\"; revision = max(4)+1 = 5"},
 			3, 4, "1", "5", "1,3"},
-		{why{"trimmed to 2000 chars", "§4.3: 1999 + 1 + 4 = 2004 > 2000 → drop \"1000\" (5) → 1999 fits; revision 5001+1"},
+		{why{"trimmed to 2000 chars", "upstream SetNewReplicaSetAnnotations: 1999 + 1 + 4 = 2004 > 2000 → drop \"1000\" (5) → 1999 fits; revision 5001+1"},
 			5000, 5001, long, "5002", strings.Join(append(parts[1:], "5000"), ",")},
 	}
 	runCases(t, cases, func(t *testing.T, c tc) {
@@ -366,10 +366,10 @@ func TestRevisionHistoryOnReuse(t *testing.T) {
 	})
 }
 
-// TestNewReplicaSetSync: §4.5. A new ReplicaSet whose annotations or
+// TestNewReplicaSetSync: upstream getNewReplicaSet (existing new ReplicaSet). A new ReplicaSet whose annotations or
 // minReadySeconds lag the Deployment's is updated, and that happens twice in
 // a rollout sync: in isScalingEvent and again in the strategy, from the same
-// cached copy, so the second update conflicts (§2.3, §18.2).
+// cached copy, so the second update conflicts (upstream writes from its cached copy, so later writes conflict, upstream quirk (a sync often ends with a conflicting write)).
 func TestNewReplicaSetSync(t *testing.T) {
 	const cause = "kubernetes.io/change-cause"
 	type tc struct {
@@ -382,7 +382,7 @@ func TestNewReplicaSetSync(t *testing.T) {
 		check        func(t *testing.T, p plan.Plan)
 	}
 	cases := []tc{
-		{why: why{"minReadySeconds", "§4.5: minReadySeconds 0 ≠ 5 → update, done twice"},
+		{why: why{"minReadySeconds", "upstream getNewReplicaSet (existing new ReplicaSet): minReadySeconds 0 ≠ 5 → update, done twice"},
 			minReady: 5, rsRevision: "2",
 			wantActions: []string{"UpdateReplicaSet web-v2 replicas=3", "UpdateReplicaSet web-v2 replicas=3 conflict"}, wantConflict: 1,
 			check: func(t *testing.T, p plan.Plan) {
@@ -392,7 +392,7 @@ func TestNewReplicaSetSync(t *testing.T) {
 					}
 				}
 			}},
-		{why: why{"annotation copied", "§4.4: a Deployment annotation missing on the new RS is copied; done twice"},
+		{why: why{"annotation copied", "upstream copyDeploymentAnnotationsToReplicaSet (skipCopyAnnotation): a Deployment annotation missing on the new RS is copied; done twice"},
 			depCause: "bump", rsRevision: "2",
 			wantActions: []string{"UpdateReplicaSet web-v2 replicas=3", "UpdateReplicaSet web-v2 replicas=3 conflict"}, wantConflict: 1,
 			check: func(t *testing.T, p plan.Plan) {
@@ -402,7 +402,7 @@ func TestNewReplicaSetSync(t *testing.T) {
 					}
 				}
 			}},
-		{why: why{"non-numeric revision", "§18.10: revision \"abc\" → SetNewReplicaSetAnnotations reports no change (the copy is lost) and the Deployment records revision \"abc\""},
+		{why: why{"non-numeric revision", "upstream quirk (a non-numeric revision breaks annotation syncing): revision \"abc\" → SetNewReplicaSetAnnotations reports no change (the copy is lost) and the Deployment records revision \"abc\""},
 			depCause: "bump", rsRevision: "abc",
 			wantActions: []string{"UpdateDeploymentStatus web"}, wantConflict: -1,
 			check: func(t *testing.T, p plan.Plan) {
@@ -427,8 +427,8 @@ func TestNewReplicaSetSync(t *testing.T) {
 }
 
 func TestSyncRejectsInvalidInput(t *testing.T) {
-	// Design §1: invalid input returns an error naming the field, usable
-	// with errors.As; an unknown strategy is caught there (§1.1).
+	// Invalid input returns an error naming the field, usable
+	// with errors.As; an unknown strategy is caught there (the Deployment fields upstream reads).
 	d := newDeployment("web", 3, "v1", func(d *model.Deployment) { d.Spec.Strategy = model.Strategy{Type: "Canary"} })
 	_, err := plan.Sync(plan.State{Deployment: d, Now: t0})
 	var verr *model.ValidationError

@@ -42,7 +42,7 @@ func applyOptions(c config, opts []Option) config {
 // WithHasher replaces the pod-template hash. The default, hash.ComputeHash,
 // hashes rolloutplan's canonical template encoding, so ReplicaSet names differ
 // from a real cluster's; an adapter that hashes the apps/v1 object the
-// upstream way (spec §5.1) passes its function here to reproduce upstream
+// upstream way (upstream ComputeHash) passes its function here to reproduce upstream
 // names exactly. A nil h keeps the default.
 func WithHasher(h Hasher) Option {
 	return func(c *config) {
@@ -64,14 +64,14 @@ func WithTerminatingReplicas(enabled bool) Option {
 // scale down ...", raised when an old ReplicaSet's status reports more
 // available pods than its spec) as the sync's error, as the newest upstream
 // development tree does. Released controllers, and the default here, swallow
-// them and continue to the status update (spec §6.9, §18.5).
+// them and continue to the status update (reconcileOldReplicaSets' version-dependent error handling, upstream quirk (reconcileOldReplicaSets swallows errors)).
 func SurfaceOldReplicaSetErrors() Option {
 	return func(c *config) { c.surfaceOldRSErrors = true }
 }
 
 // ExactProportions computes proportional scaling's spec·(replicas+maxSurge)
 // product in 64 bits. Upstream computes it in int32, which wraps for products
-// above 2,147,483,647 (spec §18.14) and then scales ReplicaSets absurdly; the
+// above 2,147,483,647 (upstream quirk: int32 overflow in proportional scaling) and then scales ReplicaSets absurdly; the
 // default reproduces that.
 func ExactProportions() Option {
 	return func(c *config) { c.proportion.ExactProduct = true }
@@ -81,7 +81,7 @@ func ExactProportions() Option {
 // deprecated.deployment.rollback.to annotation) look the new ReplicaSet up
 // without creating it. Upstream creates a ReplicaSet for the template being
 // abandoned first, sized as a rollout step (for Recreate: all replicas while
-// old pods still run), then switches the template (spec §18.18); the
+// old pods still run), then switches the template (upstream quirk: the legacy rollback creates a ReplicaSet for the abandoned template); the
 // default reproduces that.
 func RollbackWithoutCreate() Option {
 	return func(c *config) { c.rollbackNoCreate = true }
@@ -92,7 +92,7 @@ func RollbackWithoutCreate() Option {
 // from its own max-replicas annotation; ReplicaSets sized at different times
 // disagree, and a share can then point the other way: a ReplicaSet grows
 // during a scale-down and the total ends above replicas + maxSurge
-// (spec §18.4). The default reproduces that.
+// (upstream quirk: proportional scaling anomalies). The default reproduces that.
 func MonotonicProportions() Option {
 	return func(c *config) { c.proportion.Monotonic = true }
 }

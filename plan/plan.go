@@ -114,7 +114,7 @@ type Action struct {
 	OwnerReference *model.OwnerReference `json:"ownerReference,omitempty"`
 	// Conflict reports that the write is derived from a version of the object
 	// that an earlier write of the same sync already replaced, so a real API
-	// server rejects it with 409 Conflict (spec §2.3).
+	// server rejects it with 409 Conflict (upstream writes from its cached copy, so later writes conflict).
 	Conflict bool `json:"conflict,omitempty"`
 	// Invalid, when not empty, is the message with which a real API server
 	// rejects the write as invalid (422): upstream's int32 arithmetic can

@@ -29,13 +29,13 @@ func corpus() []scenario {
 
 	d := newDeployment("web", 10, "v2", generation(2), revisionAnn(1),
 		withStatus(depStatus(1, 10, 10, 10, 10, 0, availableCond(true, at(-time.Hour)), completeCond)))
-	out = append(out, scenario{why{"rolling create", "§6.10 sync 1"},
+	out = append(out, scenario{why{"rolling create", "the worked rolling update (10 replicas, maxSurge 25% → 3, maxUnavailable 25% → 2, then a template change) sync 1"},
 		plan.State{Deployment: d, ReplicaSets: []*model.ReplicaSet{newRS(d, "v1", 1, 10, at(-2*time.Hour))}, Now: t0}, []plan.Option{fixedHash("v2")}})
 
 	d = newDeployment("web", 20, "v4", revisionAnn(4), generation(2),
 		withStatus(depStatus(1, 13, 2, 13, 13, 0, progressingCond(model.ConditionTrue, model.ReasonReplicaSetUpdated, "m", at(-time.Hour), at(-time.Hour)))))
 	tie := at(-time.Hour)
-	out = append(out, scenario{why{"proportional with ties", "§8.4/§8.5: equal sizes and creation times break ties by name"},
+	out = append(out, scenario{why{"proportional with ties", "upstream scale's sort orders: equal sizes and creation times break ties by name"},
 		plan.State{Deployment: d, ReplicaSets: []*model.ReplicaSet{
 			replicasAnn(newRS(d, "v1", 1, 4, tie), 10, 13),
 			replicasAnn(newRS(d, "v2", 2, 4, tie), 10, 13),
@@ -48,7 +48,7 @@ func corpus() []scenario {
 		withStatus(depStatus(1, 3, 3, 3, 3, 0, availableCond(true, at(-time.Hour)), completeCond)))
 	v1 := rsStatus(newRS(d, "v1", 1, 0, at(-2*time.Hour)), 0, 0, 0)
 	v0 := rsStatus(newRS(d, "v0", 0, 0, at(-3*time.Hour)), 0, 0, 0)
-	out = append(out, scenario{why{"recreate waiting", "§7.2: terminating pods of two old RSs block"},
+	out = append(out, scenario{why{"recreate waiting", "upstream oldPodsRunning: terminating pods of two old RSs block"},
 		plan.State{Deployment: d, ReplicaSets: []*model.ReplicaSet{v1, v0}, Pods: []*model.Pod{
 			newPod("a", v1, model.PodRunning, true), newPod("b", v0, model.PodSucceeded, true),
 			newPod("c", v1, model.PodFailed, false), newPod("d", v0, model.PodPending, true),
@@ -62,26 +62,26 @@ func corpus() []scenario {
 	orphan2.OwnerReferences = nil
 	mismatched := newRS(d, "x", 0, 0, at(-time.Hour))
 	mismatched.Labels = map[string]string{"app": "other"}
-	out = append(out, scenario{why{"claims", "§15: two orphans adopted in creation order, one release"},
+	out = append(out, scenario{why{"claims", "upstream ClaimReplicaSets: two orphans adopted in creation order, one release"},
 		plan.State{Deployment: d, ReplicaSets: []*model.ReplicaSet{mismatched, orphan, orphan2}, Now: t0}, nil})
 
 	d = newDeployment("web", 3, "v2", generation(2), revisionAnn(1),
 		withStatus(depStatus(1, 3, 3, 3, 3, 0, availableCond(true, at(-time.Hour)), completeCond)))
 	taken := newRS(d, "v1", 1, 3, at(-time.Hour))
 	taken.Name, taken.UID = "web-new", "uid-web-new"
-	out = append(out, scenario{why{"collision", "§4.6"},
+	out = append(out, scenario{why{"collision", "upstream getNewReplicaSet (creation)"},
 		plan.State{Deployment: d, ReplicaSets: []*model.ReplicaSet{taken}, Now: t0}, []plan.Option{fixedHash("new")}})
 
 	d = newDeployment("web", 3, "v3", revisionAnn(2), depAnn(model.RollbackToAnnotation, "1"),
 		withStatus(depStatus(1, 3, 3, 3, 3, 0, availableCond(true, at(-time.Hour)), completeCond)))
-	out = append(out, scenario{why{"rollback creating", "§18.18"},
+	out = append(out, scenario{why{"rollback creating", "upstream quirk (the legacy rollback creates a ReplicaSet for the abandoned template)"},
 		plan.State{Deployment: d, ReplicaSets: []*model.ReplicaSet{
 			newRS(d, "v1", 1, 0, at(-2*time.Hour)), newRS(d, "v2", 2, 3, at(-time.Hour)),
 		}, Now: t0}, []plan.Option{fixedHash("v3")}})
 
 	d = newDeployment("web", 5, "v3", paused(), generation(3), revisionAnn(3), historyLimit(1),
 		withStatus(depStatus(2, 3, 3, 3, 3, 0, availableCond(true, at(-time.Hour)), completeCond)))
-	out = append(out, scenario{why{"paused cleanup", "§8.1/§9"},
+	out = append(out, scenario{why{"paused cleanup", "upstream sync/cleanupDeployment"},
 		plan.State{Deployment: d, ReplicaSets: []*model.ReplicaSet{
 			newRS(d, "v0", 1, 0, tie), newRS(d, "v1", 1, 0, tie), replicasAnn(newRS(d, "v2", 3, 3, at(-time.Hour)), 3, 4),
 		}, Now: t0}, nil})
@@ -89,13 +89,13 @@ func corpus() []scenario {
 	d = newDeployment("web", 3, "v1", deadline(i32(60)), revisionAnn(1),
 		withStatus(depStatus(1, 3, 3, 1, 1, 2, availableCond(false, testTime),
 			progressingCond(model.ConditionTrue, model.ReasonReplicaSetUpdated, "m", testTime, testTime))))
-	out = append(out, scenario{why{"requeue", "Ex 10"},
+	out = append(out, scenario{why{"requeue", "upstream TestRequeueStuckDeployment"},
 		plan.State{Deployment: d, ReplicaSets: []*model.ReplicaSet{rsStatus(newRS(d, "v1", 1, 3, testTime.Add(-time.Hour)), 3, 1, 1)},
 			Now: testTime.Add(30 * time.Second)}, nil})
 
 	d = newDeployment("web", 3, "v1", generation(2))
 	d.Spec.Selector = &model.LabelSelector{}
-	out = append(out, scenario{why{"selecting all", "§3.1 step 1"}, plan.State{Deployment: d, Now: t0}, nil})
+	out = append(out, scenario{why{"selecting all", "upstream syncDeployment step 1"}, plan.State{Deployment: d, Now: t0}, nil})
 	// Only minReadySeconds lags: the annotation map must still be copied
 	// (a review found the plan sharing it with the input).
 	d = newDeployment("web", 3, "v2", revisionAnn(2), generation(3),
@@ -103,14 +103,14 @@ func corpus() []scenario {
 	d.Spec.MinReadySeconds = 5
 	current := newRS(d, "v2", 2, 3, at(-time.Hour))
 	current.Spec.MinReadySeconds = 0
-	out = append(out, scenario{why{"minReadySeconds sync only", "§4.5: the new ReplicaSet is updated for minReadySeconds alone"},
+	out = append(out, scenario{why{"minReadySeconds sync only", "upstream getNewReplicaSet (existing new ReplicaSet): the new ReplicaSet is updated for minReadySeconds alone"},
 		plan.State{Deployment: d, ReplicaSets: []*model.ReplicaSet{newRS(d, "v1", 1, 0, at(-2*time.Hour)), current}, Now: t0}, nil})
 	return out
 }
 
 // TestSyncIsPure: Sync never modifies its input, and the plan shares no
 // memory with it: scribbling over every object of the plan leaves the input
-// as it was (design §1).
+// as it was (the planner never modifies its input).
 func TestSyncIsPure(t *testing.T) {
 	runCases(t, corpus(), func(t *testing.T, sc scenario) {
 		before := cloneState(sc.state)
@@ -173,7 +173,7 @@ func scribbleMap(m map[string]string) {
 }
 
 // TestSyncIgnoresInputOrder: every order of State.ReplicaSets and State.Pods
-// gives the same plan (design §1, I5).
+// gives the same plan (the planner is deterministic, invariant I5).
 func TestSyncIgnoresInputOrder(t *testing.T) {
 	runCases(t, corpus(), func(t *testing.T, sc scenario) {
 		want, err := plan.Sync(sc.state, sc.opts...)
@@ -239,7 +239,7 @@ func TestForEachPermutation(t *testing.T) {
 	}
 }
 
-// TestPlanJSONRoundTrip: a plan is data; it survives JSON (design §4).
+// TestPlanJSONRoundTrip: a plan is data; it survives JSON unchanged.
 func TestPlanJSONRoundTrip(t *testing.T) {
 	runCases(t, corpus(), func(t *testing.T, sc scenario) {
 		p, err := plan.Sync(sc.state, sc.opts...)

@@ -99,7 +99,7 @@ const (
 	// NoteSwallowedError: upstream computed an error here and ignored it.
 	NoteSwallowedError ReasonCode = "SwallowedError"
 	// NoteRecreateMultipleActive: Recreate cannot scale several active
-	// ReplicaSets (spec §18.7).
+	// ReplicaSets (upstream quirk: Recreate with several active ReplicaSets ignores a replica change).
 	NoteRecreateMultipleActive ReasonCode = "RecreateMultipleActive"
 )
 

@@ -5,7 +5,7 @@ import (
 	"github.com/rolloutplan/rolloutplan/proportion"
 )
 
-// rolloutRecreate is one Recreate sync (spec §7): stop every old pod, wait
+// rolloutRecreate is one Recreate sync (upstream rolloutRecreate): stop every old pod, wait
 // until none runs, then create or size the new ReplicaSet.
 func (s *syncer) rolloutRecreate(rsList []*model.ReplicaSet) {
 	d := s.d
@@ -80,7 +80,7 @@ func (s *syncer) podsByOwner(rsList []*model.ReplicaSet) map[string][]*model.Pod
 	return out
 }
 
-// OldPodsRunning reports whether Recreate must still wait (spec §7.2): an old
+// OldPodsRunning reports whether Recreate must still wait (upstream oldPodsRunning): an old
 // ReplicaSet reports replicas, or a pod of a ReplicaSet other than the new
 // one is in a non-terminal phase (terminating pods included). podsByOwner
 // maps ReplicaSet UIDs to their pods.

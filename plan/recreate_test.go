@@ -27,34 +27,34 @@ func TestOldPodsRunning(t *testing.T) {
 		want  bool
 	}
 	cases := []tc{
-		{why: why{"no old RSs", "Ex 24 row 1: nothing → false"}},
-		{why: why{"pods of two RSs", "Ex 24 row 2: 2 pods each, phase \"\" counts as running"},
+		{why: why{"no old RSs", "upstream TestOldPodsRunning row 1: nothing → false"}},
+		{why: why{"pods of two RSs", "upstream TestOldPodsRunning row 2: 2 pods each, phase \"\" counts as running"},
 			old: []*model.ReplicaSet{rsA, rsB},
 			pods: map[string][]*model.Pod{
 				rsA.UID: {pod("a1", rsA, ""), pod("a2", rsA, "")},
 				rsB.UID: {pod("b1", rsB, ""), pod("b2", rsB, "")},
 			}, want: true},
-		{why: why{"status reports a replica", "Ex 24 row 3: status.replicas 1, no pods → true"},
+		{why: why{"status reports a replica", "upstream TestOldPodsRunning row 3: status.replicas 1, no pods → true"},
 			old: []*model.ReplicaSet{rsStatus(newRS(d, "v1", 1, 0, at(-time.Hour)), 1, 1, 1)}, want: true},
-		{why: why{"status zero, no pods", "Ex 24 row 4"}, old: []*model.ReplicaSet{rsA}, pods: map[string][]*model.Pod{rsA.UID: {}}},
-		{why: why{"only terminal pods", "Ex 24 row 5: Failed and Succeeded do not count"},
+		{why: why{"status zero, no pods", "upstream TestOldPodsRunning row 4"}, old: []*model.ReplicaSet{rsA}, pods: map[string][]*model.Pod{rsA.UID: {}}},
+		{why: why{"only terminal pods", "upstream TestOldPodsRunning row 5: Failed and Succeeded do not count"},
 			old: []*model.ReplicaSet{rsA}, pods: map[string][]*model.Pod{rsA.UID: {pod("f", rsA, model.PodFailed), pod("s", rsA, model.PodSucceeded)}}},
-		{why: why{"unknown phase", "Ex 24 row 6"}, old: []*model.ReplicaSet{rsA},
+		{why: why{"unknown phase", "upstream TestOldPodsRunning row 6"}, old: []*model.ReplicaSet{rsA},
 			pods: map[string][]*model.Pod{rsA.UID: {pod("u", rsA, model.PodUnknown)}}, want: true},
-		{why: why{"pending", "Ex 24 row 7"}, old: []*model.ReplicaSet{rsA},
+		{why: why{"pending", "upstream TestOldPodsRunning row 7"}, old: []*model.ReplicaSet{rsA},
 			pods: map[string][]*model.Pod{rsA.UID: {pod("p", rsA, model.PodPending)}}, want: true},
-		{why: why{"running", "Ex 24 row 8"}, old: []*model.ReplicaSet{rsA},
+		{why: why{"running", "upstream TestOldPodsRunning row 8"}, old: []*model.ReplicaSet{rsA},
 			pods: map[string][]*model.Pod{rsA.UID: {pod("r", rsA, model.PodRunning)}}, want: true},
-		{why: why{"mixed RSs", "Ex 24 row 9: Failed+Succeeded; an empty list; Pending → true"},
+		{why: why{"mixed RSs", "upstream TestOldPodsRunning row 9: Failed+Succeeded; an empty list; Pending → true"},
 			old: []*model.ReplicaSet{rsA, rsB, rsC},
 			pods: map[string][]*model.Pod{
 				rsA.UID: {pod("f", rsA, model.PodFailed), pod("s", rsA, model.PodSucceeded)},
 				rsB.UID: {},
 				rsC.UID: {pod("p", rsC, model.PodPending)},
 			}, want: true},
-		{why: why{"terminating pod counts", "§7.2: a Running pod with a deletion timestamp still blocks"},
+		{why: why{"terminating pod counts", "upstream oldPodsRunning: a Running pod with a deletion timestamp still blocks"},
 			old: []*model.ReplicaSet{rsA}, pods: map[string][]*model.Pod{rsA.UID: {newPod("t", rsA, model.PodRunning, true)}}, want: true},
-		{why: why{"new RS pods ignored", "§7.2: the new RS's own pods are skipped"},
+		{why: why{"new RS pods ignored", "upstream oldPodsRunning: the new RS's own pods are skipped"},
 			newRS: newOne, old: []*model.ReplicaSet{rsA},
 			pods: map[string][]*model.Pod{rsA.UID: {}, newOne.UID: {pod("n", newOne, model.PodRunning)}}},
 	}
@@ -69,7 +69,7 @@ func TestOldPodsRunning(t *testing.T) {
 	})
 }
 
-// TestRecreateWalkthrough replays spec §7.4: D=3, old RS with 3 available
+// TestRecreateWalkthrough replays a worked Recreate rollout: D=3, old RS with 3 available
 // pods, the template changes.
 func TestRecreateWalkthrough(t *testing.T) {
 	hashV2 := fixedHash("v2")
@@ -88,7 +88,7 @@ func TestRecreateWalkthrough(t *testing.T) {
 	checkPlan(t, p1, []string{"UpdateReplicaSet web-v1 replicas=0", "UpdateDeploymentStatus web"},
 		[]string{"Normal ScalingReplicaSet: Scaled down replica set web-v1 from 3 to 0"}, -1)
 	if got := actionAt(t, p1, 0, plan.UpdateReplicaSet).ReplicaSet.Annotations; got[model.DesiredReplicasAnnotation] != "3" || got[model.MaxReplicasAnnotation] != "3" {
-		t.Errorf("Recreate annotations desired/max = %v, want 3/3 (§7.3: surge 0)", got)
+		t.Errorf("Recreate annotations desired/max = %v, want 3/3 (upstream scaleDownOldReplicaSetsForRecreate/scaleUpNewReplicaSetForRecreate: surge 0)", got)
 	}
 	st1 := lastStatusWrite(t, p1).Status
 	if diff := cmp.Diff(depStatus(2, 3, 0, 3, 3, 0, availableCond(true, at(-time.Hour)), complete), st1); diff != "" {
@@ -141,7 +141,7 @@ func TestRecreateWalkthrough(t *testing.T) {
 }
 
 func TestRecreateScalesUpExistingNewReplicaSet(t *testing.T) {
-	// §7.1: once no old pod runs, an existing new RS is scaled to D
+	// upstream rolloutRecreate: once no old pod runs, an existing new RS is scaled to D
 	// (scaleUpNewReplicaSetForRecreate), and the status follows.
 	d := newDeployment("web", 3, "v2", recreate(), revisionAnn(2),
 		withStatus(depStatus(1, 0, 0, 0, 0, 0, availableCond(false, at(-time.Hour)),
@@ -155,7 +155,7 @@ func TestRecreateScalesUpExistingNewReplicaSet(t *testing.T) {
 }
 
 func TestRecreateStopsAfterScaleDown(t *testing.T) {
-	// §7.1: a sync that scaled old RSs down ends with the status, even when
+	// upstream rolloutRecreate: a sync that scaled old RSs down ends with the status, even when
 	// no old pod exists yet (status 0, no pods): the new RS waits for the
 	// next sync.
 	d := newDeployment("web", 3, "v2", recreate(), generation(2), revisionAnn(1),

@@ -7,9 +7,9 @@ import (
 	"github.com/rolloutplan/rolloutplan/revision"
 )
 
-// rollback honours the legacy rollback annotation (spec §10.1). Like
+// rollback honours the legacy rollback annotation (upstream rollback (legacy rollback annotation)). Like
 // upstream it first finds or creates the new ReplicaSet of the current
-// template (spec §18.18), then rewrites the Deployment's template and clears
+// template (upstream quirk: the legacy rollback creates a ReplicaSet for the abandoned template), then rewrites the Deployment's template and clears
 // the annotation with a full update.
 func (s *syncer) rollback(rsList []*model.ReplicaSet) {
 	d := s.d

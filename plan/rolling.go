@@ -16,7 +16,7 @@ type Scale struct {
 }
 
 // NewRSNewReplicas returns the size the new ReplicaSet may grow to now
-// (spec §6.3). For RollingUpdate the total of all ReplicaSets (allRSs, which
+// (upstream NewRSNewReplicas). For RollingUpdate the total of all ReplicaSets (allRSs, which
 // includes newRS) may reach replicas + maxSurge, and the new ReplicaSet may
 // not pass replicas: with replicas 10, maxSurge 3 (25%), an old ReplicaSet of
 // 10 and a new one of 0 the answer is 0 + min(13 − 10, 10 − 0) = 3. Recreate
@@ -47,7 +47,7 @@ func NewRSNewReplicas(d *model.Deployment, allRSs []*model.ReplicaSet, newRS *mo
 }
 
 // ReconcileNewReplicaSet decides the new ReplicaSet's size in a rolling sync
-// (spec §6.4): down to replicas when above it, else [NewRSNewReplicas]. ok
+// (upstream reconcileNewReplicaSet): down to replicas when above it, else [NewRSNewReplicas]. ok
 // is false when the size stays.
 func ReconcileNewReplicaSet(allRSs []*model.ReplicaSet, newRS *model.ReplicaSet, d *model.Deployment) (to int32, ok bool, why Reason, err error) {
 	if d == nil || newRS == nil {
@@ -74,7 +74,7 @@ func ReconcileNewReplicaSet(allRSs []*model.ReplicaSet, newRS *model.ReplicaSet,
 }
 
 // CleanupUnhealthyReplicas plans the removal of old pods that are not
-// available, oldest ReplicaSet first, at most maxCleanup in all (spec §6.6):
+// available, oldest ReplicaSet first, at most maxCleanup in all (upstream cleanupUnhealthyReplicas):
 // an old ReplicaSet of 10 with 8 available loses 2 when the budget allows.
 // It returns the scales in order and their total. An old ReplicaSet whose
 // status reports more available pods than its spec makes it stop with an
@@ -107,7 +107,7 @@ func CleanupUnhealthyReplicas(oldActive []*model.ReplicaSet, d *model.Deployment
 }
 
 // ScaleDownOldReplicaSetsForRollingUpdate plans the healthy scale-down of old
-// ReplicaSets, oldest first, by as much as availability allows (spec §6.7):
+// ReplicaSets, oldest first, by as much as availability allows (upstream scaleDownOldReplicaSetsForRollingUpdate):
 // with replicas 10, maxUnavailable 2 and 10 available pods, 2 old pods go.
 func ScaleDownOldReplicaSetsForRollingUpdate(allRSs, oldActive []*model.ReplicaSet, d *model.Deployment) ([]Scale, int32, Reason) {
 	if d == nil {
@@ -146,7 +146,7 @@ func ScaleDownOldReplicaSetsForRollingUpdate(allRSs, oldActive []*model.ReplicaS
 	return scales, total, Reason{}
 }
 
-// rolloutRolling is one RollingUpdate sync (spec §6.1): at most one direction
+// rolloutRolling is one RollingUpdate sync (upstream rolloutRolling): at most one direction
 // per sync, new ReplicaSet first.
 func (s *syncer) rolloutRolling(rsList []*model.ReplicaSet) {
 	d := s.d
@@ -186,7 +186,7 @@ func (s *syncer) rolloutRolling(rsList []*model.ReplicaSet) {
 }
 
 // ReconcileOldReplicaSets decides how far old ReplicaSets shrink in a
-// rolling sync (spec §6.5). The budget is total − minAvailable − the new
+// rolling sync (upstream reconcileOldReplicaSets). The budget is total − minAvailable − the new
 // ReplicaSet's unavailable pods (10 + 3 − 8 − 3 = 2 while the 3 new pods are
 // not available yet); within it, unavailable old pods go first
 // ([CleanupUnhealthyReplicas]), then available ones as far as availability

@@ -35,38 +35,38 @@ func TestNewRSNewReplicas(t *testing.T) {
 	}
 	unrelated := bareRS("web-other", 5, 5, at(-time.Hour))
 	cases := []tc{
-		// Ex 4: the upstream test passes the new RS separately; allRSs
+		// upstream TestNewRSNewReplicas: the upstream test passes the new RS separately; allRSs
 		// holds only an unrelated RS of 5.
-		{why: why{"ex4 rolling, total already above max", "Ex 4 row 1: D=1, surge 1 → max 2; total 5 ≥ 2 → new stays 5"},
+		{why: why{"ex4 rolling, total already above max", "upstream TestNewRSNewReplicas row 1: D=1, surge 1 → max 2; total 5 ≥ 2 → new stays 5"},
 			d: newDeployment("web", 1, "v2", rolling(intStr(1), intStr(0))), allRSs: []*model.ReplicaSet{unrelated},
 			newRS: bareRS("web-v2", 5, 0, t0), want: 5},
-		{why: why{"ex4 rolling, capped by D", "Ex 4 row 2: D=6, surge 10 → max 16; total 5 → up = min(11, 6−2) = 4 → 2+4"},
+		{why: why{"ex4 rolling, capped by D", "upstream TestNewRSNewReplicas row 2: D=6, surge 10 → max 16; total 5 → up = min(11, 6−2) = 4 → 2+4"},
 			d: newDeployment("web", 6, "v2", rolling(intStr(10), intStr(0))), allRSs: []*model.ReplicaSet{unrelated},
 			newRS: bareRS("web-v2", 2, 0, t0), want: 6},
-		{why: why{"ex4 recreate returns D", "Ex 4 row 3 / §6.3: Recreate returns D=3 whatever the sizes"},
+		{why: why{"ex4 recreate returns D", "upstream TestNewRSNewReplicas row 3 / upstream NewRSNewReplicas: Recreate returns D=3 whatever the sizes"},
 			d: newDeployment("web", 3, "v2", recreate()), allRSs: []*model.ReplicaSet{unrelated},
 			newRS: bareRS("web-v2", 1, 0, t0), want: 3},
-		// Ex 19 numbers, newRS inside allRSs as in rolloutRolling.
-		{why: why{"ex19 no surge, old full", "Ex 19 row 1: D=10 surge 0, old 10 + new 0 = 10 ≥ 10 → 0"},
+		// upstream TestDeploymentController_reconcileNewReplicaSet numbers, newRS inside allRSs as in rolloutRolling.
+		{why: why{"ex19 no surge, old full", "upstream TestDeploymentController_reconcileNewReplicaSet row 1: D=10 surge 0, old 10 + new 0 = 10 ≥ 10 → 0"},
 			d: newDeployment("web", 10, "v2", rolling(intStr(0), intStr(0))), allRSs: []*model.ReplicaSet{bareRS("web-v1", 10, 10, at(-time.Hour))},
 			newRS: bareRS("web-v2", 0, 0, t0), inAll: true, want: 0},
-		{why: why{"ex19 surge 2, old full", "Ex 19 row 2: max 12, total 10 → up = min(2, 10) = 2"},
+		{why: why{"ex19 surge 2, old full", "upstream TestDeploymentController_reconcileNewReplicaSet row 2: max 12, total 10 → up = min(2, 10) = 2"},
 			d: newDeployment("web", 10, "v2", rolling(intStr(2), intStr(0))), allRSs: []*model.ReplicaSet{bareRS("web-v1", 10, 10, at(-time.Hour))},
 			newRS: bareRS("web-v2", 0, 0, t0), inAll: true, want: 2},
-		{why: why{"ex19 surge 2, old half", "Ex 19 row 3: max 12, total 5 → up = min(7, 10) = 7"},
+		{why: why{"ex19 surge 2, old half", "upstream TestDeploymentController_reconcileNewReplicaSet row 3: max 12, total 5 → up = min(7, 10) = 7"},
 			d: newDeployment("web", 10, "v2", rolling(intStr(2), intStr(0))), allRSs: []*model.ReplicaSet{bareRS("web-v1", 5, 5, at(-time.Hour))},
 			newRS: bareRS("web-v2", 0, 0, t0), inAll: true, want: 7},
-		{why: why{"ex19 surge spent", "Ex 19 row 4: max 12, total 10 + 2 = 12 → new stays 2"},
+		{why: why{"ex19 surge spent", "upstream TestDeploymentController_reconcileNewReplicaSet row 4: max 12, total 10 + 2 = 12 → new stays 2"},
 			d: newDeployment("web", 10, "v2", rolling(intStr(2), intStr(0))), allRSs: []*model.ReplicaSet{bareRS("web-v1", 10, 10, at(-time.Hour))},
 			newRS: bareRS("web-v2", 2, 0, t0), inAll: true, want: 2},
-		{why: why{"walk-through sync 1 create", "§6.10: D=10, 25% → surge 3; old 10 + new 0 → min(13−10, 10−0) = 3"},
+		{why: why{"walk-through sync 1 create", "the worked rolling update (10 replicas, maxSurge 25% → 3, maxUnavailable 25% → 2, then a template change): D=10, 25% → surge 3; old 10 + new 0 → min(13−10, 10−0) = 3"},
 			d: newDeployment("web", 10, "v2"), allRSs: []*model.ReplicaSet{bareRS("web-v1", 10, 10, at(-time.Hour))},
 			newRS: bareRS("web-v2", 0, 0, t0), inAll: true, want: 3},
-		{why: why{"first rollout gets D", "§6.3 note / Ex 29: no old RSs → min(D + surge, D) = D"},
+		{why: why{"first rollout gets D", "upstream NewRSNewReplicas note / upstream TestSyncDeploymentCreatesReplicaSet: no old RSs → min(D + surge, D) = D"},
 			d: newDeployment("web", 4, "v1"), newRS: bareRS("web-v1", 0, 0, t0), inAll: true, want: 4},
-		{why: why{"surge resolved without fenceposts", "§6.2 last rule: an unresolvable maxSurge makes NewRSNewReplicas fail"},
+		{why: why{"surge resolved without fenceposts", "upstream ResolveFenceposts last rule: an unresolvable maxSurge makes NewRSNewReplicas fail"},
 			d: newDeployment("web", 10, "v2", rolling(pct("oops"), intStr(1))), newRS: bareRS("web-v2", 0, 0, t0), inAll: true, wantErr: "-"},
-		{why: why{"unknown strategy", "§6.3: any other type → error \"deployment type <type> isn't supported\""},
+		{why: why{"unknown strategy", "upstream NewRSNewReplicas: any other type → error \"deployment type <type> isn't supported\""},
 			d:     newDeployment("web", 3, "v2", func(d *model.Deployment) { d.Spec.Strategy = model.Strategy{Type: "Canary"} }),
 			newRS: bareRS("web-v2", 0, 0, t0), wantErr: "deployment type Canary isn't supported"},
 	}
@@ -103,12 +103,12 @@ func TestReconcileNewReplicaSet(t *testing.T) {
 		return newDeployment("web", 10, "v2", rolling(intStr(surge), intStr(0)))
 	}
 	cases := []tc{
-		{why{"no surge", "Ex 19 row 1: total 10 ≥ 10 → not scaled"}, d(0), 10, 0, 0, false},
-		{why{"surge 2 from full old", "Ex 19 row 2: scaled to 2"}, d(2), 10, 0, 2, true},
-		{why{"surge 2 from half old", "Ex 19 row 3: scaled to min(12−5, 10−0) = 7"}, d(2), 5, 0, 7, true},
-		{why{"surge spent", "Ex 19 row 4: total 12 ≥ 12 → not scaled"}, d(2), 10, 2, 2, false},
-		{why{"new above D", "Ex 19 row 5 / §6.4: new 11 > D 10 → scale down to D"}, d(2), 2, 11, 10, true},
-		{why{"new at D", "§6.4 first line: new == D → not scaled"}, d(2), 0, 10, 10, false},
+		{why{"no surge", "upstream TestDeploymentController_reconcileNewReplicaSet row 1: total 10 ≥ 10 → not scaled"}, d(0), 10, 0, 0, false},
+		{why{"surge 2 from full old", "upstream TestDeploymentController_reconcileNewReplicaSet row 2: scaled to 2"}, d(2), 10, 0, 2, true},
+		{why{"surge 2 from half old", "upstream TestDeploymentController_reconcileNewReplicaSet row 3: scaled to min(12−5, 10−0) = 7"}, d(2), 5, 0, 7, true},
+		{why{"surge spent", "upstream TestDeploymentController_reconcileNewReplicaSet row 4: total 12 ≥ 12 → not scaled"}, d(2), 10, 2, 2, false},
+		{why{"new above D", "upstream TestDeploymentController_reconcileNewReplicaSet row 5 / upstream reconcileNewReplicaSet: new 11 > D 10 → scale down to D"}, d(2), 2, 11, 10, true},
+		{why{"new at D", "upstream reconcileNewReplicaSet first line: new == D → not scaled"}, d(2), 0, 10, 10, false},
 	}
 	runCases(t, cases, func(t *testing.T, c tc) {
 		oldRS, newRS := bareRS("web-v1", c.old, c.old, at(-time.Hour)), bareRS("web-v2", c.new, 0, t0)
@@ -144,21 +144,21 @@ func TestCleanupUnhealthyReplicas(t *testing.T) {
 	}
 	d := newDeployment("web", 10, "v2")
 	cases := []tc{
-		{why: why{"budget 1", "Ex 21 row 1: spec 10, 8 available, max 1 → cleaned 1"},
+		{why: why{"budget 1", "upstream TestDeploymentController_cleanupUnhealthyReplicas row 1: spec 10, 8 available, max 1 → cleaned 1"},
 			old: []*model.ReplicaSet{bareRS("web-v1", 10, 8, t0)}, maxCleanup: 1, want: []string{"web-v1→9"}, wantTotal: 1},
-		{why: why{"budget 3", "Ex 21 row 2: only 2 are unhealthy → cleaned 2"},
+		{why: why{"budget 3", "upstream TestDeploymentController_cleanupUnhealthyReplicas row 2: only 2 are unhealthy → cleaned 2"},
 			old: []*model.ReplicaSet{bareRS("web-v1", 10, 8, t0)}, maxCleanup: 3, want: []string{"web-v1→8"}, wantTotal: 2},
-		{why: why{"budget 0", "Ex 21 row 3: max 0 → nothing"},
+		{why: why{"budget 0", "upstream TestDeploymentController_cleanupUnhealthyReplicas row 3: max 0 → nothing"},
 			old: []*model.ReplicaSet{bareRS("web-v1", 10, 8, t0)}, maxCleanup: 0, wantTotal: 0},
-		{why: why{"all healthy", "Ex 21 row 4: 10 available → nothing unhealthy"},
+		{why: why{"all healthy", "upstream TestDeploymentController_cleanupUnhealthyReplicas row 4: 10 available → nothing unhealthy"},
 			old: []*model.ReplicaSet{bareRS("web-v1", 10, 10, t0)}, maxCleanup: 3, wantTotal: 0},
-		{why: why{"oldest first across RSs", "§6.6: sorted by creation; a (older) loses min(3, 5−3)=2, then b min(1, 5−4)=1"},
+		{why: why{"oldest first across RSs", "upstream cleanupUnhealthyReplicas: sorted by creation; a (older) loses min(3, 5−3)=2, then b min(1, 5−4)=1"},
 			old:        []*model.ReplicaSet{bareRS("web-b", 5, 4, at(-time.Hour)), bareRS("web-a", 5, 3, at(-2*time.Hour))},
 			maxCleanup: 3, want: []string{"web-a→3", "web-b→4"}, wantTotal: 3},
-		{why: why{"zero-sized RS skipped", "§6.6: spec 0 → continue"},
+		{why: why{"zero-sized RS skipped", "upstream cleanupUnhealthyReplicas: spec 0 → continue"},
 			old:        []*model.ReplicaSet{bareRS("web-a", 0, 0, at(-2*time.Hour)), bareRS("web-b", 4, 2, at(-time.Hour))},
 			maxCleanup: 5, want: []string{"web-b→2"}, wantTotal: 2},
-		{why: why{"available above spec is an error", "§6.6/§18.5: spec 8, 10 available → n = −2 → 10 > 8 → invalid request; earlier scales kept"},
+		{why: why{"available above spec is an error", "upstream cleanupUnhealthyReplicas/quirk (reconcileOldReplicaSets swallows errors): spec 8, 10 available → n = −2 → 10 > 8 → invalid request; earlier scales kept"},
 			old:        []*model.ReplicaSet{bareRS("web-a", 5, 4, at(-2*time.Hour)), bareRS("web-b", 8, 10, at(-time.Hour))},
 			maxCleanup: 3, want: []string{"web-a→4"}, wantTotal: 1,
 			wantErr: "when cleaning up unhealthy replicas, got invalid request to scale down default/web-b 8 -> 10"},
@@ -188,17 +188,17 @@ func TestScaleDownOldReplicaSetsForRollingUpdate(t *testing.T) {
 		wantNote       plan.ReasonCode
 	}
 	cases := []tc{
-		{why: why{"fencepost unavailable 1", "Ex 22 row 1: surge 0, unavailable 0 → 1; 10 available > 9 → old 10→9"},
+		{why: why{"fencepost unavailable 1", "upstream TestDeploymentController_scaleDownOldReplicaSetsForRollingUpdate row 1: surge 0, unavailable 0 → 1; 10 available > 9 → old 10→9"},
 			maxUnavailable: intStr(0), old: []*model.ReplicaSet{bareRS("web-v1", 10, 10, t0)}, want: []string{"web-v1→9"}, wantTotal: 1},
-		{why: why{"unavailable 2", "Ex 22 row 2: 10 > 8 → old 10→8"},
+		{why: why{"unavailable 2", "upstream TestDeploymentController_scaleDownOldReplicaSetsForRollingUpdate row 2: 10 > 8 → old 10→8"},
 			maxUnavailable: intStr(2), old: []*model.ReplicaSet{bareRS("web-v1", 10, 10, t0)}, want: []string{"web-v1→8"}, wantTotal: 2},
-		{why: why{"at min availability", "Ex 22 row 3: 8 ≤ 8 → no change"},
+		{why: why{"at min availability", "upstream TestDeploymentController_scaleDownOldReplicaSetsForRollingUpdate row 3: 8 ≤ 8 → no change"},
 			maxUnavailable: intStr(2), old: []*model.ReplicaSet{bareRS("web-v1", 10, 8, t0)}, wantNote: plan.NoteAvailabilityBudgetSpent},
-		{why: why{"old already at 0", "Ex 22 row 4: budget 2 but the only old RS has spec 0 → no change"},
+		{why: why{"old already at 0", "upstream TestDeploymentController_scaleDownOldReplicaSetsForRollingUpdate row 4: budget 2 but the only old RS has spec 0 → no change"},
 			maxUnavailable: intStr(2), old: []*model.ReplicaSet{bareRS("web-v1", 0, 10, t0)}},
-		{why: why{"few available", "Ex 22 row 5: 1 ≤ 8 → no change"},
+		{why: why{"few available", "upstream TestDeploymentController_scaleDownOldReplicaSetsForRollingUpdate row 5: 1 ≤ 8 → no change"},
 			maxUnavailable: intStr(2), old: []*model.ReplicaSet{bareRS("web-v1", 10, 1, t0)}, wantNote: plan.NoteAvailabilityBudgetSpent},
-		{why: why{"oldest drained first", "§6.7: available 3+4+5 = 12, target 12−8 = 4 → a 3→0, then b 4→3"},
+		{why: why{"oldest drained first", "upstream scaleDownOldReplicaSetsForRollingUpdate: available 3+4+5 = 12, target 12−8 = 4 → a 3→0, then b 4→3"},
 			maxUnavailable: intStr(2),
 			old:            []*model.ReplicaSet{bareRS("web-b", 4, 4, at(-time.Hour)), bareRS("web-a", 3, 3, at(-2*time.Hour))},
 			others:         []*model.ReplicaSet{bareRS("web-v2", 5, 5, t0)},
@@ -238,24 +238,24 @@ func TestReconcileOldReplicaSetsThroughSync(t *testing.T) {
 		wantActions, wantEvents              []string
 	}
 	cases := []tc{
-		{why: why{"fencepost unavailable", "Ex 20 row 1: surge 0, 5% of 10 → 0 → 1; budget 1, healthy scale-down 1 → old 9"},
+		{why: why{"fencepost unavailable", "upstream TestDeploymentController_reconcileOldReplicaSets row 1: surge 0, 5% of 10 → 0 → 1; budget 1, healthy scale-down 1 → old 9"},
 			maxUnavailable: pct("5%"), oldSpec: 10, oldAvail: 10,
 			wantActions: []string{"UpdateReplicaSet web-v1 replicas=9", "UpdateDeploymentStatus web"},
 			wantEvents:  []string{"Normal ScalingReplicaSet: Scaled down replica set web-v1 from 10 to 9"}},
-		{why: why{"unavailable 2", "Ex 20 row 2: budget 2, available 10 > 8 → old 8"},
+		{why: why{"unavailable 2", "upstream TestDeploymentController_reconcileOldReplicaSets row 2: budget 2, available 10 > 8 → old 8"},
 			maxUnavailable: intStr(2), oldSpec: 10, oldAvail: 10,
 			wantActions: []string{"UpdateReplicaSet web-v1 replicas=8", "UpdateDeploymentStatus web"},
 			wantEvents:  []string{"Normal ScalingReplicaSet: Scaled down replica set web-v1 from 10 to 8"}},
-		{why: why{"unhealthy cleaned", "Ex 20 row 3: cleanup removes the 2 unavailable; 8 ≤ 8 → no healthy scale-down"},
+		{why: why{"unhealthy cleaned", "upstream TestDeploymentController_reconcileOldReplicaSets row 3: cleanup removes the 2 unavailable; 8 ≤ 8 → no healthy scale-down"},
 			maxUnavailable: intStr(2), oldSpec: 10, oldAvail: 8,
 			wantActions: []string{"UpdateReplicaSet web-v1 replicas=8", "UpdateDeploymentStatus web"},
 			wantEvents:  []string{"Normal ScalingReplicaSet: Scaled down replica set web-v1 from 10 to 8"}},
-		{why: why{"cleanup then healthy", "Ex 20 row 4: cleanup 1 (10→9) then healthy 9 > 8 → 9→8, the second write built on the first (no conflict)"},
+		{why: why{"cleanup then healthy", "upstream TestDeploymentController_reconcileOldReplicaSets row 4: cleanup 1 (10→9) then healthy 9 > 8 → 9→8, the second write built on the first (no conflict)"},
 			maxUnavailable: intStr(2), oldSpec: 10, oldAvail: 9,
 			wantActions: []string{"UpdateReplicaSet web-v1 replicas=9", "UpdateReplicaSet web-v1 replicas=8", "UpdateDeploymentStatus web"},
 			wantEvents: []string{"Normal ScalingReplicaSet: Scaled down replica set web-v1 from 10 to 9",
 				"Normal ScalingReplicaSet: Scaled down replica set web-v1 from 9 to 8"}},
-		{why: why{"new pods unavailable block", "Ex 20 row 5: budget 10 − 8 − (2−0) = 0 → no scaling"},
+		{why: why{"new pods unavailable block", "upstream TestDeploymentController_reconcileOldReplicaSets row 5: budget 10 − 8 − (2−0) = 0 → no scaling"},
 			maxUnavailable: intStr(2), oldSpec: 8, oldAvail: 8, newSpec: 2, newAvail: 0,
 			wantActions: []string{"UpdateDeploymentStatus web"}},
 	}
@@ -271,7 +271,7 @@ func TestReconcileOldReplicaSetsThroughSync(t *testing.T) {
 	})
 }
 
-// TestRollingWalkthrough replays spec §6.10: three syncs of a 10-replica
+// TestRollingWalkthrough replays the worked rolling update (10 replicas, maxSurge 25% → 3, maxUnavailable 25% → 2, then a template change): three syncs of a 10-replica
 // Deployment (25%/25% → surge 3, unavailable 2) whose template changed,
 // each fed with what the previous sync's accepted writes left behind.
 func TestRollingWalkthrough(t *testing.T) {
@@ -319,7 +319,7 @@ func TestRollingWalkthrough(t *testing.T) {
 	}
 	wantProg := progressingCond(model.ConditionTrue, model.ReasonNewReplicaSetCreated, `Created new replica set "web-v2"`, t0, at(-time.Hour))
 	if diff := cmp.Diff(&wantProg, rev.Status.Condition(model.DeploymentProgressing)); diff != "" {
-		t.Errorf("Progressing after create (-want +got); LTT kept because True→True (§12.2):\n%s", diff)
+		t.Errorf("Progressing after create (-want +got); LTT kept because True→True (upstream SetDeploymentCondition):\n%s", diff)
 	}
 	if rev.Status.ObservedGeneration != 1 || rev.Status.UpdatedReplicas != 10 {
 		t.Errorf("the revision write carries the stored counts, got %+v", rev.Status)
@@ -330,7 +330,7 @@ func TestRollingWalkthrough(t *testing.T) {
 	final := actionAt(t, p1, 3, plan.UpdateDeploymentStatus).Deployment.Status
 	wantFinal := depStatus(2, 10, 0, 10, 10, 3, availableCond(true, at(-time.Hour)), wantProg)
 	if diff := cmp.Diff(wantFinal, final); diff != "" {
-		t.Errorf("sync 1 final status (-want +got); unavailable = 13 − 10 from spec sums (§18.12):\n%s", diff)
+		t.Errorf("sync 1 final status (-want +got); unavailable = 13 − 10 from spec sums (upstream quirk: unavailableReplicas counts surge and lags):\n%s", diff)
 	}
 
 	// Sync 2: the server applied the create, the revision write and the
@@ -366,7 +366,7 @@ func TestRollingWalkthrough(t *testing.T) {
 	wantSt3 := depStatus(2, 13, 5, 11, 11, 2, availableCond(true, at(-time.Hour)),
 		progressingCond(model.ConditionTrue, model.ReasonReplicaSetUpdated, `ReplicaSet "web-v2" is progressing.`, now3, at(-time.Hour)))
 	if diff := cmp.Diff(wantSt3, st3); diff != "" {
-		t.Errorf("sync 3 status (-want +got); updated 3→5 is progress, LTT kept (§12.4):\n%s", diff)
+		t.Errorf("sync 3 status (-want +got); updated 3→5 is progress, LTT kept (upstream syncRolloutStatus):\n%s", diff)
 	}
 	if !hasNote(p3, plan.NoteSurgeBudgetSpent) {
 		t.Errorf("sync 3 should note that the new RS cannot grow (13 ≥ 13); notes %v", p3.Notes)
@@ -374,8 +374,8 @@ func TestRollingWalkthrough(t *testing.T) {
 }
 
 // TestSurfaceOldReplicaSetErrors: an old ReplicaSet reporting more available
-// pods than its spec makes cleanupUnhealthyReplicas fail (§6.6). Released
-// upstream swallows the error and still writes status (§6.9, §18.5); the
+// pods than its spec makes cleanupUnhealthyReplicas fail. Released
+// upstream swallows the error and still writes status (reconcileOldReplicaSets' version-dependent error handling, upstream quirk (reconcileOldReplicaSets swallows errors)); the
 // option reports it.
 func TestSurfaceOldReplicaSetErrors(t *testing.T) {
 	const msg = "when cleaning up unhealthy replicas, got invalid request to scale down default/web-v1 10 -> 11"
@@ -437,7 +437,7 @@ func TestRollingEdgeCases(t *testing.T) {
 		check                   func(t *testing.T, p plan.Plan)
 	}
 	cases := []tc{
-		{why: why{"new RS above D", "§6.4: new 12 > D 10 → scaled down to D (no desired annotation, so not a scaling event)"},
+		{why: why{"new RS above D", "upstream reconcileNewReplicaSet: new 12 > D 10 → scaled down to D (no desired annotation, so not a scaling event)"},
 			d: newDeployment("web", 10, "v2", revisionAnn(2), withStatus(depStatus(1, 12, 12, 12, 12, 0, prog))),
 			rss: func(d *model.Deployment) []*model.ReplicaSet {
 				return []*model.ReplicaSet{rsAnn(newRS(d, "v2", 2, 12, at(-time.Hour)), model.DesiredReplicasAnnotation, "")}
@@ -445,7 +445,7 @@ func TestRollingEdgeCases(t *testing.T) {
 			wantActions:  []string{"UpdateReplicaSet web-v2 replicas=10", "UpdateDeploymentStatus web"},
 			wantEvents:   []string{"Normal ScalingReplicaSet: Scaled down replica set web-v2 from 12 to 10"},
 			wantConflict: -1},
-		{why: why{"created empty for D zero", "§4.6/§6.2: D=0, maxSurge 3 → created with min(3, 0) = 0 replicas, no scaling event; max-replicas 0+3 (surge not zeroed)"},
+		{why: why{"created empty for D zero", "upstream getNewReplicaSet (creation)/upstream ResolveFenceposts: D=0, maxSurge 3 → created with min(3, 0) = 0 replicas, no scaling event; max-replicas 0+3 (surge not zeroed)"},
 			d: newDeployment("web", 0, "v2", rolling(intStr(3), intStr(1)), revisionAnn(1), generation(2), withStatus(depStatus(1, 0, 0, 0, 0, 0, prog))),
 			rss: func(d *model.Deployment) []*model.ReplicaSet {
 				return []*model.ReplicaSet{newRS(d, "v1", 1, 0, at(-time.Hour))}
@@ -458,7 +458,7 @@ func TestRollingEdgeCases(t *testing.T) {
 					t.Errorf("annotations %v, want desired 0, max 3", a)
 				}
 			}},
-		{why: why{"crash-looping new RS blocks old cleanup", "§6.5/§18.8: D 10, surge 3, unavailable 2; new 5 with 0 available, old 8 with 7 available: budget 13 − 8 − 5 = 0 → the unhealthy old pod stays"},
+		{why: why{"crash-looping new RS blocks old cleanup", "upstream reconcileOldReplicaSets/quirk (stuck rolling updates): D 10, surge 3, unavailable 2; new 5 with 0 available, old 8 with 7 available: budget 13 − 8 − 5 = 0 → the unhealthy old pod stays"},
 			d: newDeployment("web", 10, "v2", rolling(intStr(3), intStr(2)), revisionAnn(2), withStatus(depStatus(1, 13, 5, 7, 7, 6, prog))),
 			rss: func(d *model.Deployment) []*model.ReplicaSet {
 				return []*model.ReplicaSet{
@@ -466,7 +466,7 @@ func TestRollingEdgeCases(t *testing.T) {
 				}
 			},
 			wantActions: []string{"UpdateDeploymentStatus web"}, wantConflict: -1},
-		{why: why{"rolled back to a good RS", "§6.5 worked case 1 continued: newUnavailable 1 → budget 13 − 8 − 1 = 4; cleanup takes the 4 unavailable pods of the crash-looping old RS"},
+		{why: why{"rolled back to a good RS", "upstream reconcileOldReplicaSets worked case 1 continued: newUnavailable 1 → budget 13 − 8 − 1 = 4; cleanup takes the 4 unavailable pods of the crash-looping old RS"},
 			d: newDeployment("web", 10, "v2", rolling(intStr(3), intStr(2)), revisionAnn(3), withStatus(depStatus(1, 13, 8, 8, 8, 5, prog))),
 			rss: func(d *model.Deployment) []*model.ReplicaSet {
 				return []*model.ReplicaSet{
@@ -476,7 +476,7 @@ func TestRollingEdgeCases(t *testing.T) {
 			wantActions:  []string{"UpdateReplicaSet web-v3 replicas=1", "UpdateDeploymentStatus web"},
 			wantEvents:   []string{"Normal ScalingReplicaSet: Scaled down replica set web-v3 from 5 to 1"},
 			wantConflict: -1},
-		{why: why{"two old RSs drained oldest first", "§6.7 via a sync: D 10, 25%/25%; total 3+4+6 = 13; budget 13−8−0 = 5; available 13 > 8 → target 5: a 3→0, b 4→2"},
+		{why: why{"two old RSs drained oldest first", "upstream scaleDownOldReplicaSetsForRollingUpdate via a sync: D 10, 25%/25%; total 3+4+6 = 13; budget 13−8−0 = 5; available 13 > 8 → target 5: a 3→0, b 4→2"},
 			d: newDeployment("web", 10, "v2", revisionAnn(3), withStatus(depStatus(1, 13, 6, 13, 13, 0, prog))),
 			rss: func(d *model.Deployment) []*model.ReplicaSet {
 				return []*model.ReplicaSet{

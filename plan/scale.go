@@ -8,7 +8,7 @@ import (
 )
 
 // isScalingEvent reports whether an active ReplicaSet's desired-replicas
-// annotation disagrees with spec.replicas (spec §8.2). Like upstream it first
+// annotation disagrees with spec.replicas (upstream isScalingEvent). Like upstream it first
 // syncs the new ReplicaSet's annotations and the revision, which may write.
 func (s *syncer) isScalingEvent(rsList []*model.ReplicaSet) bool {
 	newRS, oldRSs, ok := s.getAllReplicaSetsAndSyncRevision(rsList, false)
@@ -28,7 +28,7 @@ func (s *syncer) isScalingEvent(rsList []*model.ReplicaSet) bool {
 }
 
 // sync is the scaling sync, used for scaling events and every sync of a
-// paused Deployment (spec §8.1). It never creates a ReplicaSet.
+// paused Deployment (upstream sync). It never creates a ReplicaSet.
 func (s *syncer) sync(rsList []*model.ReplicaSet) {
 	newRS, oldRSs, ok := s.getAllReplicaSetsAndSyncRevision(rsList, false)
 	if !ok {
@@ -51,7 +51,7 @@ func newestFirst(rss []*model.ReplicaSet) []*model.ReplicaSet {
 // IsSaturated reports whether rs is a new ReplicaSet that has fully rolled
 // out: spec.replicas, its desired-replicas annotation and its available
 // pods all equal the Deployment's replicas. The annotation is read with a
-// signed parser and truncated to int32, unlike elsewhere (spec §18.15).
+// signed parser and truncated to int32, unlike elsewhere (upstream quirk: inconsistent annotation parsers).
 func IsSaturated(d *model.Deployment, rs *model.ReplicaSet) bool {
 	if d == nil || rs == nil {
 		return false
@@ -66,12 +66,12 @@ func IsSaturated(d *model.Deployment, rs *model.ReplicaSet) bool {
 
 // FindActiveOrLatest returns the only active ReplicaSet, or, when none is
 // active, the new one or else the newest old one; nil when several are
-// active (spec §8.3). oldRSs is not reordered.
+// active (upstream FindActiveOrLatest). oldRSs is not reordered.
 func FindActiveOrLatest(newRS *model.ReplicaSet, oldRSs []*model.ReplicaSet) *model.ReplicaSet {
 	return proportion.FindActiveOrLatest(newRS, oldRSs)
 }
 
-// scale follows spec.replicas without rolling out (spec §8.4). oldRSs is
+// scale follows spec.replicas without rolling out (upstream scale). oldRSs is
 // newest first.
 func (s *syncer) scale(newRS *model.ReplicaSet, oldRSs []*model.ReplicaSet) {
 	d := s.d

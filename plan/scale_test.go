@@ -19,17 +19,17 @@ func TestIsSaturated(t *testing.T) {
 		want        bool
 	}
 	cases := []tc{
-		{why: why{"nil", "§6.8: rs == nil → false"}, nilRS: true},
-		{why: why{"saturated", "§6.8: spec, annotation and available all equal D=5"}, spec: 5, avail: 5, desired: "5", want: true},
-		{why: why{"signed plus", "§6.8/§18.15: IsSaturated parses with a signed parser, \"+5\" is 5"}, spec: 5, avail: 5, desired: "+5", want: true},
-		{why: why{"negative", "§18.15: \"-5\" parses but is not D"}, spec: 5, avail: 5, desired: "-5"},
-		{why: why{"truncated to int32", "§6.8: int32(desired) == D; 4294967301 = 2^32 + 5 truncates to 5"}, spec: 5, avail: 5, desired: "4294967301", want: true},
-		{why: why{"absent annotation", "§6.8: \"\" fails to parse → false"}, spec: 5, avail: 5, desired: "-"},
-		{why: why{"garbage annotation", "§6.8: parse error → false"}, spec: 5, avail: 5, desired: "five"},
-		{why: why{"spaces rejected", "§6.8: Atoi rejects \" 5\""}, spec: 5, avail: 5, desired: " 5"},
-		{why: why{"annotation stale", "§6.8: desired 4 ≠ 5"}, spec: 5, avail: 5, desired: "4"},
-		{why: why{"spec short", "§6.8: spec 4 ≠ 5"}, spec: 4, avail: 5, desired: "5"},
-		{why: why{"not all available", "§6.8 / Ex 16 q: available 4 ≠ 5"}, spec: 5, avail: 4, desired: "5"},
+		{why: why{"nil", "upstream IsSaturated: rs == nil → false"}, nilRS: true},
+		{why: why{"saturated", "upstream IsSaturated: spec, annotation and available all equal D=5"}, spec: 5, avail: 5, desired: "5", want: true},
+		{why: why{"signed plus", "upstream IsSaturated/quirk (inconsistent annotation parsers): IsSaturated parses with a signed parser, \"+5\" is 5"}, spec: 5, avail: 5, desired: "+5", want: true},
+		{why: why{"negative", "upstream quirk (inconsistent annotation parsers): \"-5\" parses but is not D"}, spec: 5, avail: 5, desired: "-5"},
+		{why: why{"truncated to int32", "upstream IsSaturated: int32(desired) == D; 4294967301 = 2^32 + 5 truncates to 5"}, spec: 5, avail: 5, desired: "4294967301", want: true},
+		{why: why{"absent annotation", "upstream IsSaturated: \"\" fails to parse → false"}, spec: 5, avail: 5, desired: "-"},
+		{why: why{"garbage annotation", "upstream IsSaturated: parse error → false"}, spec: 5, avail: 5, desired: "five"},
+		{why: why{"spaces rejected", "upstream IsSaturated: Atoi rejects \" 5\""}, spec: 5, avail: 5, desired: " 5"},
+		{why: why{"annotation stale", "upstream IsSaturated: desired 4 ≠ 5"}, spec: 5, avail: 5, desired: "4"},
+		{why: why{"spec short", "upstream IsSaturated: spec 4 ≠ 5"}, spec: 4, avail: 5, desired: "5"},
+		{why: why{"not all available", "upstream IsSaturated / upstream TestScale (sync_test.go) q: available 4 ≠ 5"}, spec: 5, avail: 4, desired: "5"},
 	}
 	runCases(t, cases, func(t *testing.T, c tc) {
 		d := newDeployment("web", 5, "v2")
@@ -59,17 +59,17 @@ func TestFindActiveOrLatest(t *testing.T) {
 		want  string // name, "" for nil
 	}
 	cases := []tc{
-		{why: why{"nothing", "Ex 18 row 1: no new, no old → nil"}},
-		{why: why{"only new active", "Ex 18 row 2"}, newRS: rs("n", 3, t0),
+		{why: why{"nothing", "worked example of FindActiveOrLatest row 1: no new, no old → nil"}},
+		{why: why{"only new active", "worked example of FindActiveOrLatest row 2"}, newRS: rs("n", 3, t0),
 			old: []*model.ReplicaSet{rs("a", 0, at(-2*time.Hour)), rs("b", 0, at(-time.Hour))}, want: "n"},
-		{why: why{"none active, new exists", "Ex 18 row 3: no active → the new RS"}, newRS: rs("n", 0, t0),
+		{why: why{"none active, new exists", "worked example of FindActiveOrLatest row 3: no active → the new RS"}, newRS: rs("n", 0, t0),
 			old: []*model.ReplicaSet{rs("a", 0, at(-2*time.Hour)), rs("b", 0, at(-time.Hour))}, want: "n"},
-		{why: why{"none active, no new", "Ex 18 row 4: the newest old RS"},
+		{why: why{"none active, no new", "worked example of FindActiveOrLatest row 4: the newest old RS"},
 			old: []*model.ReplicaSet{rs("a", 0, at(-2*time.Hour)), rs("b", 0, at(-time.Hour))}, want: "b"},
-		{why: why{"none active, tie", "Ex 18 row 5: same creation → name descending, b before a"},
+		{why: why{"none active, tie", "worked example of FindActiveOrLatest row 5: same creation → name descending, b before a"},
 			old: []*model.ReplicaSet{rs("b", 0, t0), rs("a", 0, t0)}, want: "b"},
-		{why: why{"only old active", "Ex 18 row 6"}, newRS: rs("n", 0, t0), old: []*model.ReplicaSet{rs("a", 5, at(-time.Hour))}, want: "a"},
-		{why: why{"two active", "Ex 18 row 7: ≥ 2 active → nil (proportional scaling)"}, newRS: rs("n", 2, t0),
+		{why: why{"only old active", "worked example of FindActiveOrLatest row 6"}, newRS: rs("n", 0, t0), old: []*model.ReplicaSet{rs("a", 5, at(-time.Hour))}, want: "a"},
+		{why: why{"two active", "worked example of FindActiveOrLatest row 7: ≥ 2 active → nil (proportional scaling)"}, newRS: rs("n", 2, t0),
 			old: []*model.ReplicaSet{rs("a", 3, at(-time.Hour))}},
 	}
 	runCases(t, cases, func(t *testing.T, c tc) {
@@ -96,18 +96,18 @@ func TestReplicasAnnotations(t *testing.T) {
 		wantResult map[string]string
 	}
 	cases := []tc{
-		{why: why{"nil map", "§8.7: annotations nil → needs update; the map is created"}, ann: nil, wantNeed: true,
+		{why: why{"nil map", "upstream's annotation parsers (getNonNegativeInt32FromAnnotation): annotations nil → needs update; the map is created"}, ann: nil, wantNeed: true,
 			wantResult: map[string]string{model.DesiredReplicasAnnotation: "10", model.MaxReplicasAnnotation: "13"}},
-		{why: why{"current", "§8.7: both equal the decimals → nothing to do"},
+		{why: why{"current", "upstream's annotation parsers (getNonNegativeInt32FromAnnotation): both equal the decimals → nothing to do"},
 			ann:      map[string]string{model.DesiredReplicasAnnotation: "10", model.MaxReplicasAnnotation: "13", "x": "y"},
 			wantNeed: false, wantResult: map[string]string{model.DesiredReplicasAnnotation: "10", model.MaxReplicasAnnotation: "13", "x": "y"}},
-		{why: why{"desired stale", "§8.7: desired differs"},
+		{why: why{"desired stale", "upstream's annotation parsers (getNonNegativeInt32FromAnnotation): desired differs"},
 			ann:      map[string]string{model.DesiredReplicasAnnotation: "5", model.MaxReplicasAnnotation: "13"},
 			wantNeed: true, wantResult: map[string]string{model.DesiredReplicasAnnotation: "10", model.MaxReplicasAnnotation: "13"}},
-		{why: why{"max missing", "§8.7: a missing key reads as \"\""},
+		{why: why{"max missing", "upstream's annotation parsers (getNonNegativeInt32FromAnnotation): a missing key reads as \"\""},
 			ann: map[string]string{model.DesiredReplicasAnnotation: "10"}, wantNeed: true,
 			wantResult: map[string]string{model.DesiredReplicasAnnotation: "10", model.MaxReplicasAnnotation: "13"}},
-		{why: why{"string comparison", "§8.7: compared as strings, \"010\" ≠ \"10\""},
+		{why: why{"string comparison", "upstream's annotation parsers (getNonNegativeInt32FromAnnotation): compared as strings, \"010\" ≠ \"10\""},
 			ann:      map[string]string{model.DesiredReplicasAnnotation: "010", model.MaxReplicasAnnotation: "13"},
 			wantNeed: true, wantResult: map[string]string{model.DesiredReplicasAnnotation: "10", model.MaxReplicasAnnotation: "13"}},
 	}
@@ -132,7 +132,7 @@ func TestReplicasAnnotations(t *testing.T) {
 // proportionalState is a scaling event of web (template v2, revision 2) with
 // an old v1 and a new v2 ReplicaSet, both annotated for the old size.
 func proportionalState(d *model.Deployment, v1Spec, v2Spec int32, v1Max, v2Max, oldD int32) plan.State {
-	// A stored Progressing condition, so §4.5 records no FoundNewReplicaSet.
+	// A stored Progressing condition, so upstream getNewReplicaSet (existing new ReplicaSet) records no FoundNewReplicaSet.
 	d.Status = depStatus(1, v1Spec+v2Spec, v2Spec, v1Spec+v2Spec, v1Spec+v2Spec, 0,
 		progressingCond(model.ConditionTrue, model.ReasonReplicaSetUpdated, `ReplicaSet "web-v2" is progressing.`, at(-time.Hour), at(-time.Hour)))
 	v1 := replicasAnn(newRS(d, "v1", 1, v1Spec, at(-2*time.Hour)), oldD, v1Max)
@@ -149,28 +149,28 @@ func TestProportionalScalingThroughSync(t *testing.T) {
 		wantDesired, wantMax      string
 	}
 	cases := []tc{
-		{why: why{"ex16 c", "Ex 16 c: D 5→10, surge 0; BySizeNewer v1(3), v2(2); v1 round(3·10/5)−3 = +3, v2 +2"},
+		{why: why{"ex16 c", "upstream TestScale (sync_test.go) c: D 5→10, surge 0; BySizeNewer v1(3), v2(2); v1 round(3·10/5)−3 = +3, v2 +2"},
 			d:  newDeployment("web", 10, "v2", rolling(intStr(0), intStr(1)), revisionAnn(2), generation(2)),
 			v1: 3, v2: 2, v1Max: 5, v2Max: 5, old: 5,
 			wantActions: []string{"UpdateReplicaSet web-v1 replicas=6", "UpdateReplicaSet web-v2 replicas=4", "UpdateDeploymentStatus web"},
 			wantEvents: []string{"Normal ScalingReplicaSet: Scaled up replica set web-v1 from 3 to 6",
 				"Normal ScalingReplicaSet: Scaled up replica set web-v2 from 2 to 4"},
 			wantDesired: "10", wantMax: "10"},
-		{why: why{"ex16 d", "Ex 16 d: D 5→3; BySizeOlder v1(3), v2(2); round(1.8)=2 → −1, round(1.2)=1 → −1"},
+		{why: why{"ex16 d", "upstream TestScale (sync_test.go) d: D 5→3; BySizeOlder v1(3), v2(2); round(1.8)=2 → −1, round(1.2)=1 → −1"},
 			d:  newDeployment("web", 3, "v2", rolling(intStr(0), intStr(1)), revisionAnn(2), generation(2)),
 			v1: 3, v2: 2, v1Max: 5, v2Max: 5, old: 5,
 			wantActions: []string{"UpdateReplicaSet web-v1 replicas=2", "UpdateReplicaSet web-v2 replicas=1", "UpdateDeploymentStatus web"},
 			wantEvents: []string{"Normal ScalingReplicaSet: Scaled down replica set web-v1 from 3 to 2",
 				"Normal ScalingReplicaSet: Scaled down replica set web-v2 from 2 to 1"},
 			wantDesired: "3", wantMax: "3"},
-		{why: why{"ex16 o", "Ex 16 o: D 10→50, surge 3→6: allowed 56, toAdd 43; v1 round(34.46)=34 (+26), v2 round(21.54)=22 (+17)"},
+		{why: why{"ex16 o", "upstream TestScale (sync_test.go) o: D 10→50, surge 3→6: allowed 56, toAdd 43; v1 round(34.46)=34 (+26), v2 round(21.54)=22 (+17)"},
 			d:  newDeployment("web", 50, "v2", rolling(intStr(6), intStr(1)), revisionAnn(2), generation(2)),
 			v1: 8, v2: 5, v1Max: 13, v2Max: 13, old: 10,
 			wantActions: []string{"UpdateReplicaSet web-v1 replicas=34", "UpdateReplicaSet web-v2 replicas=22", "UpdateDeploymentStatus web"},
 			wantEvents: []string{"Normal ScalingReplicaSet: Scaled up replica set web-v1 from 8 to 34",
 				"Normal ScalingReplicaSet: Scaled up replica set web-v2 from 5 to 22"},
 			wantDesired: "50", wantMax: "56"},
-		{why: why{"sign flip: each event names its own direction", "§8.4/§18.4: toAdd 5 (D 10→15); v1 6·15/10 → +3, leftover +4 → 13; v2 (max 40) round(1.5)=2 → −2; v1.36's scaleReplicaSet derives up/down from each ReplicaSet's old and new size (the \"from A to B\" event of the conformance data), so v2's event reads \"Scaled down … from 4 to 2\""},
+		{why: why{"sign flip: each event names its own direction", "upstream scale/quirk (proportional scaling anomalies): toAdd 5 (D 10→15); v1 6·15/10 → +3, leftover +4 → 13; v2 (max 40) round(1.5)=2 → −2; v1.36's scaleReplicaSet derives up/down from each ReplicaSet's old and new size (the \"from A to B\" event of the conformance data), so v2's event reads \"Scaled down … from 4 to 2\""},
 			d:  newDeployment("web", 15, "v2", rolling(intStr(0), intStr(1)), revisionAnn(2), generation(2)),
 			v1: 6, v2: 4, v1Max: 10, v2Max: 40, old: 10,
 			wantActions: []string{"UpdateReplicaSet web-v1 replicas=13", "UpdateReplicaSet web-v2 replicas=2", "UpdateDeploymentStatus web"},
@@ -196,7 +196,7 @@ func TestProportionalScalingThroughSync(t *testing.T) {
 	})
 }
 
-// TestScalingEventWedge: §18.6. The only active ReplicaSet already has D
+// TestScalingEventWedge: upstream quirk (a stale desired-replicas annotation wedges scaling). The only active ReplicaSet already has D
 // pods but a stale desired-replicas annotation, so every sync is a scaling
 // event, scale() returns early without refreshing the annotation, and the
 // template change never rolls out.
@@ -222,7 +222,7 @@ func TestScalingEventWedge(t *testing.T) {
 	}
 }
 
-// TestRecreateSeveralActiveReplicaSets: §18.7. A Recreate Deployment with
+// TestRecreateSeveralActiveReplicaSets: upstream quirk (Recreate with several active ReplicaSets ignores a replica change). A Recreate Deployment with
 // two active ReplicaSets and a new replica count is a scaling event, and
 // scale() has no Recreate branch: no ReplicaSet is written, every sync.
 func TestRecreateSeveralActiveReplicaSets(t *testing.T) {
@@ -262,7 +262,7 @@ func TestScalingEventSpecialCases(t *testing.T) {
 	}
 	prog := progressingCond(model.ConditionTrue, model.ReasonReplicaSetUpdated, `ReplicaSet "web-v2" is progressing.`, at(-time.Hour), at(-time.Hour))
 	cases := []tc{
-		{why: why{"saturated new RS drains old", "§8.4: new RS 5/5 available with desired 5 is saturated → active old RSs to 0"},
+		{why: why{"saturated new RS drains old", "upstream scale: new RS 5/5 available with desired 5 is saturated → active old RSs to 0"},
 			d: newDeployment("web", 5, "v2", revisionAnn(2), withStatus(depStatus(1, 7, 5, 7, 7, 0, prog))),
 			rss: func(d *model.Deployment) []*model.ReplicaSet {
 				return []*model.ReplicaSet{
@@ -272,7 +272,7 @@ func TestScalingEventSpecialCases(t *testing.T) {
 			},
 			wantActions: []string{"UpdateReplicaSet web-v1 replicas=0", "UpdateDeploymentStatus web"},
 			wantEvents:  []string{"Normal ScalingReplicaSet: Scaled down replica set web-v1 from 2 to 0"}},
-		{why: why{"nothing to add refreshes annotations", "Ex 16 q via a sync: D 3→2 (surge 1): allowed 3 = current 3, v2 not saturated (0 available) → sizes kept, annotations rewritten old-first, no events"},
+		{why: why{"nothing to add refreshes annotations", "upstream TestScale (sync_test.go) q via a sync: D 3→2 (surge 1): allowed 3 = current 3, v2 not saturated (0 available) → sizes kept, annotations rewritten old-first, no events"},
 			d: newDeployment("web", 2, "v2", rolling(intStr(1), intStr(1)), revisionAnn(2), withStatus(depStatus(1, 3, 2, 1, 1, 1, prog))),
 			rss: func(d *model.Deployment) []*model.ReplicaSet {
 				return []*model.ReplicaSet{
@@ -288,7 +288,7 @@ func TestScalingEventSpecialCases(t *testing.T) {
 					}
 				}
 			}},
-		{why: why{"annotation refresh order", "§8.3/§8.4: FindActiveOrLatest leaves old RSs newest first and toAdd 0 sorts nothing → b (newer), a, then the new RS"},
+		{why: why{"annotation refresh order", "upstream FindActiveOrLatest/scale: FindActiveOrLatest leaves old RSs newest first and toAdd 0 sorts nothing → b (newer), a, then the new RS"},
 			d: newDeployment("web", 3, "v2", revisionAnn(3), withStatus(depStatus(1, 4, 2, 4, 4, 0, prog))),
 			rss: func(d *model.Deployment) []*model.ReplicaSet {
 				return []*model.ReplicaSet{
@@ -298,7 +298,7 @@ func TestScalingEventSpecialCases(t *testing.T) {
 				}
 			},
 			wantActions: []string{"UpdateReplicaSet web-b replicas=1", "UpdateReplicaSet web-a replicas=1", "UpdateReplicaSet web-v2 replicas=2", "UpdateDeploymentStatus web"}},
-		{why: why{"single active follows replicas", "Ex 16 a: the only active RS goes 10→12"},
+		{why: why{"single active follows replicas", "upstream TestScale (sync_test.go) a: the only active RS goes 10→12"},
 			d: newDeployment("web", 12, "v1", revisionAnn(1), withStatus(depStatus(1, 10, 10, 10, 10, 0, prog))),
 			rss: func(d *model.Deployment) []*model.ReplicaSet {
 				return []*model.ReplicaSet{replicasAnn(newRS(d, "v1", 1, 10, at(-time.Hour)), 10, 13)}
@@ -341,12 +341,12 @@ func TestProportionOptions(t *testing.T) {
 		return newDeployment("web", 15, "v2", rolling(intStr(0), intStr(1)), revisionAnn(2), generation(2))
 	}
 	cases := []tc{
-		{why: why{"sign flip, default", "§18.4 (derived): v1 +3 and leftover +4 → 13, v2 (max 40) −2 → 2 during a scale-up"},
+		{why: why{"sign flip, default", "upstream quirk (proportional scaling anomalies) (derived): v1 +3 and leftover +4 → 13, v2 (max 40) −2 → 2 during a scale-up"},
 			d: flipD(), v1: 6, v2: 4, v1Max: 10, v2Max: 40, old: 10, want: map[string]int32{"web-v1": 13, "web-v2": 2}},
 		{why: why{"sign flip, monotonic", "MonotonicProportions: v2's −2 counts as 0 → v2 stays 4 (annotations refreshed), v1 +3 + leftover 2 → 11"},
 			d: flipD(), v1: 6, v2: 4, v1Max: 10, v2Max: 40, old: 10, opts: []plan.Option{plan.MonotonicProportions()},
 			want: map[string]int32{"web-v1": 11, "web-v2": 4}},
-		{why: why{"int32 overflow, default", "§18.14: 40000·100000 wraps to −294967296; /80000 → −3687 → fraction −43687 for both; leftover 107374 to v2 (newer) → 103687, v1 → −3687"},
+		{why: why{"int32 overflow, default", "upstream quirk (int32 overflow in proportional scaling): 40000·100000 wraps to −294967296; /80000 → −3687 → fraction −43687 for both; leftover 107374 to v2 (newer) → 103687, v1 → −3687"},
 			d: overflowD(), v1: 40000, v2: 40000, v1Max: 80000, v2Max: 80000, old: 80000,
 			want: map[string]int32{"web-v1": -3687, "web-v2": 103687}},
 		{why: why{"int32 overflow, exact", "ExactProportions: 40000·100000/80000 = 50000 each"},

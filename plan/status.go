@@ -19,7 +19,7 @@ func HasProgressDeadline(d *model.Deployment) bool {
 }
 
 // CalculateStatus computes the Deployment status from its ReplicaSets
-// (spec §12.1): counts summed from ReplicaSet status (unavailable from spec
+// (upstream calculateStatus): counts summed from ReplicaSet status (unavailable from spec
 // sums: replicas 8+5 with 10 available give 3), conditions copied, and the
 // Available condition set at now. terminating enables
 // status.terminatingReplicas (the DeploymentReplicaSetTerminatingReplicas
@@ -64,7 +64,7 @@ func CalculateStatus(allRSs []*model.ReplicaSet, newRS *model.ReplicaSet, d *mod
 	return st
 }
 
-// TerminatingReplicas sums status.terminatingReplicas (spec §12.1): a
+// TerminatingReplicas sums status.terminatingReplicas (upstream calculateStatus): a
 // ReplicaSet never synced (observedGeneration 0, no count) is skipped; one
 // synced but not reporting makes the total unknown (nil).
 func TerminatingReplicas(rss []*model.ReplicaSet) *int32 {
@@ -169,7 +169,7 @@ func statusReason(st *model.DeploymentStatus) Reason {
 	return Reason{Code: ReasonStatus, Message: string(msg), Values: values}
 }
 
-// syncRolloutStatus is the status update of a rollout sync (spec §12.4):
+// syncRolloutStatus is the status update of a rollout sync (upstream syncRolloutStatus):
 // Progressing estimation, ReplicaFailure promotion, and the requeue when
 // nothing is written.
 func (s *syncer) syncRolloutStatus(allRSs []*model.ReplicaSet, newRS *model.ReplicaSet) {
@@ -248,7 +248,7 @@ func replicaFailures(allRSs []*model.ReplicaSet, newRS *model.ReplicaSet) []mode
 }
 
 // requeueStuckDeployment schedules the next sync at the progress deadline
-// when a rollout sync wrote nothing (spec §12.7): one second after it, or
+// when a rollout sync wrote nothing (upstream requeueStuckDeployment): one second after it, or
 // rate-limited at once when less than a second is left.
 func (s *syncer) requeueStuckDeployment(st *model.DeploymentStatus) {
 	d := s.d

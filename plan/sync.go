@@ -90,7 +90,7 @@ func (s *syncer) selectingAll() {
 }
 
 // syncStatusOnly is the sync of a Deployment being deleted: it may still sync
-// the new ReplicaSet's annotations and the revision (spec §18.9).
+// the new ReplicaSet's annotations and the revision (upstream quirk: deleting Deployments still get annotations).
 func (s *syncer) syncStatusOnly(rsList []*model.ReplicaSet) {
 	newRS, oldRSs, ok := s.getAllReplicaSetsAndSyncRevision(rsList, false)
 	if !ok {

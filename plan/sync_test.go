@@ -18,9 +18,9 @@ var (
 	completeCond = progressingCond(model.ConditionTrue, model.ReasonNewReplicaSetAvailable, `ReplicaSet "web-v2" has successfully progressed.`, at(-time.Hour), at(-time.Hour))
 )
 
-// TestPausedSync: pausing records Progressing Unknown/DeploymentPaused (§11),
+// TestPausedSync: pausing records Progressing Unknown/DeploymentPaused (pause and resume),
 // then the paused sync scales to replicas, cleans up, and writes status
-// (§8.1); it never creates a ReplicaSet for the changed template.
+// (upstream sync); it never creates a ReplicaSet for the changed template.
 func TestPausedSync(t *testing.T) {
 	// D 3→5 and template v3 while paused; revisionHistoryLimit 1.
 	d := newDeployment("web", 5, "v3", paused(), generation(3), revisionAnn(3), historyLimit(1),
@@ -42,7 +42,7 @@ func TestPausedSync(t *testing.T) {
 	pausedWrite := actionAt(t, p, 0, plan.UpdateDeploymentStatus).Deployment.Status
 	want := []model.DeploymentCondition{availableCond(true, at(-time.Hour)), pausedCondAt(t0)}
 	if diff := cmp.Diff(want, pausedWrite.Conditions); diff != "" {
-		t.Errorf("pause write conditions (-want +got); Unknown ≠ True → new LTT (§12.2):\n%s", diff)
+		t.Errorf("pause write conditions (-want +got); Unknown ≠ True → new LTT (upstream SetDeploymentCondition):\n%s", diff)
 	}
 	scaledRS := actionAt(t, p, 1, plan.UpdateReplicaSet).ReplicaSet
 	if a := scaledRS.Annotations; a[model.DesiredReplicasAnnotation] != "5" || a[model.MaxReplicasAnnotation] != "7" {
@@ -61,7 +61,7 @@ func TestPausedSync(t *testing.T) {
 }
 
 // TestResumedSync: resuming replaces DeploymentPaused by DeploymentResumed
-// (Unknown → Unknown keeps the transition time, §11/§12.2), then the rollout
+// (Unknown → Unknown keeps the transition time, pause and resume/upstream SetDeploymentCondition), then the rollout
 // proceeds in the same sync.
 func TestResumedSync(t *testing.T) {
 	d := newDeployment("web", 3, "v3", generation(3), revisionAnn(2),
@@ -82,7 +82,7 @@ func TestResumedSync(t *testing.T) {
 }
 
 func TestPausedKeepsTimeout(t *testing.T) {
-	// §11: checkPausedConditions never overwrites ProgressDeadlineExceeded.
+	// pause and resume: checkPausedConditions never overwrites ProgressDeadlineExceeded.
 	timedOut := progressingCond(model.ConditionFalse, model.ReasonProgressDeadlineExceeded, `ReplicaSet "web-v1" has timed out progressing.`, at(-time.Hour), at(-time.Hour))
 	d := newDeployment("web", 3, "v1", paused(), generation(2), revisionAnn(1),
 		withStatus(depStatus(1, 3, 3, 3, 3, 0, availableCond(true, at(-time.Hour)), timedOut)))
@@ -94,7 +94,7 @@ func TestPausedKeepsTimeout(t *testing.T) {
 }
 
 func TestPausedWithPendingRollback(t *testing.T) {
-	// §10.1/§8.1: a paused Deployment keeps the rollback request, and a
+	// upstream rollback (legacy rollback annotation)/upstream sync: a paused Deployment keeps the rollback request, and a
 	// pending rollback suspends history cleanup.
 	d := newDeployment("web", 3, "v2", paused(), revisionAnn(3), historyLimit(0), depAnn(model.RollbackToAnnotation, "1"),
 		withStatus(depStatus(1, 3, 3, 3, 3, 0, availableCond(true, at(-time.Hour)), pausedCondAt(at(-time.Hour)))))
@@ -103,7 +103,7 @@ func TestPausedWithPendingRollback(t *testing.T) {
 	checkPlan(t, p, nil, nil, -1)
 }
 
-// TestRollback covers the legacy rollback annotation (§10.1).
+// TestRollback covers the legacy rollback annotation (upstream rollback (legacy rollback annotation)).
 func TestRollback(t *testing.T) {
 	const cause = "kubernetes.io/change-cause"
 	type tc struct {
@@ -118,33 +118,33 @@ func TestRollback(t *testing.T) {
 		wantConflAt int
 	}
 	cases := []tc{
-		{why: why{"to previous", "§10.1: revision 0 → LastRevision = 1 → v1's template and annotations, annotation cleared"},
+		{why: why{"to previous", "upstream rollback (legacy rollback annotation): revision 0 → LastRevision = 1 → v1's template and annotations, annotation cleared"},
 			to: "0", template: "v2", wantActions: []string{"UpdateDeployment web"},
 			wantEvents: []string{`Normal DeploymentRollback: Rolled back deployment "web" to revision 1`},
 			wantTmpl:   "v1", wantAnn: map[string]string{model.RevisionAnnotation: "2", cause: "v1 cause"}, wantConflAt: -1},
-		{why: why{"to explicit revision", "§10.1: revision 1 found → rolled back"},
+		{why: why{"to explicit revision", "upstream rollback (legacy rollback annotation): revision 1 found → rolled back"},
 			to: "1", template: "v2", wantActions: []string{"UpdateDeployment web"},
 			wantEvents: []string{`Normal DeploymentRollback: Rolled back deployment "web" to revision 1`},
 			wantTmpl:   "v1", wantAnn: map[string]string{model.RevisionAnnotation: "2", cause: "v1 cause"}, wantConflAt: -1},
-		{why: why{"missing revision", "§10.1: no RS has revision 7 → warning, annotation cleared, template kept"},
+		{why: why{"missing revision", "upstream rollback (legacy rollback annotation): no RS has revision 7 → warning, annotation cleared, template kept"},
 			to: "7", template: "v2", wantActions: []string{"UpdateDeployment web"},
 			wantEvents: []string{"Warning DeploymentRollbackRevisionNotFound: Unable to find the revision to rollback to."},
 			wantTmpl:   "v2", wantAnn: map[string]string{model.RevisionAnnotation: "2", cause: "v2 cause"}, wantConflAt: -1},
-		{why: why{"current template", "§10.1 rollbackToTemplate: revision 2 is the current template → warning, annotation cleared"},
+		{why: why{"current template", "upstream rollback (legacy rollback annotation) rollbackToTemplate: revision 2 is the current template → warning, annotation cleared"},
 			to: "2", template: "v2", wantActions: []string{"UpdateDeployment web"},
 			wantEvents: []string{`Warning DeploymentRollbackTemplateUnchanged: The rollback revision contains the same template as current deployment "web"`},
 			wantTmpl:   "v2", wantAnn: map[string]string{model.RevisionAnnotation: "2", cause: "v2 cause"}, wantConflAt: -1},
-		{why: why{"no previous revision", "§10.1: revision 0 with a single RS → LastRevision 0 → \"Unable to find last revision.\""},
+		{why: why{"no previous revision", "upstream rollback (legacy rollback annotation): revision 0 with a single RS → LastRevision 0 → \"Unable to find last revision.\""},
 			to: "0", onlyV1: true, template: "v1", wantActions: []string{"UpdateDeployment web"},
 			wantEvents: []string{"Warning DeploymentRollbackRevisionNotFound: Unable to find last revision."},
 			wantTmpl:   "v1", wantAnn: map[string]string{model.RevisionAnnotation: "2", cause: "v2 cause"}, wantConflAt: -1},
-		{why: why{"creates the abandoned template first", "§18.18: no RS for v3 → created with min(4−3, 3) = 1, revision 3 recorded, then the rollback update conflicts"},
+		{why: why{"creates the abandoned template first", "upstream quirk (the legacy rollback creates a ReplicaSet for the abandoned template): no RS for v3 → created with min(4−3, 3) = 1, revision 3 recorded, then the rollback update conflicts"},
 			to: "1", template: "v3",
 			wantActions: []string{"CreateReplicaSet web-v3 replicas=1", "UpdateDeploymentStatus web", "UpdateDeployment web conflict"},
 			wantEvents: []string{"Normal ScalingReplicaSet: Scaled up replica set web-v3 from 0 to 1",
 				`Normal DeploymentRollback: Rolled back deployment "web" to revision 1`},
 			wantTmpl: "v1", wantAnn: map[string]string{model.RevisionAnnotation: "3", cause: "v1 cause"}, wantConflAt: 2},
-		{why: why{"invalid request ignored", "§10.1 getRollbackTo: an unparsable revision is ignored (and left in place); the rollout proceeds"},
+		{why: why{"invalid request ignored", "upstream rollback (legacy rollback annotation) getRollbackTo: an unparsable revision is ignored (and left in place); the rollout proceeds"},
 			to: "abc", template: "v2", wantConflAt: -1},
 	}
 	runCases(t, cases, func(t *testing.T, c tc) {
@@ -206,8 +206,8 @@ func ex23ReplicaSets(d *model.Deployment, olds []ex23RS) []*model.ReplicaSet {
 	return rss
 }
 
-// TestCleanupDeployment is Example 23 through paused syncs (cleanup runs in
-// every paused sync without a pending rollback, §8.1). D=2 with surge 0; the
+// TestCleanupDeployment is upstream TestDeploymentController_cleanupDeployment through paused syncs (cleanup runs in
+// every paused sync without a pending rollback, upstream sync). D=2 with surge 0; the
 // new RS holds whatever the old ones do not, so scale() writes nothing.
 func TestCleanupDeployment(t *testing.T) {
 	type tc struct {
@@ -218,15 +218,15 @@ func TestCleanupDeployment(t *testing.T) {
 	}
 	idle := ex23RS{}
 	cases := []tc{
-		{why{"three idle, limit 1", "Ex 23 row 1: 3 − 1 = 2 deletions, lowest revisions first"},
+		{why{"three idle, limit 1", "upstream TestDeploymentController_cleanupDeployment row 1: 3 − 1 = 2 deletions, lowest revisions first"},
 			[]ex23RS{idle, idle, idle}, 1, []string{"web-f1", "web-f2"}},
-		{why{"mixed, limit 0", "Ex 23 row 2: f2 (0,1), f3 (1,0), f4 (1,1) have pods → only f1"},
+		{why{"mixed, limit 0", "upstream TestDeploymentController_cleanupDeployment row 2: f2 (0,1), f3 (1,0), f4 (1,1) have pods → only f1"},
 			[]ex23RS{idle, {replicas: 1}, {spec: 1}, {spec: 1, replicas: 1}}, 0, []string{"web-f1"}},
-		{why{"two idle, limit 0", "Ex 23 row 3"}, []ex23RS{idle, idle}, 0, []string{"web-f1", "web-f2"}},
-		{why{"two busy, limit 0", "Ex 23 row 4"}, []ex23RS{{spec: 1, replicas: 1}, {spec: 1, replicas: 1}}, 0, nil},
-		{why{"deleting, limit 0", "Ex 23 row 5: an RS being deleted is not a candidate"}, []ex23RS{{deleting: true}}, 0, nil},
-		{why{"unlimited", "Ex 23 row 6: MaxInt32 → no cleanup"}, []ex23RS{idle, idle, idle}, model.NoLimit, nil},
-		{why{"unobserved skipped, not replaced", "§9/§18.13: diff 1 examines only f1, whose spec change is unobserved; f2 is not looked at"},
+		{why{"two idle, limit 0", "upstream TestDeploymentController_cleanupDeployment row 3"}, []ex23RS{idle, idle}, 0, []string{"web-f1", "web-f2"}},
+		{why{"two busy, limit 0", "upstream TestDeploymentController_cleanupDeployment row 4"}, []ex23RS{{spec: 1, replicas: 1}, {spec: 1, replicas: 1}}, 0, nil},
+		{why{"deleting, limit 0", "upstream TestDeploymentController_cleanupDeployment row 5: an RS being deleted is not a candidate"}, []ex23RS{{deleting: true}}, 0, nil},
+		{why{"unlimited", "upstream TestDeploymentController_cleanupDeployment row 6: MaxInt32 → no cleanup"}, []ex23RS{idle, idle, idle}, model.NoLimit, nil},
+		{why{"unobserved skipped, not replaced", "upstream cleanupDeployment/quirk (cleanup lags and under-deletes): diff 1 examines only f1, whose spec change is unobserved; f2 is not looked at"},
 			[]ex23RS{{unobserved: true}, idle}, 1, nil},
 	}
 	runCases(t, cases, func(t *testing.T, c tc) {
@@ -256,7 +256,7 @@ func TestCleanupDeployment(t *testing.T) {
 }
 
 // TestCleanupInRollingSync: a rolling sync that scales nothing cleans up only
-// when the stored status already says complete (§6.1, §18.13).
+// when the stored status already says complete (upstream rolloutRolling, upstream quirk (cleanup lags and under-deletes)).
 func TestCleanupInRollingSync(t *testing.T) {
 	type tc struct {
 		why
@@ -264,9 +264,9 @@ func TestCleanupInRollingSync(t *testing.T) {
 		wantActions     []string
 	}
 	cases := []tc{
-		{why{"complete", "§6.1: stored status complete → cleanup; 3 idle − limit 1 = 2 deletions; status current → no write"},
+		{why{"complete", "upstream rolloutRolling: stored status complete → cleanup; 3 idle − limit 1 = 2 deletions; status current → no write"},
 			3, []string{"DeleteReplicaSet web-f1", "DeleteReplicaSet web-f2"}},
-		{why{"stored status lags", "§18.13: stored available 2 ≠ 3 → no cleanup this sync, only the status write"},
+		{why{"stored status lags", "upstream quirk (cleanup lags and under-deletes): stored available 2 ≠ 3 → no cleanup this sync, only the status write"},
 			2, []string{"UpdateDeploymentStatus web"}},
 	}
 	runCases(t, cases, func(t *testing.T, c tc) {
@@ -280,7 +280,7 @@ func TestCleanupInRollingSync(t *testing.T) {
 }
 
 func TestRollbackWithoutCreate(t *testing.T) {
-	// RollbackWithoutCreate leaves §18.18: no RS is created for the
+	// RollbackWithoutCreate leaves upstream quirk (the legacy rollback creates a ReplicaSet for the abandoned template): no RS is created for the
 	// abandoned template v3, so the rollback update is the sync's only
 	// Deployment write and does not conflict.
 	const cause = "kubernetes.io/change-cause"

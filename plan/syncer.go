@@ -75,7 +75,7 @@ func (s *syncer) event(typ, reason, format string, args ...any) {
 
 // writeDeployment records a write of the working copy. Every Deployment
 // write of a sync derives from the same cached version, so any write after
-// the first is a conflict (spec §2.3).
+// the first is a conflict (upstream writes from its cached copy, so later writes conflict).
 //
 // The annotations are copied on write: the recorded Deployment shares the
 // working copy's map, which the sync copies before it changes it again

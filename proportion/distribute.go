@@ -19,7 +19,7 @@ const (
 // first share: the rounding remainder ToAdd − Σ Proportion, which upstream
 // gives to that ReplicaSet. So To = From + Proportion + Leftover, except that
 // To is never made negative: the first share is clamped at 0, and the
-// clamped amount is lost (spec §18.4, see [Distribution.Clamped]).
+// clamped amount is lost (an upstream quirk of proportional scaling, see [Distribution.Clamped]).
 type Share struct {
 	ReplicaSet *model.ReplicaSet
 	From, To   int32
@@ -97,7 +97,7 @@ func (d Distribution) Clamped() int32 {
 // (only when ToAdd < 0); see [Distribution.Clamped]. When every active
 // ReplicaSet's max-replicas annotation equals Current, every share moves in
 // the direction of ToAdd; when they disagree a share can move against it
-// (spec §18.4).
+// (upstream quirk: proportional scaling anomalies).
 func Distribute(d *model.Deployment, active []*model.ReplicaSet, opts Options) Distribution {
 	if d == nil || d.Spec.Strategy.Type != model.RollingUpdateStrategy {
 		return Distribution{}

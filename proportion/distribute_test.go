@@ -24,7 +24,7 @@ func shareRows(dist Distribution) []shareRow {
 }
 
 func TestExample17TwoConsecutiveScaleEvents(t *testing.T) {
-	// §17 Ex17: maxSurge 10, sizes 60/30/20 sized under D 100 (max 110).
+	// worked example of two consecutive proportional scale events (KEP-5882 design table): maxSurge 10, sizes 60/30/20 sized under D 100 (max 110).
 	rss := []*model.ReplicaSet{
 		annotate(replicaSet("rs1", 60, minute(1)), 100, 110),
 		annotate(replicaSet("rs2", 30, minute(2)), 100, 110),
@@ -37,9 +37,9 @@ func TestExample17TwoConsecutiveScaleEvents(t *testing.T) {
 		total int32
 	}
 	steps := []step{
-		{why{"scale to 120", "§17 Ex17: allowed 130, toAdd 20; 60·130/110=70.9→71, 35.45→35, 23.6→24"}, 120,
+		{why{"scale to 120", "worked example of two consecutive proportional scale events (KEP-5882 design table): allowed 130, toAdd 20; 60·130/110=70.9→71, 35.45→35, 23.6→24"}, 120,
 			[]shareRow{{"rs1", 60, 71, 11, 0}, {"rs2", 30, 35, 5, 0}, {"rs3", 20, 24, 4, 0}}, 130},
-		{why{"scale to 130", "§17 Ex17: allowed 140, toAdd 10; 71·140/130=76.46→76, 37.7→38, 25.8→26"}, 130,
+		{why{"scale to 130", "worked example of two consecutive proportional scale events (KEP-5882 design table): allowed 140, toAdd 10; 71·140/130=76.46→76, 37.7→38, 25.8→26"}, 130,
 			[]shareRow{{"rs1", 71, 76, 5, 0}, {"rs2", 35, 38, 3, 0}, {"rs3", 24, 26, 2, 0}}, 140},
 	}
 	// The steps build on each other, so they run in sequence, not as
@@ -86,12 +86,12 @@ func TestDistribute(t *testing.T) {
 			},
 			want: Distribution{Allowed: 18, Current: 13, ToAdd: 5, Direction: ScaleUp},
 			rows: []shareRow{{"nginx-old", 8, 11, 3, 0}, {"nginx-new", 5, 7, 2, 0}}},
-		{why: why{"leftover clamped at zero", "§18.4: ten RSs of 1, D 10→5: round(0.5)=1 ⇒ every fraction 0; leftover −5 on the oldest clamps at 0, total 9 = 5 + 4"},
+		{why: why{"leftover clamped at zero", "upstream quirk (proportional scaling anomalies): ten RSs of 1, D 10→5: round(0.5)=1 ⇒ every fraction 0; leftover −5 on the oldest clamps at 0, total 9 = 5 + 4"},
 			d: rolling(5, intv(0), intv(0)), active: tenOnes,
 			want: Distribution{Allowed: 5, Current: 10, ToAdd: -5, Direction: ScaleDown},
 			rows: []shareRow{{"a", 1, 0, 0, -5}, {"b", 1, 1, 0, 0}, {"c", 1, 1, 0, 0}, {"d", 1, 1, 0, 0}, {"e", 1, 1, 0, 0},
 				{"f", 1, 1, 0, 0}, {"g", 1, 1, 0, 0}, {"h", 1, 1, 0, 0}, {"i", 1, 1, 0, 0}, {"j", 1, 1, 0, 0}}},
-		{why: why{"sign flip during scale-up", "§18.4 derived: D 10→12; v2 (max 10) round(7.2)=7 → +1; v1 (max 40) round(4·12/40=1.2)=1 → −3; leftover 2−(−2)=4 to v2"},
+		{why: why{"sign flip during scale-up", "upstream quirk (proportional scaling anomalies), derived: D 10→12; v2 (max 10) round(7.2)=7 → +1; v1 (max 40) round(4·12/40=1.2)=1 → −3; leftover 2−(−2)=4 to v2"},
 			d: rolling(12, intv(0), intv(0)),
 			active: []*model.ReplicaSet{
 				annotate(replicaSet("v1", 4, minute(1)), 40, 40),
@@ -99,7 +99,7 @@ func TestDistribute(t *testing.T) {
 			},
 			want: Distribution{Allowed: 12, Current: 10, ToAdd: 2, Direction: ScaleUp},
 			rows: []shareRow{{"v2", 6, 11, 1, 4}, {"v1", 4, 1, -3, 0}}},
-		{why: why{"nothing to add keeps input order", "§8.4: toAdd 0 ⇒ no sort, sizes unchanged, every RS still listed for the annotation refresh"},
+		{why: why{"nothing to add keeps input order", "upstream scale: toAdd 0 ⇒ no sort, sizes unchanged, every RS still listed for the annotation refresh"},
 			d: rolling(5, intv(1), intv(0)),
 			active: []*model.ReplicaSet{
 				annotate(replicaSet("small", 2, minute(1)), 5, 6),
@@ -107,7 +107,7 @@ func TestDistribute(t *testing.T) {
 			},
 			want: Distribution{Allowed: 6, Current: 6, ToAdd: 0, Direction: ""},
 			rows: []shareRow{{"small", 2, 2, 0, 0}, {"big", 4, 4, 0, 0}}},
-		{why: why{"nil and empty entries skipped", "§6.1 FilterActiveReplicaSets: nil and spec 0 are not active; §17 Ex16 c numbers"},
+		{why: why{"nil and empty entries skipped", "upstream FilterActiveReplicaSets: nil and spec 0 are not active; upstream TestScale (sync_test.go) c numbers"},
 			d: rolling(10, intv(0), intv(0)),
 			active: []*model.ReplicaSet{
 				nil,
@@ -117,7 +117,7 @@ func TestDistribute(t *testing.T) {
 			},
 			want: Distribution{Allowed: 10, Current: 5, ToAdd: 5, Direction: ScaleUp},
 			rows: []shareRow{{"v1", 3, 6, 3, 0}, {"v2", 2, 4, 2, 0}}},
-		{why: why{"missing annotations fall back to status", "§8.6: no max-replicas ⇒ before = status.replicas 5; same numbers as §17 Ex16 c"},
+		{why: why{"missing annotations fall back to status", "upstream getProportion/getReplicaSetFraction: no max-replicas ⇒ before = status.replicas 5; same numbers as upstream TestScale (sync_test.go) c"},
 			d: func() *model.Deployment { d := rolling(10, intv(0), intv(0)); d.Status.Replicas = 5; return d }(),
 			active: []*model.ReplicaSet{
 				replicaSet("v2", 2, minute(2)),
@@ -125,7 +125,7 @@ func TestDistribute(t *testing.T) {
 			},
 			want: Distribution{Allowed: 10, Current: 5, ToAdd: 5, Direction: ScaleUp},
 			rows: []shareRow{{"v1", 3, 6, 3, 0}, {"v2", 2, 4, 2, 0}}},
-		{why: why{"no annotations and no status", "§8.6: before 0 ⇒ fraction 0; the whole toAdd 5 is leftover on the largest"},
+		{why: why{"no annotations and no status", "upstream getProportion/getReplicaSetFraction: before 0 ⇒ fraction 0; the whole toAdd 5 is leftover on the largest"},
 			d: rolling(10, intv(0), intv(0)),
 			active: []*model.ReplicaSet{
 				replicaSet("v2", 2, minute(2)),
@@ -133,7 +133,7 @@ func TestDistribute(t *testing.T) {
 			},
 			want: Distribution{Allowed: 10, Current: 5, ToAdd: 5, Direction: ScaleUp},
 			rows: []shareRow{{"v1", 3, 8, 0, 5}, {"v2", 2, 2, 0, 0}}},
-		{why: why{"int32 product wraps", "§18.14: 44000·60000 wraps to −1654967296, /80000 → −20687 ⇒ fraction −64687, bounded to −20000: A pays it all"},
+		{why: why{"int32 product wraps", "upstream quirk (int32 overflow in proportional scaling): 44000·60000 wraps to −1654967296, /80000 → −20687 ⇒ fraction −64687, bounded to −20000: A pays it all"},
 			d: rolling(60000, intv(0), intv(0)),
 			active: []*model.ReplicaSet{
 				annotate(replicaSet("A", 44000, minute(1)), 80000, 80000),
@@ -150,11 +150,11 @@ func TestDistribute(t *testing.T) {
 			opts: Options{ExactProduct: true},
 			want: Distribution{Allowed: 60000, Current: 80000, ToAdd: -20000, Direction: ScaleDown},
 			rows: []shareRow{{"A", 44000, 33000, -11000, 0}, {"B", 36000, 27000, -9000, 0}}},
-		{why: why{"recreate does nothing", "§8.4/§18.7: scale() has no branch for Recreate with several active RSs"},
+		{why: why{"recreate does nothing", "upstream scale/quirk (Recreate with several active ReplicaSets ignores a replica change): scale() has no branch for Recreate with several active RSs"},
 			d:      recreate(10),
 			active: []*model.ReplicaSet{replicaSet("v2", 2, minute(2)), replicaSet("v1", 3, minute(1))},
 			want:   Distribution{}},
-		{why: why{"nothing active", "§8.4 with an empty list: totals only, no shares"},
+		{why: why{"nothing active", "upstream scale with an empty list: totals only, no shares"},
 			d:      rolling(4, intv(1), intv(0)),
 			active: []*model.ReplicaSet{nil, replicaSet("v0", 0, minute(0))},
 			want:   Distribution{Allowed: 5, Current: 0, ToAdd: 5, Direction: ""}},

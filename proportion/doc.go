@@ -2,6 +2,10 @@
 // spreads a change of size across its ReplicaSets, with the numbers the
 // upstream Kubernetes Deployment controller would produce.
 //
+// To start: [ResolveFenceposts] turns maxSurge and maxUnavailable into
+// numbers, and [Distribute] spreads a scaling event over the active
+// ReplicaSets (in the order [ScaleCandidates] builds); each has an Example.
+//
 // Everything here is a pure function of its arguments: no clock, no I/O, no
 // globals. Inputs are never modified and never retained; sorting works on
 // copies. Invalid input yields an error (or, where upstream swallows the

@@ -15,7 +15,7 @@ type Options struct {
 	// Upstream multiplies the two in int32, so the product wraps once it
 	// passes 2,147,483,647: a ReplicaSet of 50,000 replicas scaled towards
 	// 50,000 sees a negative product and is shrunk during a scale-up
-	// (spec §18.14). With ExactProduct the sum and the product are formed
+	// (upstream quirk: int32 overflow in proportional scaling). With ExactProduct the sum and the product are formed
 	// in 64-bit and float64 arithmetic (exact below 2^53), and a fraction
 	// that does not fit int32 saturates instead of wrapping. The results
 	// differ from upstream's only where upstream overflows, so the option
@@ -29,7 +29,7 @@ type Options struct {
 	// Upstream computes each ReplicaSet's proportion from its own
 	// max-replicas annotation; ReplicaSets sized at different times carry
 	// different ones, and a proportion can then have the opposite sign of
-	// the overall change (spec §18.4): a ReplicaSet grows during a
+	// the overall change (upstream quirk: proportional scaling anomalies): a ReplicaSet grows during a
 	// scale-down, and the total can end above replicas + maxSurge. The
 	// leftover still goes to the first ReplicaSet, so the total is reached
 	// as upstream reaches it. Leave it off to predict a real controller.
@@ -96,7 +96,7 @@ func fraction(rs *model.ReplicaSet, d *model.Deployment, surge int32, opts Optio
 // It returns 0 when rs is nil, has 0 replicas, toAdd is 0, or everything is
 // already added (toAdd == added); also when d is nil. The bound limits the
 // magnitude only: if annotations disagree, a fraction may have the opposite
-// sign to toAdd and is returned as is (spec §18.4).
+// sign to toAdd and is returned as is (upstream quirk: proportional scaling anomalies).
 func GetProportion(rs *model.ReplicaSet, d *model.Deployment, toAdd, added int32, opts Options) int32 {
 	if rs == nil || d == nil {
 		return 0

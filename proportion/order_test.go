@@ -19,17 +19,17 @@ func TestExample18FindActiveOrLatest(t *testing.T) {
 	}
 	rs := replicaSet
 	cases := []tc{
-		{why{"nothing", "§17 Ex18: no RSs ⇒ nil"}, nil, nil, ""},
-		{why{"only new active", "§17 Ex18: N(3), A(0), B(0) ⇒ N"}, rs("N", 3, minute(9)), []*model.ReplicaSet{rs("A", 0, minute(1)), rs("B", 0, minute(2))}, "N"},
-		{why{"none active with new", "§17 Ex18: nothing active ⇒ the new RS"}, rs("N", 0, minute(9)), []*model.ReplicaSet{rs("A", 0, minute(1)), rs("B", 0, minute(2))}, "N"},
-		{why{"none active no new", "§17 Ex18: nothing active, no new ⇒ newest old"}, nil, []*model.ReplicaSet{rs("A", 0, minute(1)), rs("B", 0, minute(2))}, "B"},
-		{why{"newest tie by name", "§17 Ex18: equal times ⇒ name descending, b before a"}, nil, []*model.ReplicaSet{rs("a", 0, minute(1)), rs("b", 0, minute(1))}, "b"},
-		{why{"newest tie by name reversed input", "§17 Ex18: input order does not matter"}, nil, []*model.ReplicaSet{rs("b", 0, minute(1)), rs("a", 0, minute(1))}, "b"},
-		{why{"one old active", "§17 Ex18: N(0), A(5) ⇒ A"}, rs("N", 0, minute(9)), []*model.ReplicaSet{rs("A", 5, minute(1))}, "A"},
-		{why{"two active", "§17 Ex18: N(2), A(3) ⇒ nil, proportional scaling"}, rs("N", 2, minute(9)), []*model.ReplicaSet{rs("A", 3, minute(1))}, ""},
-		{why{"two old active", "§8.3: ≥ 2 active ⇒ nil"}, nil, []*model.ReplicaSet{rs("A", 3, minute(1)), rs("B", 1, minute(2))}, ""},
+		{why{"nothing", "worked example of FindActiveOrLatest: no RSs ⇒ nil"}, nil, nil, ""},
+		{why{"only new active", "worked example of FindActiveOrLatest: N(3), A(0), B(0) ⇒ N"}, rs("N", 3, minute(9)), []*model.ReplicaSet{rs("A", 0, minute(1)), rs("B", 0, minute(2))}, "N"},
+		{why{"none active with new", "worked example of FindActiveOrLatest: nothing active ⇒ the new RS"}, rs("N", 0, minute(9)), []*model.ReplicaSet{rs("A", 0, minute(1)), rs("B", 0, minute(2))}, "N"},
+		{why{"none active no new", "worked example of FindActiveOrLatest: nothing active, no new ⇒ newest old"}, nil, []*model.ReplicaSet{rs("A", 0, minute(1)), rs("B", 0, minute(2))}, "B"},
+		{why{"newest tie by name", "worked example of FindActiveOrLatest: equal times ⇒ name descending, b before a"}, nil, []*model.ReplicaSet{rs("a", 0, minute(1)), rs("b", 0, minute(1))}, "b"},
+		{why{"newest tie by name reversed input", "worked example of FindActiveOrLatest: input order does not matter"}, nil, []*model.ReplicaSet{rs("b", 0, minute(1)), rs("a", 0, minute(1))}, "b"},
+		{why{"one old active", "worked example of FindActiveOrLatest: N(0), A(5) ⇒ A"}, rs("N", 0, minute(9)), []*model.ReplicaSet{rs("A", 5, minute(1))}, "A"},
+		{why{"two active", "worked example of FindActiveOrLatest: N(2), A(3) ⇒ nil, proportional scaling"}, rs("N", 2, minute(9)), []*model.ReplicaSet{rs("A", 3, minute(1))}, ""},
+		{why{"two old active", "upstream FindActiveOrLatest: ≥ 2 active ⇒ nil"}, nil, []*model.ReplicaSet{rs("A", 3, minute(1)), rs("B", 1, minute(2))}, ""},
 		{why{"nil entries ignored", "never panic: nil entries skipped, newest real old RS wins"}, nil, []*model.ReplicaSet{nil, rs("A", 0, minute(1)), nil}, "A"},
-		{why{"only nils", "§8.3: oldRSs[0] after sorting is nil"}, nil, []*model.ReplicaSet{nil}, ""},
+		{why{"only nils", "upstream FindActiveOrLatest: oldRSs[0] after sorting is nil"}, nil, []*model.ReplicaSet{nil}, ""},
 	}
 	runCases(t, cases, func(t *testing.T, c tc) {
 		before := slices.Clone(c.old)
@@ -60,17 +60,17 @@ func TestOrders(t *testing.T) {
 		want    []string
 	}
 	cases := []tc{
-		{why{"creation oldest first", "§8.5 ReplicaSetsByCreationTimestamp: time asc, name asc"}, ByCreationTimestamp,
+		{why{"creation oldest first", "upstream ReplicaSetsByCreationTimestamp: time asc, name asc"}, ByCreationTimestamp,
 			[]*model.ReplicaSet{v3, y, v1, x, v2}, []string{"v1", "v2", "x", "y", "v3"}},
-		{why{"newest first", "§8.3: reverse of the above, name desc on ties"}, NewestFirst,
+		{why{"newest first", "upstream FindActiveOrLatest: reverse of the above, name desc on ties"}, NewestFirst,
 			[]*model.ReplicaSet{v1, x, v3, y, v2}, []string{"v3", "y", "x", "v2", "v1"}},
-		{why{"size older", "§8.5 BySizeOlder: size desc, then older first, then name asc"}, BySizeOlder,
+		{why{"size older", "upstream BySizeOlder: size desc, then older first, then name asc"}, BySizeOlder,
 			[]*model.ReplicaSet{v2, v3, y, v1, x}, []string{"v1", "v3", "v2", "x", "y"}},
-		{why{"size newer", "§8.5 BySizeNewer: size desc, then newer first, then name desc"}, BySizeNewer,
+		{why{"size newer", "upstream BySizeNewer: size desc, then newer first, then name desc"}, BySizeNewer,
 			[]*model.ReplicaSet{v2, v1, x, v3, y}, []string{"v3", "v1", "y", "x", "v2"}},
 		{why{"nil last", "never panic: nil entries sort after all ReplicaSets"}, BySizeNewer,
 			[]*model.ReplicaSet{nil, v2, nil, v1}, []string{"v1", "v2", "<nil>", "<nil>"}},
-		{why{"instants not zones", "§1.9: times compare as instants, so the tie falls to the name"}, ByCreationTimestamp,
+		{why{"instants not zones", "time comparison: times compare as instants, so the tie falls to the name"}, ByCreationTimestamp,
 			[]*model.ReplicaSet{zoned, sameInstant}, []string{"utc", "zoned"}},
 	}
 	runCases(t, cases, func(t *testing.T, c tc) {
@@ -102,11 +102,11 @@ func TestFilterActiveReplicaSets(t *testing.T) {
 		want []string
 	}
 	cases := []tc{
-		{why{"keeps order", "§6.1: rs != nil && spec > 0, order preserved"},
+		{why{"keeps order", "upstream FilterActiveReplicaSets: rs != nil && spec > 0, order preserved"},
 			[]*model.ReplicaSet{replicaSet("c", 1, minute(3)), nil, replicaSet("b", 0, minute(2)), replicaSet("a", 2, minute(1)), unset},
 			[]string{"c", "a", "unset"}},
-		{why{"none active", "§6.1: nothing passes ⇒ nil"}, []*model.ReplicaSet{nil, replicaSet("b", 0, minute(2))}, nil},
-		{why{"empty", "§6.1"}, nil, nil},
+		{why{"none active", "upstream FilterActiveReplicaSets: nothing passes ⇒ nil"}, []*model.ReplicaSet{nil, replicaSet("b", 0, minute(2))}, nil},
+		{why{"empty", "upstream FilterActiveReplicaSets"}, nil, nil},
 	}
 	runCases(t, cases, func(t *testing.T, c tc) {
 		got := FilterActiveReplicaSets(c.in)
@@ -127,16 +127,16 @@ func TestScaleCandidates(t *testing.T) {
 		want  []string
 	}
 	cases := []tc{
-		{why{"doc example", "§8.3/§8.4: active old newest first, then the new RS"}, replicaSet("N", 3, minute(9)),
+		{why{"doc example", "upstream FindActiveOrLatest/scale: active old newest first, then the new RS"}, replicaSet("N", 3, minute(9)),
 			[]*model.ReplicaSet{replicaSet("A", 1, minute(1)), replicaSet("B", 0, minute(2)), replicaSet("C", 2, minute(3))},
 			[]string{"C", "A", "N"}},
-		{why{"new RS inactive", "§8.4: FilterActive drops a new RS at 0"}, replicaSet("N", 0, minute(9)),
+		{why{"new RS inactive", "upstream scale: FilterActive drops a new RS at 0"}, replicaSet("N", 0, minute(9)),
 			[]*model.ReplicaSet{replicaSet("A", 1, minute(1)), nil, replicaSet("C", 2, minute(3))},
 			[]string{"C", "A"}},
-		{why{"no new RS", "§8.4: append(oldRSs, nil) is filtered"}, nil,
+		{why{"no new RS", "upstream scale: append(oldRSs, nil) is filtered"}, nil,
 			[]*model.ReplicaSet{replicaSet("a", 1, minute(1)), replicaSet("b", 1, minute(1))},
 			[]string{"b", "a"}},
-		{why{"nothing", "§8.4: empty ⇒ nil"}, nil, nil, nil},
+		{why{"nothing", "upstream scale: empty ⇒ nil"}, nil, nil, nil},
 	}
 	runCases(t, cases, func(t *testing.T, c tc) {
 		before := slices.Clone(c.old)

@@ -16,7 +16,7 @@ import (
 )
 
 // Sizes in these properties stay small enough (spec ≤ 200, D + surge ≤ 700)
-// that no int32 product overflows; overflow is covered by the §18.14 tables.
+// that no int32 product overflows; overflow is covered by the int32-overflow tables.
 
 // genFencepost draws a value that passes apps/v1 validation: a non-negative
 // integer or a percentage, at most 100% when capped.
@@ -190,7 +190,7 @@ func TestPropClampHappensWithConsistentAnnotations(t *testing.T) {
 		}
 	}
 	if !found {
-		t.Fatal("no clamp among ReplicaSets of 1 replica; the §18.4 quirk is gone")
+		t.Fatal("no clamp among ReplicaSets of 1 replica; the clamp of upstream quirk (proportional scaling anomalies) is gone")
 	}
 }
 

@@ -6,8 +6,8 @@ import (
 	"github.com/rolloutplan/rolloutplan/model"
 )
 
-// This file rebuilds upstream's scale() (spec §8.4) from the package's
-// pieces, so that the examples of spec §17 Ex16 can be checked end to end:
+// This file rebuilds upstream's scale() (deployment controller, sync.go) from the package's
+// pieces, so that the examples of upstream TestScale (sync_test.go) can be checked end to end:
 // FindActiveOrLatest, the saturation shortcut, then Distribute.
 
 // write is one ReplicaSet update scale() issues: the new size and the replica
@@ -18,8 +18,8 @@ type write struct {
 	desired, maxSize int32
 }
 
-// isSaturated is spec §6.8 (owned by the plan package; repeated here only to
-// route Example 16 q): newRS at D, annotated with D (signed parser), all
+// isSaturated is upstream IsSaturated (owned by the plan package; repeated here only to
+// route upstream TestScale (sync_test.go) q): newRS at D, annotated with D (signed parser), all
 // available.
 func isSaturated(d *model.Deployment, rs *model.ReplicaSet) bool {
 	if rs == nil {

@@ -13,7 +13,7 @@ import (
 // through scale() as rebuilt in scale_sim_test.go, applying every write as
 // the API server would. After each step the ReplicaSets hold exactly the
 // total the step aimed for (design I6: D for a single ReplicaSet, else
-// Allowed plus whatever the §18.4 clamp added back) and none is negative.
+// Allowed plus whatever the clamp of upstream quirk (proportional scaling anomalies) added back) and none is negative.
 type scaleMachine struct {
 	surge, unav *model.IntOrString
 	rss         []*model.ReplicaSet

@@ -19,7 +19,7 @@ import (
 //     ([CopyDeploymentAnnotationsToReplicaSet]).
 //  2. If rs's current revision is non-numeric (and non-empty), stop and
 //     report false, even if step 1 changed something: upstream's quirk
-//     (spec §18.10), so the copies of step 1 are not written that sync.
+//     (upstream quirk: a non-numeric revision breaks annotation syncing), so the copies of step 1 are not written that sync.
 //     A missing or empty revision counts as 0.
 //  3. If newRevision is not a decimal int64, stop and report false.
 //  4. If the current revision is lower than newRevision, set it to
@@ -38,7 +38,7 @@ import (
 // in the planner. historyLimitChars is [model.MaxRevisionHistoryLength]
 // (2000) in the controller.
 //
-// Example (spec Example 12, limit 5): an RS without annotations synced with
+// Example (upstream TestAnnotationUtils, limit 5): an RS without annotations synced with
 // new revisions 11, 12, 13, 14 ends with revision "14" and history "12,13":
 // after 12 the history is "11", after 13 "11,12" (exactly 5 characters), and
 // 14 must drop "11" to append "13".
@@ -75,7 +75,7 @@ func newReplicaSetAnnotations(d *model.Deployment, rs *model.ReplicaSet, newRevi
 	oldRev, err := strconv.ParseInt(oldRevision, 10, 64)
 	if err != nil {
 		if oldRevision != "" {
-			return changed, false // §18.10: the copies above are reported as unchanged
+			return changed, false // upstream quirk (a non-numeric revision breaks annotation syncing): the copies above are reported as unchanged
 		}
 		oldRev = 0
 	}
@@ -164,7 +164,7 @@ func copyDeploymentAnnotations(d *model.Deployment, rs *model.ReplicaSet, apply 
 // SetDeploymentRevision sets d's revision annotation to revision and reports
 // whether that changed it. The controller calls it with the new
 // ReplicaSet's revision string, whatever it is (so a non-numeric RS revision
-// propagates, spec §18.10). As upstream, a missing annotation and an empty
+// propagates, upstream quirk (a non-numeric revision breaks annotation syncing)). As upstream, a missing annotation and an empty
 // revision count as equal: SetDeploymentRevision(d, "") on a Deployment
 // without the annotation changes nothing. d.Annotations is made non-nil.
 func SetDeploymentRevision(d *model.Deployment, revision string) bool {
@@ -182,7 +182,7 @@ func SetDeploymentRevision(d *model.Deployment, revision string) bool {
 }
 
 // SetDeploymentAnnotationsTo replaces d's annotations with those of the
-// rollback target rs, the controller's legacy rollback path (spec §10.1):
+// rollback target rs, the controller's legacy rollback path (upstream rollback, driven by the deprecated rollback annotation):
 // d keeps only its own skip-list annotations (revision, last-applied
 // configuration, ...), then receives every non-skip-list annotation of rs.
 // Any other annotation of d is dropped. d.Annotations is always a new map;

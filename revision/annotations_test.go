@@ -8,7 +8,7 @@ import (
 	"github.com/rolloutplan/rolloutplan/model"
 )
 
-// TestExample12HistoryTrimming is spec Example 12 (deployment_util_test.go:
+// TestExample12HistoryTrimming is upstream TestAnnotationUtils (deployment_util_test.go:
 // TestAnnotationUtils): limit 5 characters, revisions 11..20 applied to an
 // RS that starts without annotations.
 func TestExample12HistoryTrimming(t *testing.T) {
@@ -57,35 +57,35 @@ func TestSetNewReplicaSetAnnotations(t *testing.T) {
 		want         state
 		changed      bool
 	}{
-		{"fresh", "§4.3: no revision yet counts as 0 and there is no history to record",
+		{"fresh", "upstream SetNewReplicaSetAnnotations: no revision yet counts as 0 and there is no history to record",
 			nil, nil, "1", 2000,
 			state{model.RevisionAnnotation: "1"}, true},
-		{"copy-and-bump", "§4.3/§4.4: non-skip annotations are copied, the skip list is not",
+		{"copy-and-bump", "upstream SetNewReplicaSetAnnotations/copyDeploymentAnnotationsToReplicaSet (skipCopyAnnotation): non-skip annotations are copied, the skip list is not",
 			state{"team": "shop", model.LastAppliedConfigAnnotation: "{}", model.RevisionAnnotation: "9", model.ChangeCauseAnnotation: "v2"},
 			state{model.RevisionAnnotation: "1"}, "2", 2000,
 			state{"team": "shop", model.ChangeCauseAnnotation: "v2", model.RevisionAnnotation: "2", model.RevisionHistoryAnnotation: "1"}, true},
-		{"same-revision", "§4.3: revision not lower than the new one: untouched, nothing changed",
+		{"same-revision", "upstream SetNewReplicaSetAnnotations: revision not lower than the new one: untouched, nothing changed",
 			nil, state{model.RevisionAnnotation: "3"}, "3", 2000,
 			state{model.RevisionAnnotation: "3"}, false},
-		{"higher-revision", "§4.3: the RS's revision is never lowered (old RSs deleted since)",
+		{"higher-revision", "upstream SetNewReplicaSetAnnotations: the RS's revision is never lowered (old RSs deleted since)",
 			nil, state{model.RevisionAnnotation: "7"}, "3", 2000,
 			state{model.RevisionAnnotation: "7"}, false},
-		{"copy-only", "§4.4: a copied annotation alone reports a change",
+		{"copy-only", "upstream copyDeploymentAnnotationsToReplicaSet (skipCopyAnnotation): a copied annotation alone reports a change",
 			state{"team": "shop"}, state{model.RevisionAnnotation: "3"}, "3", 2000,
 			state{"team": "shop", model.RevisionAnnotation: "3"}, true},
-		{"copy-equal", "§4.4: an equal value is not a change",
+		{"copy-equal", "upstream copyDeploymentAnnotationsToReplicaSet (skipCopyAnnotation): an equal value is not a change",
 			state{"team": "shop"}, state{"team": "shop", model.RevisionAnnotation: "3"}, "3", 2000,
 			state{"team": "shop", model.RevisionAnnotation: "3"}, false},
-		{"copy-empty-value", "§4.4: an empty value missing on the RS is copied",
+		{"copy-empty-value", "upstream copyDeploymentAnnotationsToReplicaSet (skipCopyAnnotation): an empty value missing on the RS is copied",
 			state{"flag": ""}, state{model.RevisionAnnotation: "3"}, "3", 2000,
 			state{"flag": "", model.RevisionAnnotation: "3"}, true},
-		{"keep-removed", "§4.4: annotations gone from the Deployment stay on the RS",
+		{"keep-removed", "upstream copyDeploymentAnnotationsToReplicaSet (skipCopyAnnotation): annotations gone from the Deployment stay on the RS",
 			nil, state{"old": "x", model.RevisionAnnotation: "3"}, "3", 2000,
 			state{"old": "x", model.RevisionAnnotation: "3"}, false},
-		{"garbage-old-revision", "§18.10: non-numeric RS revision ⇒ false although the copy changed the map",
+		{"garbage-old-revision", "upstream quirk (a non-numeric revision breaks annotation syncing): non-numeric RS revision ⇒ false although the copy changed the map",
 			state{"team": "shop"}, state{model.RevisionAnnotation: "abc"}, "4", 2000,
 			state{"team": "shop", model.RevisionAnnotation: "abc"}, false},
-		{"garbage-new-revision", "§4.3: a non-numeric new revision ⇒ false, copies stay in memory",
+		{"garbage-new-revision", "upstream SetNewReplicaSetAnnotations: a non-numeric new revision ⇒ false, copies stay in memory",
 			state{"team": "shop"}, state{model.RevisionAnnotation: "3"}, "x", 2000,
 			state{"team": "shop", model.RevisionAnnotation: "3"}, false},
 		{"plus-kept", "the new revision is written as given, sign included",
@@ -94,13 +94,13 @@ func TestSetNewReplicaSetAnnotations(t *testing.T) {
 		{"empty-old-revision", "present but empty counts as 0, and that empty string becomes the history (upstream)",
 			nil, state{model.RevisionAnnotation: ""}, "2", 2000,
 			state{model.RevisionAnnotation: "2", model.RevisionHistoryAnnotation: ""}, true},
-		{"append", "§4.3: the former revision is appended",
+		{"append", "upstream SetNewReplicaSetAnnotations: the former revision is appended",
 			nil, state{model.RevisionAnnotation: "4", model.RevisionHistoryAnnotation: "1,2"}, "6", 2000,
 			state{model.RevisionAnnotation: "6", model.RevisionHistoryAnnotation: "1,2,4"}, true},
-		{"empty-first-entry", "§4.3: a history whose first entry is empty is replaced without a length check",
+		{"empty-first-entry", "upstream SetNewReplicaSetAnnotations: a history whose first entry is empty is replaced without a length check",
 			nil, state{model.RevisionAnnotation: "4", model.RevisionHistoryAnnotation: ",2"}, "6", 2000,
 			state{model.RevisionAnnotation: "6", model.RevisionHistoryAnnotation: "4"}, true},
-		{"cannot-fit", "§4.3: the former revision alone exceeds the limit: history unchanged, revision still bumped",
+		{"cannot-fit", "upstream SetNewReplicaSetAnnotations: the former revision alone exceeds the limit: history unchanged, revision still bumped",
 			nil, state{model.RevisionAnnotation: "123456", model.RevisionHistoryAnnotation: "1"}, "123457", 5,
 			state{model.RevisionAnnotation: "123457", model.RevisionHistoryAnnotation: "1"}, true},
 		{"drop-all", "everything old dropped, the former revision alone fits",
@@ -168,7 +168,7 @@ func TestSetDeploymentRevision(t *testing.T) {
 		{"empty-on-nil", "upstream compares with the map lookup, so absent == \"\"", nil, "", false},
 		{"set", "absent ⇒ set", nil, "3", true},
 		{"same", "equal value ⇒ unchanged", map[string]string{model.RevisionAnnotation: "3"}, "3", false},
-		{"garbage", "§18.10: any string is copied, numeric or not", map[string]string{model.RevisionAnnotation: "3"}, "abc", true},
+		{"garbage", "upstream quirk (a non-numeric revision breaks annotation syncing): any string is copied, numeric or not", map[string]string{model.RevisionAnnotation: "3"}, "abc", true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

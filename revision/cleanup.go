@@ -8,7 +8,7 @@ import (
 )
 
 // ToDelete returns the old ReplicaSets the controller deletes to enforce
-// spec.revisionHistoryLimit (upstream's cleanupDeployment, spec §9), in the
+// spec.revisionHistoryLimit (upstream cleanupDeployment), in the
 // order it deletes them.
 //
 //   - A nil limit or [model.NoLimit] means no cleanup: nil.
@@ -32,7 +32,7 @@ import (
 // 1 (the apps/v1 default), so such a ReplicaSet is never idle, and a
 // negative limit (rejected by validation) acts like 0.
 //
-// Example (spec Example 23): revisions 1–4 with (spec, status) replicas
+// Example (upstream TestDeploymentController_cleanupDeployment): revisions 1–4 with (spec, status) replicas
 // (0,0), (0,1), (1,0), (1,1) and limit 0 examine all four and delete only
 // revision 1; with limit 1 and three idle ReplicaSets, revisions 1 and 2 go.
 func ToDelete(oldRSs []*model.ReplicaSet, revisionHistoryLimit *int32) []*model.ReplicaSet {

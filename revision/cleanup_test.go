@@ -11,9 +11,9 @@ import (
 	"github.com/rolloutplan/rolloutplan/model"
 )
 
-// TestToDeleteExample23 is spec Example 23 (sync_test.go:
+// TestToDeleteExample23 is upstream TestDeploymentController_cleanupDeployment (sync_test.go:
 // TestDeploymentController_cleanupDeployment), with the deleted names spelled
-// out, plus derived cases for the rules of §9.
+// out, plus derived cases for the rules of upstream cleanupDeployment.
 func TestToDeleteExample23(t *testing.T) {
 	idle := func(name string, opts ...rsOpt) *model.ReplicaSet { return newRS(name, opts...) }
 	cases := []struct {
@@ -22,33 +22,33 @@ func TestToDeleteExample23(t *testing.T) {
 		limit        *int32
 		want         []string
 	}{
-		{"three-idle-limit-1", "Example 23 row 1: no revisions, equal times ⇒ name order, first 2 of 3 deleted",
+		{"three-idle-limit-1", "upstream TestDeploymentController_cleanupDeployment row 1: no revisions, equal times ⇒ name order, first 2 of 3 deleted",
 			[]*model.ReplicaSet{idle("foo-1"), idle("foo-2"), idle("foo-3")}, model.Int32Ptr(1), []string{"foo-1", "foo-2"}},
-		{"only-empty-one", "Example 23 row 2: (0,0),(0,1),(1,0),(1,1) limit 0 ⇒ only foo-1",
+		{"only-empty-one", "upstream TestDeploymentController_cleanupDeployment row 2: (0,0),(0,1),(1,0),(1,1) limit 0 ⇒ only foo-1",
 			[]*model.ReplicaSet{idle("foo-1"), idle("foo-2", replicas(0, 1)), idle("foo-3", replicas(1, 0)), idle("foo-4", replicas(1, 1))},
 			model.Int32Ptr(0), []string{"foo-1"}},
-		{"two-idle-limit-0", "Example 23 row 3: both deleted",
+		{"two-idle-limit-0", "upstream TestDeploymentController_cleanupDeployment row 3: both deleted",
 			[]*model.ReplicaSet{idle("foo-1"), idle("foo-2")}, model.Int32Ptr(0), []string{"foo-1", "foo-2"}},
-		{"two-busy-limit-0", "Example 23 row 4: (1,1),(1,1) ⇒ none",
+		{"two-busy-limit-0", "upstream TestDeploymentController_cleanupDeployment row 4: (1,1),(1,1) ⇒ none",
 			[]*model.ReplicaSet{idle("foo-1", replicas(1, 1)), idle("foo-2", replicas(1, 1))}, model.Int32Ptr(0), nil},
-		{"already-deleting", "Example 23 row 5: a ReplicaSet with deletionTimestamp is not a candidate",
+		{"already-deleting", "upstream TestDeploymentController_cleanupDeployment row 5: a ReplicaSet with deletionTimestamp is not a candidate",
 			[]*model.ReplicaSet{idle("foo-1", deleting())}, model.Int32Ptr(0), nil},
-		{"unlimited", "Example 23 row 6: MaxInt32 means no limit",
+		{"unlimited", "upstream TestDeploymentController_cleanupDeployment row 6: MaxInt32 means no limit",
 			[]*model.ReplicaSet{idle("foo-1"), idle("foo-2"), idle("foo-3")}, model.Int32Ptr(math.MaxInt32), nil},
-		{"nil-limit", "§9: nil revisionHistoryLimit means no cleanup",
+		{"nil-limit", "upstream cleanupDeployment: nil revisionHistoryLimit means no cleanup",
 			[]*model.ReplicaSet{idle("foo-1")}, nil, nil},
-		{"within-limit", "§9: diff ≤ 0 ⇒ nothing",
+		{"within-limit", "upstream cleanupDeployment: diff ≤ 0 ⇒ nothing",
 			[]*model.ReplicaSet{idle("foo-1"), idle("foo-2")}, model.Int32Ptr(2), nil},
-		{"by-revision", "§9: lowest revision first, not oldest creation: rev 2 (newer) goes before rev 10",
+		{"by-revision", "upstream cleanupDeployment: lowest revision first, not oldest creation: rev 2 (newer) goes before rev 10",
 			[]*model.ReplicaSet{idle("a", rev("10"), created(-time.Hour)), idle("b", rev("2")), idle("c", rev("11"))},
 			model.Int32Ptr(2), []string{"b"}},
-		{"skip-not-replaced", "§9: the busy lowest revision is skipped and the loop stops at diff, rev 3 not examined",
+		{"skip-not-replaced", "upstream cleanupDeployment: the busy lowest revision is skipped and the loop stops at diff, rev 3 not examined",
 			[]*model.ReplicaSet{idle("r1", rev("1"), replicas(1, 1)), idle("r2", rev("2")), idle("r3", rev("3"))},
 			model.Int32Ptr(1), []string{"r2"}},
-		{"unobserved", "§9: generation > observedGeneration is skipped",
+		{"unobserved", "upstream cleanupDeployment: generation > observedGeneration is skipped",
 			[]*model.ReplicaSet{idle("r1", rev("1"), generation(2, 1)), idle("r2", rev("2"), generation(2, 2))},
 			model.Int32Ptr(0), []string{"r2"}},
-		{"deleting-not-counted", "§9: a deleting RS is not cleanable, so it does not count towards diff",
+		{"deleting-not-counted", "upstream cleanupDeployment: a deleting RS is not cleanable, so it does not count towards diff",
 			[]*model.ReplicaSet{idle("r1", rev("1"), deleting()), idle("r2", rev("2")), idle("r3", rev("3"))},
 			model.Int32Ptr(1), []string{"r2"}},
 		{"nil-entries", "nil entries are ignored (upstream filters them)",
@@ -57,9 +57,9 @@ func TestToDeleteExample23(t *testing.T) {
 			[]*model.ReplicaSet{idle("r1", rev("1"), func(rs *model.ReplicaSet) { rs.Spec.Replicas = nil })}, model.Int32Ptr(0), nil},
 		{"negative-limit", "validation rejects it; treated like 0 (upstream would index past the end)",
 			[]*model.ReplicaSet{idle("r1", rev("1")), idle("r2", rev("2"))}, model.Int32Ptr(-3), []string{"r1", "r2"}},
-		{"equal-revisions", "§9: equal revisions fall back to creation time",
+		{"equal-revisions", "upstream cleanupDeployment: equal revisions fall back to creation time",
 			[]*model.ReplicaSet{idle("late", rev("4"), created(time.Minute)), idle("early", rev("4"))}, model.Int32Ptr(1), []string{"early"}},
-		{"unparsable-by-time", "§9: an unparsable revision compares by creation time with everything",
+		{"unparsable-by-time", "upstream cleanupDeployment: an unparsable revision compares by creation time with everything",
 			[]*model.ReplicaSet{idle("garbage", rev("x")), idle("r1", rev("1"), created(time.Minute))}, model.Int32Ptr(1), []string{"garbage"}},
 	}
 	for _, c := range cases {

@@ -1,6 +1,11 @@
 // Package revision implements the Deployment controller's bookkeeping of
 // rollout revisions, and the parts of kubectl rollout that read it.
 //
+// To start: [Revision] reads a ReplicaSet's number, [ToDelete] lists what
+// cleanup deletes, [RollbackTarget] picks what kubectl rollout undo restores
+// and [History] lists what kubectl rollout history prints; the Examples for
+// ToDelete and RollbackTarget are the shortest.
+//
 // Every ReplicaSet of a Deployment carries its rollout sequence number in the
 // deployment.kubernetes.io/revision annotation; the new ReplicaSet gets the
 // highest old revision plus one, and a ReplicaSet that becomes new again

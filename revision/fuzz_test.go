@@ -88,7 +88,7 @@ func FuzzSetNewReplicaSetAnnotations(f *testing.F) {
 		if d.Annotations[dKey] != dBefore.Annotations[dKey] || len(d.Annotations) != 1 {
 			t.Fatal("the Deployment was modified")
 		}
-		// The rules of §4.3, restated: a missing or empty revision is 0, any
+		// The rules of upstream SetNewReplicaSetAnnotations, restated: a missing or empty revision is 0, any
 		// other unparsable one stops everything, and the revision is raised
 		// only when the new one is higher.
 		oldStr := ""

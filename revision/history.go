@@ -20,7 +20,7 @@ type Entry struct {
 	ReplicaSet *model.ReplicaSet
 }
 
-// History returns what kubectl rollout history lists for d (spec §16.2):
+// History returns what kubectl rollout history lists for d:
 // one entry per revision, ascending. The ReplicaSets considered are chosen
 // and ordered as for [RollbackTarget] (controlled by d, matching its
 // selector; the new ReplicaSet last). A missing revision annotation is

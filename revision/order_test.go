@@ -25,14 +25,14 @@ func TestOrderings(t *testing.T) {
 		byCreation   int
 		byRevision   int
 	}{
-		{"older-first", "§4.1: earlier creation first", newRS("b", created(-time.Second)), newRS("a"), -1, -1},
-		{"name-tie", "§4.1: equal times ⇒ name ascending", newRS("a"), newRS("b"), -1, -1},
+		{"older-first", "upstream FindNewReplicaSet/FindOldReplicaSets: earlier creation first", newRS("b", created(-time.Second)), newRS("a"), -1, -1},
+		{"name-tie", "upstream FindNewReplicaSet/FindOldReplicaSets: equal times ⇒ name ascending", newRS("a"), newRS("b"), -1, -1},
 		{"same", "same time and name ⇒ equal", newRS("a"), newRS("a"), 0, 0},
-		{"revision-wins", "§9: revision before creation time", newRS("a", rev("9")), newRS("b", rev("2"), created(time.Hour)), -1, 1},
-		{"numeric-not-lexical", "§9: revisions compare as numbers: 10 > 9", newRS("a", rev("10")), newRS("b", rev("9")), -1, 1},
-		{"equal-revision", "§9: equal revisions ⇒ creation order", newRS("a", rev("4"), created(time.Hour)), newRS("b", rev("4")), 1, 1},
-		{"unparsable", "§9: either unparsable ⇒ creation order", newRS("a", rev("x")), newRS("b", rev("1"), created(time.Hour)), -1, -1},
-		{"missing-is-zero", "§4.2: a missing annotation is revision 0", newRS("a", created(time.Hour)), newRS("b", rev("1")), 1, -1},
+		{"revision-wins", "upstream cleanupDeployment: revision before creation time", newRS("a", rev("9")), newRS("b", rev("2"), created(time.Hour)), -1, 1},
+		{"numeric-not-lexical", "upstream cleanupDeployment: revisions compare as numbers: 10 > 9", newRS("a", rev("10")), newRS("b", rev("9")), -1, 1},
+		{"equal-revision", "upstream cleanupDeployment: equal revisions ⇒ creation order", newRS("a", rev("4"), created(time.Hour)), newRS("b", rev("4")), 1, 1},
+		{"unparsable", "upstream cleanupDeployment: either unparsable ⇒ creation order", newRS("a", rev("x")), newRS("b", rev("1"), created(time.Hour)), -1, -1},
+		{"missing-is-zero", "upstream Revision/MaxRevision/LastRevision: a missing annotation is revision 0", newRS("a", created(time.Hour)), newRS("b", rev("1")), 1, -1},
 		{"sub-second", "full precision: 1ns earlier is earlier", newRS("b", created(-time.Nanosecond)), newRS("a"), -1, -1},
 		{"nil-first", "nil sorts first instead of panicking", nil, newRS("a"), -1, -1},
 		{"nil-nil", "two nils are equal", nil, nil, 0, 0},

@@ -16,14 +16,14 @@ func TestRevision(t *testing.T) {
 		want         int64
 		wantErr      bool
 	}{
-		{"absent", "§4.2: a missing annotation is revision 0 without error", nil, 0, false},
-		{"absent-other-keys", "§4.2: only the revision key matters", map[string]string{"x": "y"}, 0, false},
+		{"absent", "upstream Revision/MaxRevision/LastRevision: a missing annotation is revision 0 without error", nil, 0, false},
+		{"absent-other-keys", "upstream Revision/MaxRevision/LastRevision: only the revision key matters", map[string]string{"x": "y"}, 0, false},
 		{"plain", "decimal int64", map[string]string{model.RevisionAnnotation: "5"}, 5, false},
-		{"plus", "§4.2: strconv.ParseInt accepts a leading +", map[string]string{model.RevisionAnnotation: "+5"}, 5, false},
-		{"minus", "§4.2: and a leading -", map[string]string{model.RevisionAnnotation: "-5"}, -5, false},
+		{"plus", "upstream Revision/MaxRevision/LastRevision: strconv.ParseInt accepts a leading +", map[string]string{model.RevisionAnnotation: "+5"}, 5, false},
+		{"minus", "upstream Revision/MaxRevision/LastRevision: and a leading -", map[string]string{model.RevisionAnnotation: "-5"}, -5, false},
 		{"leading-zeros", "ParseInt accepts leading zeros", map[string]string{model.RevisionAnnotation: "007"}, 7, false},
 		{"max", "largest int64", map[string]string{model.RevisionAnnotation: "9223372036854775807"}, 9223372036854775807, false},
-		{"empty", "§4.2: present but empty is an error, unlike absent", map[string]string{model.RevisionAnnotation: ""}, 0, true},
+		{"empty", "upstream Revision/MaxRevision/LastRevision: present but empty is an error, unlike absent", map[string]string{model.RevisionAnnotation: ""}, 0, true},
 		{"garbage", "not a number", map[string]string{model.RevisionAnnotation: "abc"}, 0, true},
 		{"space", "no trimming", map[string]string{model.RevisionAnnotation: " 5"}, 0, true},
 		{"float", "base 10 integers only", map[string]string{model.RevisionAnnotation: "5.0"}, 0, true},
@@ -71,9 +71,9 @@ func TestMaxAndLastRevision(t *testing.T) {
 		rss          []*model.ReplicaSet
 		max, last    int64
 	}{
-		{"none", "§4.2: both start at 0", nil, 0, 0},
+		{"none", "upstream Revision/MaxRevision/LastRevision: both start at 0", nil, 0, 0},
 		{"single", "no second revision: LastRevision 0", []*model.ReplicaSet{r("4")}, 4, 0},
-		{"duplicates", "§4.2: [3,3] ⇒ LastRevision 3 (duplicates count twice)", []*model.ReplicaSet{r("3"), r("3")}, 3, 3},
+		{"duplicates", "upstream Revision/MaxRevision/LastRevision: [3,3] ⇒ LastRevision 3 (duplicates count twice)", []*model.ReplicaSet{r("3"), r("3")}, 3, 3},
 		{"ascending", "1,2,3: previous is 2", []*model.ReplicaSet{r("1"), r("2"), r("3")}, 3, 2},
 		{"descending", "order does not matter: 5,1", []*model.ReplicaSet{r("5"), r("1")}, 5, 1},
 		{"mixed", "unparsable skipped, absent counts as 0: [3, x, 7, absent]", []*model.ReplicaSet{r("3"), r("x"), r("7"), absent}, 7, 3},

@@ -59,7 +59,7 @@ func (e *NoRolloutHistoryError) Is(target error) bool { return target == ErrNoRo
 // with the line "deployment.apps/<name> skipped rollback (current template
 // already matches revision N)"; Error returns the part after the name. N is
 // the revision as requested, so 0 when undoing to the previous revision
-// (spec §18.22).
+// (upstream quirk: kubectl undo replaces the annotation map wholesale).
 type AlreadyCurrentError struct {
 	Revision int64 // as requested; 0 means "previous"
 }
@@ -73,7 +73,7 @@ func (e *AlreadyCurrentError) Error() string {
 func (e *AlreadyCurrentError) Is(target error) bool { return target == ErrAlreadyCurrent }
 
 // RollbackTarget selects the ReplicaSet kubectl rollout undo would restore
-// (spec §10.2) and returns it, one of the caller's own pointers.
+// and returns it, one of the caller's own pointers.
 //
 // rss may be every ReplicaSet of the namespace: only those controlled by d
 // (controller owner reference to d.UID) whose labels match d.Spec.Selector
@@ -97,7 +97,7 @@ func (e *AlreadyCurrentError) Is(target error) bool { return target == ErrAlread
 // still show it. It does not check spec.paused; [Undo] does, in kubectl's
 // order.
 //
-// Example (spec Example 32): with revisions 1, 2, 3 (3 current), 0 selects
+// Example (worked example of kubectl rollout undo target selection): with revisions 1, 2, 3 (3 current), 0 selects
 // revision 2, 1 selects revision 1, 3 selects revision 3 with "skipped
 // rollback (current template already matches revision 3)", and 7 fails with
 // "unable to find specified revision 7 in history".
@@ -206,7 +206,7 @@ func RollbackTemplate(target *model.ReplicaSet) model.PodTemplate {
 // over d's (a JSON-patch replace of /metadata/annotations): d's own
 // skip-list annotations ([model.IsSkippedAnnotation]), plus every other
 // annotation of target. Annotations of d that target lacks are removed
-// (spec §18.22). The map is new; d and target are only read.
+// (upstream quirk: kubectl undo replaces the annotation map wholesale). The map is new; d and target are only read.
 //
 // Example: d {revision: 3, kubectl.kubernetes.io/last-applied-configuration:
 // {...}, team: a} undone to target {revision: 1, change-cause: "v1"} gets

@@ -9,7 +9,8 @@ import (
 	"github.com/rolloutplan/rolloutplan/model"
 )
 
-// example32 is the setting of spec Example 32: Deployment "web" at revision
+// example32 is the setting of the worked example of kubectl rollout undo target
+// selection: Deployment "web" at revision
 // 3, with ReplicaSets for revisions 1, 2 and 3.
 func example32() (*model.Deployment, []*model.ReplicaSet) {
 	d := webDeployment("web:3")
@@ -29,31 +30,31 @@ func TestRollbackTargetExample32(t *testing.T) {
 		wantErr      error  // sentinel
 		wantMsg      string
 	}{
-		{"previous", "Example 32: undo ⇒ revision 2", example32, 0, "web-2", nil, ""},
-		{"to-1", "Example 32: --to-revision=1 ⇒ revision 1", example32, 1, "web-1", nil, ""},
-		{"to-3", "Example 32: --to-revision=3 is the current template ⇒ skipped", example32, 3, "web-3", ErrAlreadyCurrent,
+		{"previous", "worked example of kubectl rollout undo target selection: undo ⇒ revision 2", example32, 0, "web-2", nil, ""},
+		{"to-1", "worked example of kubectl rollout undo target selection: --to-revision=1 ⇒ revision 1", example32, 1, "web-1", nil, ""},
+		{"to-3", "worked example of kubectl rollout undo target selection: --to-revision=3 is the current template ⇒ skipped", example32, 3, "web-3", ErrAlreadyCurrent,
 			"skipped rollback (current template already matches revision 3)"},
-		{"to-7", "Example 32: unknown revision", example32, 7, "", ErrRevisionNotFound, "unable to find specified revision 7 in history"},
-		{"negative", "§10.2: a negative revision is reported as not found", example32, -1, "", ErrRevisionNotFound,
+		{"to-7", "worked example of kubectl rollout undo target selection: unknown revision", example32, 7, "", ErrRevisionNotFound, "unable to find specified revision 7 in history"},
+		{"negative", "kubectl rollout undo: a negative revision is reported as not found", example32, -1, "", ErrRevisionNotFound,
 			"unable to find specified revision -1 in history"},
-		{"single", "Example 32: a single RS has no previous revision", func() (*model.Deployment, []*model.ReplicaSet) {
+		{"single", "worked example of kubectl rollout undo target selection: a single RS has no previous revision", func() (*model.Deployment, []*model.ReplicaSet) {
 			d := webDeployment("web:1")
 			return d, []*model.ReplicaSet{webRS(d, "web-1", "1", "web:1", 0)}
 		}, 0, "", ErrNoRolloutHistory, `no rollout history found for deployment "web"`},
-		{"none", "§10.2: no owned RSs at all", func() (*model.Deployment, []*model.ReplicaSet) {
+		{"none", "kubectl rollout undo: no owned RSs at all", func() (*model.Deployment, []*model.ReplicaSet) {
 			return webDeployment("web:1"), nil
 		}, 0, "", ErrNoRolloutHistory, `no rollout history found for deployment "web"`},
-		{"not-owned", "§10.2: an RS controlled by another Deployment is invisible", func() (*model.Deployment, []*model.ReplicaSet) {
+		{"not-owned", "kubectl rollout undo: an RS controlled by another Deployment is invisible", func() (*model.Deployment, []*model.ReplicaSet) {
 			d, rss := example32()
 			other := webDeployment("x")
 			other.UID = "d-other"
 			return d, append(rss, webRS(other, "other-9", "9", "web:9", 0))
 		}, 9, "", ErrRevisionNotFound, "unable to find specified revision 9 in history"},
-		{"selector", "§10.2: an owned RS whose labels miss the selector is invisible", func() (*model.Deployment, []*model.ReplicaSet) {
+		{"selector", "kubectl rollout undo: an owned RS whose labels miss the selector is invisible", func() (*model.Deployment, []*model.ReplicaSet) {
 			d, rss := example32()
 			return d, append(rss, webRS(d, "stray-9", "9", "web:9", 0, labels("app", "other")))
 		}, 9, "", ErrRevisionNotFound, "unable to find specified revision 9 in history"},
-		{"previous-after-rollback", "§10.2: the current template is the oldest match (revision 4 after a rollback to 1); previous is 3",
+		{"previous-after-rollback", "kubectl rollout undo: the current template is the oldest match (revision 4 after a rollback to 1); previous is 3",
 			func() (*model.Deployment, []*model.ReplicaSet) {
 				d := webDeployment("web:1")
 				return d, []*model.ReplicaSet{
@@ -62,7 +63,7 @@ func TestRollbackTargetExample32(t *testing.T) {
 					webRS(d, "web-3", "3", "web:3", -time.Hour),
 				}
 			}, 0, "web-3", nil, ""},
-		{"duplicate-latest", "§10.2 loop: with two RSs at the top revision the later in kubectl order is 'previous'",
+		{"duplicate-latest", "kubectl rollout undo loop: with two RSs at the top revision the later in kubectl order is 'previous'",
 			func() (*model.Deployment, []*model.ReplicaSet) {
 				d := webDeployment("web:9")
 				return d, []*model.ReplicaSet{
@@ -70,7 +71,7 @@ func TestRollbackTargetExample32(t *testing.T) {
 					webRS(d, "dup-b", "3", "web:b", -time.Hour),
 				}
 			}, 0, "dup-b", nil, ""},
-		{"duplicate-requested", "§10.2: --to-revision takes the first match in kubectl order (older first)",
+		{"duplicate-requested", "kubectl rollout undo: --to-revision takes the first match in kubectl order (older first)",
 			func() (*model.Deployment, []*model.ReplicaSet) {
 				d := webDeployment("web:9")
 				return d, []*model.ReplicaSet{
@@ -78,19 +79,19 @@ func TestRollbackTargetExample32(t *testing.T) {
 					webRS(d, "dup-a", "2", "web:a", -2*time.Hour),
 				}
 			}, 2, "dup-a", nil, ""},
-		{"missing-annotation", "§10.2: no annotation counts as revision 0, which is a valid 'previous'",
+		{"missing-annotation", "kubectl rollout undo: no annotation counts as revision 0, which is a valid 'previous'",
 			func() (*model.Deployment, []*model.ReplicaSet) {
 				d := webDeployment("web:2")
 				bare := webRS(d, "web-0", "0", "web:0", -time.Hour)
 				delete(bare.Annotations, model.RevisionAnnotation)
 				return d, []*model.ReplicaSet{bare, webRS(d, "web-2", "2", "web:2", 0)}
 			}, 0, "web-0", nil, ""},
-		{"unparsable-skipped", "§10.2: RSs with unparsable revisions are not candidates",
+		{"unparsable-skipped", "kubectl rollout undo: RSs with unparsable revisions are not candidates",
 			func() (*model.Deployment, []*model.ReplicaSet) {
 				d := webDeployment("web:2")
 				return d, []*model.ReplicaSet{webRS(d, "web-x", "x", "web:x", -time.Hour), webRS(d, "web-2", "2", "web:2", 0)}
 			}, 0, "", ErrNoRolloutHistory, `no rollout history found for deployment "web"`},
-		{"new-rs-last", "§10.2: the new RS goes last, so with equal top revisions an old RS is 'latest' and the new one 'previous'",
+		{"new-rs-last", "kubectl rollout undo: the new RS goes last, so with equal top revisions an old RS is 'latest' and the new one 'previous'",
 			func() (*model.Deployment, []*model.ReplicaSet) {
 				d := webDeployment("web:new")
 				return d, []*model.ReplicaSet{
@@ -162,7 +163,7 @@ func TestRollbackTargetErrorsAreTyped(t *testing.T) {
 }
 
 // TestKubectlOrderExample15 checks the new-RS choice and the old/new order
-// kubectl uses against spec Example 15 (deployment_util_test.go:
+// kubectl uses against upstream TestFindNewReplicaSet/TestFindOldReplicaSets (deployment_util_test.go:
 // TestFindNewReplicaSet / TestFindOldReplicaSets).
 func TestKubectlOrderExample15(t *testing.T) {
 	d := webDeployment("nginx")
@@ -174,10 +175,10 @@ func TestKubectlOrderExample15(t *testing.T) {
 		in           []*model.ReplicaSet
 		want         []string // old ones in creation order, then the new one
 	}{
-		{"new-and-old", "Example 15 row 1: new = newRS", []*model.ReplicaSet{newRS, oldRS}, []string{"oldRS", "newRS"}},
-		{"old-only", "Example 15 row 2: no new RS", []*model.ReplicaSet{oldRS}, []string{"oldRS"}},
-		{"duplicate", "Example 15 row 3: the oldest match newRSDup is new; newRS is old", []*model.ReplicaSet{oldRS, newRS, newRSDup}, []string{"oldRS", "newRS", "newRSDup"}},
-		{"new-only", "Example 15 row 4", []*model.ReplicaSet{newRS}, []string{"newRS"}},
+		{"new-and-old", "upstream TestFindNewReplicaSet/TestFindOldReplicaSets row 1: new = newRS", []*model.ReplicaSet{newRS, oldRS}, []string{"oldRS", "newRS"}},
+		{"old-only", "upstream TestFindNewReplicaSet/TestFindOldReplicaSets row 2: no new RS", []*model.ReplicaSet{oldRS}, []string{"oldRS"}},
+		{"duplicate", "upstream TestFindNewReplicaSet/TestFindOldReplicaSets row 3: the oldest match newRSDup is new; newRS is old", []*model.ReplicaSet{oldRS, newRS, newRSDup}, []string{"oldRS", "newRS", "newRSDup"}},
+		{"new-only", "upstream TestFindNewReplicaSet/TestFindOldReplicaSets row 4", []*model.ReplicaSet{newRS}, []string{"newRS"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -241,7 +242,7 @@ func TestUndo(t *testing.T) {
 	want := UndoPatch{
 		Target:   rss[1],
 		Template: webTemplate("web:1"),
-		// §10.2/§18.22: d's skip-list keys + the target's other keys; "team" is gone.
+		// kubectl rollout undo/upstream quirk (kubectl undo replaces the annotation map wholesale): d's skip-list keys + the target's other keys; "team" is gone.
 		Annotations: map[string]string{
 			model.RevisionAnnotation:          "3",
 			model.LastAppliedConfigAnnotation: "{...}",
@@ -303,7 +304,7 @@ func TestHistory(t *testing.T) {
 		t.Fatalf("history (-want +got):\n%s", diff)
 	}
 
-	// §16.2: with duplicate revisions the later one in kubectl order wins;
+	// kubectl rollout history: with duplicate revisions the later one in kubectl order wins;
 	// the new RS is last.
 	dup := []*model.ReplicaSet{
 		webRS(d, "new", "4", "web:3", -2*time.Hour, ann(model.ChangeCauseAnnotation, "new")),

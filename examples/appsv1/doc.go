@@ -4,6 +4,10 @@
 // controller does, and turns a [plan.Plan] into the apps/v1 writes a client
 // sends.
 //
+// To start: [Sync] plans one sync straight from apps/v1 objects and returns
+// the writes as an [Output] (see the Example for Sync); [Apply] sends them
+// with a client-go clientset, and [Syncer] keeps the state between syncs.
+//
 // # Conversion
 //
 // [DeploymentToModel], [ReplicaSetToModel] and [PodToModel] (and their

@@ -8,7 +8,7 @@ import (
 )
 
 // ComputeHash returns the pod-template-hash the Kubernetes Deployment
-// controller computes for t (spec §5.1): FNV-1a over the go-spew dump of the
+// controller computes for t (upstream controller.ComputeHash): FNV-1a over the go-spew dump of the
 // v1.PodTemplateSpec value (indent " ", sorted map keys, no methods, no
 // pointer addresses, no capacities, "%#v"), then collisionCount mixed in by
 // [hash.Finish] and rendered by [hash.Encode].

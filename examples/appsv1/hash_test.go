@@ -12,7 +12,7 @@ import (
 	core "k8s.io/api/core/v1"
 )
 
-// TestComputeHashVectors checks the measured vectors of spec §17 Example 28
+// TestComputeHashVectors checks the ComputeHash vectors measured against the real controller
 // for k8s.io/api v0.36 (templates not defaulted).
 func TestComputeHashVectors(t *testing.T) {
 	nginx := core.PodTemplateSpec{}
@@ -51,7 +51,7 @@ func TestComputeHashVectors(t *testing.T) {
 
 // TestHashReproducesConformanceNames checks every ReplicaSet the real
 // controller created (or tried to create, in the collision cases) in the
-// public cases and the scenarios: its name is <deployment>-<hash> (the name cut to fit, spec §4.6) and its
+// public cases and the scenarios: its name is <deployment>-<hash> (the name cut to fit, upstream getNewReplicaSet (creation)) and its
 // pod-template-hash label the hash, where the hash is ours of the case's
 // Deployment template with its status.collisionCount, both directly and
 // through the model.

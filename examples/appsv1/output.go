@@ -240,7 +240,7 @@ func updatedMap(was, now map[string]string) map[string]string {
 	return maps.Clone(now)
 }
 
-// adoptPatch is the body upstream sends to adopt an orphan (spec §15).
+// adoptPatch is the body upstream sends to adopt an orphan (upstream ClaimReplicaSets).
 func adoptPatch(ref model.OwnerReference, rsUID string) (json.RawMessage, error) {
 	type meta struct {
 		OwnerReferences []metav1.OwnerReference `json:"ownerReferences"`

@@ -1,8 +1,11 @@
 // Package casetest checks the tables of hand-checked test cases that every
 // package of rolloutplan keeps: each case has a name and a one-line reason
-// saying where its expected values come from (a spec section or example, an
-// upstream unit test, an apps/v1 rule), because an unexplained number cannot
+// saying where its expected values come from (an upstream function or unit
+// test, a worked example, recorded data, an apps/v1 rule), because an unexplained number cannot
 // be reviewed.
+//
+// To start: give each table case a [Case] (name and reason) and run the table
+// with [Run]; [Check] only validates a table, [Require] a single case.
 package casetest
 
 import (

@@ -3,6 +3,11 @@
 // controller (Kubernetes v1.36, pkg/controller/deployment), as pure
 // functions.
 //
+// To start: keep the informers' contents in a [Cache] and, on each event,
+// call the handler of the same name (for example UpdateReplicaSet(old, cur,
+// cache)) and add the keys it returns to the work queue; see the Examples for
+// UpdateReplicaSet and DeletePod.
+//
 // Upstream registers handlers on three informers. Every Deployment event
 // enqueues that Deployment. A ReplicaSet event enqueues the Deployment its
 // controller reference points to, or, for an orphan, every Deployment whose

@@ -30,11 +30,11 @@ func (v Violation) String() string {
 
 // Known upstream quirks that break invariants, as Violation.Quirk names them.
 const (
-	QuirkRollbackCreate   = "§18.18: the legacy rollback creates a ReplicaSet for the abandoned template; plan.RollbackWithoutCreate avoids it"
-	QuirkProportionalSign = "§18.4: proportions from inconsistent max-replicas annotations move against the change; plan.MonotonicProportions avoids it"
+	QuirkRollbackCreate   = "rollback creates: the legacy rollback creates a ReplicaSet for the abandoned template; plan.RollbackWithoutCreate avoids it"
+	QuirkProportionalSign = "proportional sign: proportions from inconsistent max-replicas annotations move against the change; plan.MonotonicProportions avoids it"
 	// QuirkStaleAvailability has no option: the planner cannot know how
 	// many of the reported pods are really still there.
-	QuirkStaleAvailability = "§18.5: an old ReplicaSet's status still reports more available pods than its spec keeps (the status lags a scale-down) and upstream's availability budget counts them"
+	QuirkStaleAvailability = "stale availability: an old ReplicaSet's status still reports more available pods than its spec keeps (the status lags a scale-down) and upstream's availability budget counts them"
 )
 
 // Check reports every violation of the invariants I1–I3 and I6–I9 (see the

@@ -5,6 +5,11 @@
 // the sub-package gen, so that importing plantest (or the simulator, which
 // uses it) never registers rapid's command-line flags.
 //
+// To start: after plan.Sync, pass the state and its plan to [Check] and fail
+// the test on any violation without a Quirk (see the Example for Check); to
+// run several syncs, keep the objects in a [Cluster], plan from
+// [Cluster.State] and apply with [Cluster.ApplyPlan].
+//
 // The invariants, for one planned sync (the numbers of a RollingUpdate
 // unless said otherwise):
 //

@@ -16,12 +16,12 @@ func TestSlowStartBatches(t *testing.T) {
 		n            int
 		want         []int
 	}{
-		{"one", "spec Example 27 row 1", 1, []int{1}},
-		{"seven", "spec Example 27 row 2: 1+2+4 = 7 exactly", 7, []int{1, 2, 4}},
-		{"ten", "spec Example 27 row 3: the last batch is cut to what remains", 10, []int{1, 2, 4, 3}},
-		{"burst", "spec Example 27 row 4: 800 capped at 500 gives 255 in full batches, then 245", 500, []int{1, 2, 4, 8, 16, 32, 64, 128, 245}},
-		{"two", "spec §14.2: doubling from 1", 2, []int{1, 1}},
-		{"three", "spec §14.2: 1, then min(2, 2)", 3, []int{1, 2}},
+		{"one", "worked example of manageReplicas' slow-start batches row 1", 1, []int{1}},
+		{"seven", "worked example of manageReplicas' slow-start batches row 2: 1+2+4 = 7 exactly", 7, []int{1, 2, 4}},
+		{"ten", "worked example of manageReplicas' slow-start batches row 3: the last batch is cut to what remains", 10, []int{1, 2, 4, 3}},
+		{"burst", "worked example of manageReplicas' slow-start batches row 4: 800 capped at 500 gives 255 in full batches, then 245", 500, []int{1, 2, 4, 8, 16, 32, 64, 128, 245}},
+		{"two", "upstream manageReplicas: doubling from 1", 2, []int{1, 1}},
+		{"three", "upstream manageReplicas: 1, then min(2, 2)", 3, []int{1, 2}},
 		{"zero", "nothing to create", 0, nil},
 		{"negative", "nothing to create", -3, nil},
 	}
@@ -43,7 +43,7 @@ func TestSlowStartBatches(t *testing.T) {
 	}
 }
 
-// TestExample27Sync runs Example 27 through Sync: the batches planned, the
+// TestExample27Sync runs the worked example of manageReplicas' slow-start batches through Sync: the batches planned, the
 // burst cap, and the failure path.
 func TestExample27Sync(t *testing.T) {
 	failAttempt := func(k int) Option {
@@ -63,13 +63,13 @@ func TestExample27Sync(t *testing.T) {
 		batches      int64
 		err          string
 	}{
-		{"one", "spec Example 27 row 1: one pod, one batch", 1, nil, 1, 1, 1, ""},
-		{"seven", "spec Example 27 row 2: batches 1, 2, 4", 7, nil, 7, 7, 3, ""},
-		{"ten", "spec Example 27 row 3: batches 1, 2, 4, 3", 10, nil, 10, 10, 4, ""},
-		{"burst", "spec Example 27 row 4: 800 missing, capped at 500 in 9 batches", 800, nil, 500, 500, 9, ""},
-		{"fail-batch-2", "spec Example 27 row 5: the second create of batch 2 (attempt 2) fails: batch 2 completes, 2 created, 8 skipped", 10, []Option{failAttempt(2)}, 3, 2, 4, "admission webhook denied the request"},
-		{"fail-first", "spec §14.2: a failure in batch 1 stops everything after one attempt", 10, []Option{failAttempt(0)}, 1, 0, 4, "admission webhook denied the request"},
-		{"quota", "spec §14.2: a quota of 4 lets batches 1 and 2 through, then batch 3 (4 pods) has 1 success and 3 failures", 10, []Option{WithCreateQuota(4)}, 7, 4, 4, `exceeded quota`},
+		{"one", "worked example of manageReplicas' slow-start batches row 1: one pod, one batch", 1, nil, 1, 1, 1, ""},
+		{"seven", "worked example of manageReplicas' slow-start batches row 2: batches 1, 2, 4", 7, nil, 7, 7, 3, ""},
+		{"ten", "worked example of manageReplicas' slow-start batches row 3: batches 1, 2, 4, 3", 10, nil, 10, 10, 4, ""},
+		{"burst", "worked example of manageReplicas' slow-start batches row 4: 800 missing, capped at 500 in 9 batches", 800, nil, 500, 500, 9, ""},
+		{"fail-batch-2", "worked example of manageReplicas' slow-start batches row 5: the second create of batch 2 (attempt 2) fails: batch 2 completes, 2 created, 8 skipped", 10, []Option{failAttempt(2)}, 3, 2, 4, "admission webhook denied the request"},
+		{"fail-first", "upstream manageReplicas: a failure in batch 1 stops everything after one attempt", 10, []Option{failAttempt(0)}, 1, 0, 4, "admission webhook denied the request"},
+		{"quota", "upstream manageReplicas: a quota of 4 lets batches 1 and 2 through, then batch 3 (4 pods) has 1 success and 3 failures", 10, []Option{WithCreateQuota(4)}, 7, 4, 4, `exceeded quota`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -167,9 +167,9 @@ func TestCreatedPodShape(t *testing.T) {
 func TestGenerateNamePrefix(t *testing.T) {
 	long := strings.Repeat("a", model.MaxNameLength)
 	tests := []struct{ name, reason, in, want string }{
-		{"short", "spec §14.2: <rs.name>-", "web", "web-"},
+		{"short", "upstream getPodsPrefix: <rs.name>-", "web", "web-"},
 		{"252", "a 252-character name still takes the dash (253 masked)", long[:252], long[:252] + "-"},
-		{"253", "spec §14.2: the dash would exceed 253 characters, so the bare name", long, long},
+		{"253", "upstream getPodsPrefix: the dash would exceed 253 characters, so the bare name", long, long},
 	}
 	for _, tc := range tests {
 		needReason(t, tc.name, tc.reason)

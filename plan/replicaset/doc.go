@@ -6,15 +6,20 @@
 // it deletes, the status it writes, when it wants to sync again and the error
 // it ends with. Every action carries a [Reason] with the numbers behind it.
 //
+// To start: call [Sync] with the ReplicaSet, the namespace's pods and
+// ReplicaSets and the current time, and read [Plan.Actions]; the Example for
+// Sync creates the missing pods of a new ReplicaSet, the one for
+// GetPodsToDelete shows which pods a scale-down removes.
+//
 // # Index
 //
 // Planning: [Sync], [Plan], [Action], [Reason], [SyncError].
 //
-// Deletion ranking (spec §14.3): [DeletionOrder], [GetPodsToDelete],
+// Deletion ranking (upstream getPodsToDelete/ActivePodsWithRanks): [DeletionOrder], [GetPodsToDelete],
 // [Compare], [Rule], [CoLocationRanks], [RelatedPods], [LogBucket],
 // [ParseDeletionCost], [DeletionCost].
 //
-// Creation (spec §14.2): [SlowStartBatches], [BurstReplicas],
+// Creation (upstream manageReplicas): [SlowStartBatches], [BurstReplicas],
 // [GenerateName], [DefaultPodName].
 //
 // Grouping: [GroupPodsByController]. The pod predicates (IsPodActive,
@@ -26,16 +31,16 @@
 //
 // # One sync
 //
-// Sync follows syncReplicaSet (spec §14.1). The active pods (neither
+// Sync follows upstream's syncReplicaSet. The active pods (neither
 // terminal nor being deleted) that rs controls, or that have no controller,
 // are claimed: orphans whose labels match the selector are adopted, pods rs
 // controls whose labels no longer match are released, both by the
-// strategic-merge patches upstream sends (spec §15). Unless rs is being
+// strategic-merge patches upstream sends (upstream ClaimPods). Unless rs is being
 // deleted, the claimed pods are compared with spec.replicas: missing pods are
 // created in slow-start batches of 1, 2, 4, … (at most [BurstReplicas] per
 // sync), surplus pods are deleted in ranking order (also at most
 // [BurstReplicas]). The status is then computed from the pods as they were
-// at the start of the sync (spec §14.5) and written if it changed; when every
+// at the start of the sync (the ReplicaSet controller's calculateStatus) and written if it changed; when every
 // desired pod is ready but some are not yet available, upstream asks for
 // another sync after minReadySeconds ([Plan.RequeueAfter]).
 //
@@ -99,8 +104,8 @@
 // another ready time lies between them, which would close a cycle. The
 // victims are the first pods of this order, so every victim ranks before
 // every pod kept. [WithUpstreamTieOrder] switches to upstream's sort over the
-// order given, for replaying a recorded cache order bit for bit (spec
-// §18.20).
+// order given, for replaying a recorded cache order bit for bit
+// (upstream quirk: pod deletion ties depend on input order).
 //
 // Sync requires every pod of the namespace to have a distinct, non-empty UID
 // and a distinct name (the API server guarantees both). The ranking helpers

@@ -94,7 +94,7 @@ func ExampleSync_scaleDown() {
 	// web-b (NotReady): delete pod web-b, 2 of 2 in deletion order (4 active > 2 desired): not ready, unlike web-a (the first pod kept)
 }
 
-// Spec Example 27, last row: ten pods to create, the second create of batch
+// A worked example of manageReplicas' slow-start batches: ten pods to create, the second create of batch
 // 2 fails. Batch 2 completes, later batches are skipped, the sync ends with
 // the error and the status records a ReplicaFailure condition.
 func ExampleWithCreateFault() {
@@ -142,7 +142,7 @@ func ExampleParseDeletionCost() {
 	// "2147483648" → 0, valid false
 }
 
-// Spec Example 26, last row: a pod ready for 2 hours (bucket 42) is deleted
+// The last row of upstream TestSortingActivePodsWithRanks: a pod ready for 2 hours (bucket 42) is deleted
 // before one ready for 5 hours (bucket 44); 5 and 8 hours share a bucket,
 // and without UIDs upstream cannot tell them apart.
 func ExampleCompare() {

@@ -39,7 +39,7 @@ type PodNamer func(generateName string, n int) string
 
 // ErrNamespaceTerminating marks a create rejected because the namespace is
 // being deleted. Upstream counts such a create as a success: no error, no
-// event, the slow start goes on (spec §14.2). Wrap it in a [CreateFault]'s
+// event, the slow start goes on (upstream manageReplicas). Wrap it in a [CreateFault]'s
 // error to model that case.
 var ErrNamespaceTerminating = errors.New("namespace is being terminated")
 

@@ -13,8 +13,8 @@ import (
 	"github.com/rolloutplan/rolloutplan/model"
 )
 
-// Rule names the step of the deletion ranking that separates two pods (spec
-// §14.3). The numbered rules are upstream's; the others describe how the
+// Rule names the step of the deletion ranking that separates two pods
+// (upstream getPodsToDelete/ActivePodsWithRanks). The numbered rules are upstream's; the others describe how the
 // planner resolved what upstream leaves open.
 type Rule string
 
@@ -335,8 +335,7 @@ func (s upstreamSorter) Less(i, j int) bool {
 	return c < 0
 }
 
-// Compare is upstream's deletion comparator (ActivePodsWithRanks.Less, spec
-// §14.3) for two pods with co-location ranks rankA and rankB: it returns -1
+// Compare is upstream's deletion comparator (ActivePodsWithRanks.Less) for two pods with co-location ranks rankA and rankB: it returns -1
 // when upstream deletes a before b, 1 when b before a, 0 when its rules do
 // not separate them, and the rule that decided (RuleTie when none did).
 //
@@ -419,7 +418,7 @@ func rankedKeys(pods []*model.Pod, ranks []int, now time.Time, cfg *config) []*p
 // deleted first), ranking co-location against related (see
 // [CoLocationRanks]). now is the controller's clock.
 //
-// The order applies rules 1 to 8 of spec §14.3 and resolves what upstream
+// The order applies rules 1 to 8 of upstream getPodsToDelete/ActivePodsWithRanks and resolves what upstream
 // leaves to its unstable sort as the package documentation ("Ties and
 // cycles") describes, so it does not depend on the order of active. With
 // [WithUpstreamTieOrder] it is instead exactly the order upstream's sort
@@ -438,7 +437,7 @@ func DeletionOrder(active, related []*model.Pod, now time.Time, opts ...Option) 
 }
 
 // GetPodsToDelete returns copies of the n pods of active upstream deletes
-// first (getPodsToDelete, spec §14.3): the first n of [DeletionOrder]. With n
+// first (upstream getPodsToDelete): the first n of [DeletionOrder]. With n
 // at least the number of pods all of them are returned (upstream skips the
 // sort then; they come back in deletion order anyway, unless
 // [WithUpstreamTieOrder] asks for upstream's input order). n <= 0 returns

@@ -10,7 +10,7 @@ import (
 )
 
 // example26Pods are the pods of upstream's TestSortingActivePodsWithRanks
-// (spec §17 Example 26): no UIDs, "ready@t" means Ready since t, restarts
+// (upstream TestSortingActivePodsWithRanks): no UIDs, "ready@t" means Ready since t, restarts
 // only on ready pods.
 func example26Pods(now time.Time) map[string]*model.Pod {
 	var zero time.Time
@@ -63,22 +63,22 @@ func TestExample26Inequalities(t *testing.T) {
 		rule            Rule
 		opts            []Option
 	}{
-		{"unscheduled-beats-rank", "spec Example 26 row 1: rule 1 beats a higher co-location rank", side{"unscheduled", 1}, side{"pending", 2}, RuleUnassigned, nil},
-		{"unscheduled-first", "spec Example 26 row 2: rule 1", side{"unscheduled", 2}, side{"pending", 1}, RuleUnassigned, nil},
-		{"pending-before-unknown", "spec Example 26 row 3: rule 2, Pending (0) < Unknown (1)", side{"pending", 1}, side{"unknown-phase", 2}, RulePhase, nil},
-		{"unknown-before-running", "spec Example 26 row 4: rule 2, Unknown (1) < Running (2)", side{"unknown-phase", 1}, side{"not-ready", 2}, RulePhase, nil},
-		{"not-ready-first", "spec Example 26 row 5: rule 3", side{"not-ready", 1}, side{"ready-no-ltt", 1}, RuleNotReady, nil},
-		{"zero-ready-time-first", "spec Example 26 row 6: rule 6, a zero transition time goes first", side{"ready-no-ltt", 1}, side{"ready-now", 1}, RuleReadyTime, nil},
-		{"rank-beats-ready-time", "spec Example 26 row 7: rule 5 beats rule 6", side{"ready-now", 2}, side{"ready-no-ltt", 1}, RuleCoLocation, nil},
-		{"recently-ready-first", "spec Example 26 row 8: rule 6, bucket -1 < bucket 51", side{"ready-now", 1}, side{"ready-then", 1}, RuleReadyTime, nil},
+		{"unscheduled-beats-rank", "upstream TestSortingActivePodsWithRanks row 1: rule 1 beats a higher co-location rank", side{"unscheduled", 1}, side{"pending", 2}, RuleUnassigned, nil},
+		{"unscheduled-first", "upstream TestSortingActivePodsWithRanks row 2: rule 1", side{"unscheduled", 2}, side{"pending", 1}, RuleUnassigned, nil},
+		{"pending-before-unknown", "upstream TestSortingActivePodsWithRanks row 3: rule 2, Pending (0) < Unknown (1)", side{"pending", 1}, side{"unknown-phase", 2}, RulePhase, nil},
+		{"unknown-before-running", "upstream TestSortingActivePodsWithRanks row 4: rule 2, Unknown (1) < Running (2)", side{"unknown-phase", 1}, side{"not-ready", 2}, RulePhase, nil},
+		{"not-ready-first", "upstream TestSortingActivePodsWithRanks row 5: rule 3", side{"not-ready", 1}, side{"ready-no-ltt", 1}, RuleNotReady, nil},
+		{"zero-ready-time-first", "upstream TestSortingActivePodsWithRanks row 6: rule 6, a zero transition time goes first", side{"ready-no-ltt", 1}, side{"ready-now", 1}, RuleReadyTime, nil},
+		{"rank-beats-ready-time", "upstream TestSortingActivePodsWithRanks row 7: rule 5 beats rule 6", side{"ready-now", 2}, side{"ready-no-ltt", 1}, RuleCoLocation, nil},
+		{"recently-ready-first", "upstream TestSortingActivePodsWithRanks row 8: rule 6, bucket -1 < bucket 51", side{"ready-now", 1}, side{"ready-then", 1}, RuleReadyTime, nil},
 		{"rank-beats-ready-then", "upstream TestSortingActivePodsWithRanks: rule 5 before rule 6", side{"ready-now", 2}, side{"ready-then", 1}, RuleCoLocation, nil},
-		{"restarts-first", "spec Example 26 row 9: rule 7, 9001 restarts", side{"ready-high-restarts", 1}, side{"ready-now", 1}, RuleRestarts, nil},
+		{"restarts-first", "upstream TestSortingActivePodsWithRanks row 9: rule 7, 9001 restarts", side{"ready-high-restarts", 1}, side{"ready-now", 1}, RuleRestarts, nil},
 		{"rank-beats-restarts", "upstream TestSortingActivePodsWithRanks: rule 5 before rule 7", side{"ready-now", 2}, side{"ready-high-restarts", 1}, RuleCoLocation, nil},
-		{"newer-first", "spec Example 26 row 10: rule 8, created now before 1 month ago", side{"ready-now", 1}, side{"ready-now-created-then", 1}, RuleCreationTime, nil},
+		{"newer-first", "upstream TestSortingActivePodsWithRanks row 10: rule 8, created now before 1 month ago", side{"ready-now", 1}, side{"ready-now-created-then", 1}, RuleCreationTime, nil},
 		{"rank-beats-creation", "upstream TestSortingActivePodsWithRanks: rule 5 before rule 8", side{"ready-now-created-then", 2}, side{"ready-now", 1}, RuleCoLocation, nil},
-		{"cost-beats-rank", "spec Example 26 row 11: rule 4 (cost 10 < 100) beats rule 5", side{"low-deletion-cost", 2}, side{"high-deletion-cost", 1}, RuleDeletionCost, nil},
+		{"cost-beats-rank", "upstream TestSortingActivePodsWithRanks row 11: rule 4 (cost 10 < 100) beats rule 5", side{"low-deletion-cost", 2}, side{"high-deletion-cost", 1}, RuleDeletionCost, nil},
 		{"cost-gate-off", "upstream TestSortingActivePodsWithRanks: with PodDeletionCost off rank decides", side{"high-deletion-cost", 2}, side{"low-deletion-cost", 1}, RuleCoLocation, []Option{WithPodDeletionCost(false)}},
-		{"two-hours-before-five", "spec Example 26 row 12: rule 6, buckets 42 < 44", side{"ready-2-hours", 1}, side{"ready-5-hours", 1}, RuleReadyTime, nil},
+		{"two-hours-before-five", "upstream TestSortingActivePodsWithRanks row 12: rule 6, buckets 42 < 44", side{"ready-2-hours", 1}, side{"ready-5-hours", 1}, RuleReadyTime, nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -130,8 +130,8 @@ func TestExample26Equalities(t *testing.T) {
 		{"ready-then-self", "upstream TestSortingActivePodsWithRanks: a pod equals itself", "ready-then", "ready-then", RuleTie},
 		{"high-restarts-self", "upstream TestSortingActivePodsWithRanks: a pod equals itself", "ready-high-restarts", "ready-high-restarts", RuleTie},
 		{"created-then-self", "upstream TestSortingActivePodsWithRanks: a pod equals itself", "ready-now-created-then", "ready-now-created-then", RuleTie},
-		{"unscheduled-5h-8h", "spec Example 26 equal pair: created 5 h and 8 h ago share bucket 44 and both UIDs are empty", "unscheduled-5-hours", "unscheduled-8-hours", RuleCreationTimeUID},
-		{"ready-5h-8h", "spec Example 26 equal pair: ready 5 h and 8 h ago share bucket 44 and both UIDs are empty", "ready-5-hours", "ready-8-hours", RuleReadyTimeUID},
+		{"unscheduled-5h-8h", "upstream TestSortingActivePodsWithRanks equal pair: created 5 h and 8 h ago share bucket 44 and both UIDs are empty", "unscheduled-5-hours", "unscheduled-8-hours", RuleCreationTimeUID},
+		{"ready-5h-8h", "upstream TestSortingActivePodsWithRanks equal pair: ready 5 h and 8 h ago share bucket 44 and both UIDs are empty", "ready-5-hours", "ready-8-hours", RuleReadyTimeUID},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -152,9 +152,9 @@ func TestLogBucket(t *testing.T) {
 		age          time.Duration
 		want         int64
 	}{
-		{"2h", "spec §14.3: 2 h is bucket 42", 2 * time.Hour, 42},
-		{"5h", "spec §14.3: 5 h shares bucket 44 with 8 h", 5 * time.Hour, 44},
-		{"8h", "spec §14.3: 8 h shares bucket 44 with 5 h", 8 * time.Hour, 44},
+		{"2h", "upstream getPodsToDelete/ActivePodsWithRanks: 2 h is bucket 42", 2 * time.Hour, 42},
+		{"5h", "upstream getPodsToDelete/ActivePodsWithRanks: 5 h shares bucket 44 with 8 h", 5 * time.Hour, 44},
+		{"8h", "upstream getPodsToDelete/ActivePodsWithRanks: 8 h shares bucket 44 with 5 h", 8 * time.Hour, 44},
 		{"zero-age", "upstream: no elapsed time is bucket -1", 0, -1},
 		{"future", "upstream: a time after now is bucket -1", -time.Second, -1},
 		{"1ns", "log2(1) = 0", 1, 0},
@@ -180,19 +180,19 @@ func TestParseDeletionCost(t *testing.T) {
 		valid            bool
 	}{
 		{"positive", "seed 004: a plain decimal", "10", 10, true},
-		{"negative", "seed 004 / spec §14.3: negative values are allowed; \"-5\" is valid", "-5", -5, true},
+		{"negative", "seed 004 / upstream GetDeletionCostFromPodAnnotations: negative values are allowed; \"-5\" is valid", "-5", -5, true},
 		{"zero", "upstream validFirstDigit: \"0\" is the only value that may start with 0", "0", 0, true},
 		{"minus-zero", "upstream: a leading '-' passes the first-digit test and ParseInt reads -0 as 0", "-0", 0, true},
 		{"minus-leading-zeros", "upstream: leading zeros are only rejected when the first character is '0'; \"-007\" is -7", "-007", -7, true},
 		{"max", "seed 004: the documented upper bound 2147483647", "2147483647", math.MaxInt32, true},
 		{"doc-min", "seed 004: the documented lower bound -2147483647", "-2147483647", -math.MaxInt32, true},
 		{"int32-min", "upstream parses int32, so -2147483648 is accepted although seed 004 documents -2147483647 as the bound", "-2147483648", math.MinInt32, true},
-		{"plus", "spec §14.3: a leading '+' is invalid", "+10", 0, false},
-		{"leading-zeros", "spec §14.3: \"007\" is invalid", "007", 0, false},
-		{"double-zero", "spec §14.3: leading zeros, \"00\"", "00", 0, false},
-		{"empty", "spec §14.3: empty is invalid and counts as 0", "", 0, false},
-		{"too-big", "spec §14.3: out of int32 range", "2147483648", 0, false},
-		{"too-small", "spec §14.3: out of int32 range", "-2147483649", 0, false},
+		{"plus", "upstream GetDeletionCostFromPodAnnotations: a leading '+' is invalid", "+10", 0, false},
+		{"leading-zeros", "upstream GetDeletionCostFromPodAnnotations: \"007\" is invalid", "007", 0, false},
+		{"double-zero", "upstream GetDeletionCostFromPodAnnotations: leading zeros, \"00\"", "00", 0, false},
+		{"empty", "upstream GetDeletionCostFromPodAnnotations: empty is invalid and counts as 0", "", 0, false},
+		{"too-big", "upstream GetDeletionCostFromPodAnnotations: out of int32 range", "2147483648", 0, false},
+		{"too-small", "upstream GetDeletionCostFromPodAnnotations: out of int32 range", "-2147483649", 0, false},
 		{"minus-only", "ParseInt rejects a sign without digits", "-", 0, false},
 		{"minus-plus", "ParseInt takes one sign only", "-+5", 0, false},
 		{"space", "no trimming", " 1", 0, false},

@@ -71,7 +71,7 @@ func withoutFailure(conds []model.ReplicaSetCondition) []model.ReplicaSetConditi
 	return out
 }
 
-// calculateStatus is the status upstream writes (spec §14.5): the counts,
+// calculateStatus is the status upstream writes (the ReplicaSet controller's calculateStatus): the counts,
 // the ReplicaFailure condition added when manageReplicas failed and none is
 // present (removed when it succeeded), and observedGeneration. changed is
 // upstream's test for sending the update at all.

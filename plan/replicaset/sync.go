@@ -10,8 +10,8 @@ import (
 	"github.com/rolloutplan/rolloutplan/model"
 )
 
-// Sync plans one upstream ReplicaSet-controller sync of rs (syncReplicaSet,
-// spec §14.1): claim pods, create or delete pods towards spec.replicas, and
+// Sync plans one upstream ReplicaSet-controller sync of rs (upstream
+// syncReplicaSet): claim pods, create or delete pods towards spec.replicas, and
 // write the status.
 //
 // pods are the pods of rs's namespace (pods of other namespaces are ignored)
@@ -127,7 +127,7 @@ func (s *syncer) event(typ, reason, msg string) {
 }
 
 // claim adopts orphan active pods the selector matches and releases active
-// pods rs controls that it no longer matches (spec §15); a ReplicaSet being
+// pods rs controls that it no longer matches (upstream ClaimPods); a ReplicaSet being
 // deleted does neither. The patches are planned in pod-name order (upstream
 // follows its cache's order).
 func (s *syncer) claim() {
@@ -176,7 +176,7 @@ func (s *syncer) claim() {
 	s.plan.Actions = append(s.plan.Actions, claims...)
 }
 
-// manage is manageReplicas (spec §14.2).
+// manage is upstream's manageReplicas.
 func (s *syncer) manage() error {
 	diff := len(s.active) - s.spec
 	switch {

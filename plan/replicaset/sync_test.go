@@ -63,7 +63,7 @@ func TestSyncScaleUpFromZero(t *testing.T) {
 }
 
 // TestSyncClaims pins adoption and release: patches byte for byte as
-// upstream sends them (spec §15).
+// upstream sends them (upstream ClaimPods).
 func TestSyncClaims(t *testing.T) {
 	rs := mkRS("web", 2)
 	other := mkRS("other", 1)
@@ -138,7 +138,7 @@ func TestSyncTable(t *testing.T) {
 		check        func(t *testing.T, p Plan)
 	}{
 		{
-			name: "unscheduled-and-not-ready-first", reason: "spec §14.3 rules 1 and 3; seed 004 rule 1 (pending/unschedulable pods go first)",
+			name: "unscheduled-and-not-ready-first", reason: "upstream getPodsToDelete/ActivePodsWithRanks rules 1 and 3; seed 004 rule 1 (pending/unschedulable pods go first)",
 			rs: rs,
 			pods: owned(rs,
 				mkPod("ready-a", running("n1", ago(time.Hour))),
@@ -157,7 +157,7 @@ func TestSyncTable(t *testing.T) {
 			},
 		},
 		{
-			name: "pending-before-running", reason: "spec §14.3 rule 2; seed 004 rule 1 (pending pods go first)",
+			name: "pending-before-running", reason: "upstream getPodsToDelete/ActivePodsWithRanks rule 2; seed 004 rule 1 (pending pods go first)",
 			rs: mkRS("web", 1),
 			pods: owned(mkRS("web", 1),
 				mkPod("running", runningNotReady("n1")),
@@ -166,7 +166,7 @@ func TestSyncTable(t *testing.T) {
 			deletes: []string{"pending"},
 		},
 		{
-			name: "deletion-cost", reason: "spec §14.3 rule 4; seed 004 rule 2: the lower pod-deletion-cost goes first, negative allowed",
+			name: "deletion-cost", reason: "upstream getPodsToDelete/ActivePodsWithRanks rule 4; seed 004 rule 2: the lower pod-deletion-cost goes first, negative allowed",
 			rs: rs,
 			pods: owned(rs,
 				mkPod("cheap", running("n1", ago(time.Hour)), cost("-5")),
@@ -182,7 +182,7 @@ func TestSyncTable(t *testing.T) {
 			},
 		},
 		{
-			name: "deletion-cost-gate-off", reason: "spec §1.8: with PodDeletionCost off the annotation is ignored; rule 6 then deletes the most recently ready",
+			name: "deletion-cost-gate-off", reason: "the feature gates: with PodDeletionCost off the annotation is ignored; rule 6 then deletes the most recently ready",
 			rs: rs, opts: []Option{WithPodDeletionCost(false)},
 			pods: owned(rs,
 				mkPod("cheap", running("n1", ago(40*time.Hour)), cost("-5")),
@@ -192,7 +192,7 @@ func TestSyncTable(t *testing.T) {
 			deletes: []string{"default"},
 		},
 		{
-			name: "crowded-node-first", reason: "spec §14.3 rule 5; seed 004 rule 3: pods on the node with more replicas go first, although n2 became ready more recently",
+			name: "crowded-node-first", reason: "upstream getPodsToDelete/ActivePodsWithRanks rule 5; seed 004 rule 3: pods on the node with more replicas go first, although n2 became ready more recently",
 			rs: mkRS("web", 1),
 			pods: owned(mkRS("web", 1),
 				mkPod("n1-a", running("n1", ago(time.Hour))),
@@ -227,7 +227,7 @@ func TestSyncTable(t *testing.T) {
 			},
 		},
 		{
-			name: "co-location-counts-siblings", reason: "spec §14.2: related pods include those of every ReplicaSet with the same controller, so the sibling's pods on n2 make n2 the crowded node",
+			name: "co-location-counts-siblings", reason: "upstream manageReplicas: related pods include those of every ReplicaSet with the same controller, so the sibling's pods on n2 make n2 the crowded node",
 			rs: rs, rss: []*model.ReplicaSet{sibling},
 			pods: append(owned(rs,
 				mkPod("n1-a", running("n1", ago(time.Hour))),
@@ -250,7 +250,7 @@ func TestSyncTable(t *testing.T) {
 			deletes: []string{"n2"},
 		},
 		{
-			name: "newer-first", reason: "spec §14.3 rule 8; seed 004 rule 4: the more recently created pod goes first",
+			name: "newer-first", reason: "upstream getPodsToDelete/ActivePodsWithRanks rule 8; seed 004 rule 4: the more recently created pod goes first",
 			rs: rs,
 			pods: owned(rs,
 				mkPod("old", running("n1", ago(time.Hour)), created(ago(30*24*time.Hour))),
@@ -306,7 +306,7 @@ func TestSyncTable(t *testing.T) {
 			},
 		},
 		{
-			name: "all-deleted", reason: "spec §14.3: when every active pod goes no ranking is needed",
+			name: "all-deleted", reason: "upstream getPodsToDelete/ActivePodsWithRanks: when every active pod goes no ranking is needed",
 			rs: mkRS("web", 0),
 			pods: owned(mkRS("web", 0),
 				mkPod("a", running("n1", ago(time.Hour))),
@@ -320,7 +320,7 @@ func TestSyncTable(t *testing.T) {
 			},
 		},
 		{
-			name: "terminating-and-terminal-not-active", reason: "spec §14.1: terminating and terminal pods are not active, so 2 active of 2 desired: nothing to do",
+			name: "terminating-and-terminal-not-active", reason: "upstream syncReplicaSet: terminating and terminal pods are not active, so 2 active of 2 desired: nothing to do",
 			rs: rs,
 			pods: owned(rs,
 				mkPod("a", running("n1", ago(time.Hour))),
@@ -336,7 +336,7 @@ func TestSyncTable(t *testing.T) {
 			},
 		},
 		{
-			name: "deleting-rs", reason: "spec §14.1: a ReplicaSet being deleted neither manages pods nor adopts or releases, but still writes status",
+			name: "deleting-rs", reason: "upstream syncReplicaSet: a ReplicaSet being deleted neither manages pods nor adopts or releases, but still writes status",
 			rs: deletingRS(mkRS("web", 5)),
 			pods: append(owned(deletingRS(mkRS("web", 5)),
 				mkPod("mine", running("n1", ago(time.Hour))),
@@ -352,7 +352,7 @@ func TestSyncTable(t *testing.T) {
 			},
 		},
 		{
-			name: "burst-delete", reason: "spec §14.2 / Appendix A: at most 500 deletes per sync",
+			name: "burst-delete", reason: "upstream manageReplicas and its burstReplicas constant: at most 500 deletes per sync",
 			rs:   mkRS("web", 0),
 			pods: owned(mkRS("web", 0), manyPods(600)...),
 			check: func(t *testing.T, p Plan) {
@@ -410,7 +410,7 @@ func manyPods(n int) []*model.Pod {
 }
 
 // TestMinReadySecondsBoundary: a pod is available only when it has been
-// ready for strictly more than minReadySeconds (spec §14.4), and upstream
+// ready for strictly more than minReadySeconds (upstream IsPodAvailable), and upstream
 // requeues after minReadySeconds while all are ready but not all available.
 func TestMinReadySecondsBoundary(t *testing.T) {
 	readySince := t0.Add(-10 * time.Second)
@@ -421,9 +421,9 @@ func TestMinReadySecondsBoundary(t *testing.T) {
 		available    int32
 		requeue      time.Duration
 	}{
-		{"exactly-min", "spec §14.4: ready for exactly minReadySeconds is not available; all ready, so requeue after 10s", t0, 10, 0, 10 * time.Second},
-		{"one-ns-later", "spec §14.4: strictly after the boundary the pod is available", t0.Add(time.Nanosecond), 10, 2, 0},
-		{"zero-min", "spec §14.4: with minReadySeconds 0 ready means available", t0, 0, 2, 0},
+		{"exactly-min", "upstream IsPodAvailable: ready for exactly minReadySeconds is not available; all ready, so requeue after 10s", t0, 10, 0, 10 * time.Second},
+		{"one-ns-later", "upstream IsPodAvailable: strictly after the boundary the pod is available", t0.Add(time.Nanosecond), 10, 2, 0},
+		{"zero-min", "upstream IsPodAvailable: with minReadySeconds 0 ready means available", t0, 0, 2, 0},
 		{"before", "ready for 9 s of 10: not available", t0.Add(-time.Second), 10, 0, 10 * time.Second},
 	}
 	for _, tc := range tests {
@@ -473,8 +473,8 @@ func TestTerminatingReplicas(t *testing.T) {
 		opts         []Option
 		want         *int32
 	}{
-		{"gate-on", "spec §13.2/§14.5: owned by controller reference and selector-matching, deleting, not terminal: 2", nil, model.Int32Ptr(2)},
-		{"gate-off", "spec §1.8: with DeploymentReplicaSetTerminatingReplicas off the field is nil", []Option{WithTerminatingReplicas(false)}, nil},
+		{"gate-on", "terminatingReplicas (KEP-3973) in the ReplicaSet controller's calculateStatus: owned by controller reference and selector-matching, deleting, not terminal: 2", nil, model.Int32Ptr(2)},
+		{"gate-off", "the feature gates: with DeploymentReplicaSetTerminatingReplicas off the field is nil", []Option{WithTerminatingReplicas(false)}, nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -524,7 +524,7 @@ func TestStatusCounts(t *testing.T) {
 }
 
 // TestReplicaFailureCondition: added once, not refreshed while present,
-// removed by a successful sync (spec §14.5).
+// removed by a successful sync (the ReplicaSet controller's calculateStatus).
 func TestReplicaFailureCondition(t *testing.T) {
 	existing := model.ReplicaSetCondition{Type: model.ReplicaSetReplicaFailure, Status: model.ConditionTrue, Reason: "FailedCreate", Message: "old text", LastTransitionTime: t0.Add(-time.Hour)}
 	other := model.ReplicaSetCondition{Type: "Other", Status: model.ConditionTrue}
@@ -536,8 +536,8 @@ func TestReplicaFailureCondition(t *testing.T) {
 		want         []model.ReplicaSetCondition
 		changed      bool
 	}{
-		{"kept-while-failing", "spec §14.5: a present ReplicaFailure is not replaced, even with a new error text", []model.ReplicaSetCondition{existing}, []Option{fail}, []model.ReplicaSetCondition{existing}, false},
-		{"removed-on-success", "spec §14.5: a successful manageReplicas removes it", []model.ReplicaSetCondition{other, existing}, nil, []model.ReplicaSetCondition{other}, true},
+		{"kept-while-failing", "the ReplicaSet controller's calculateStatus: a present ReplicaFailure is not replaced, even with a new error text", []model.ReplicaSetCondition{existing}, []Option{fail}, []model.ReplicaSetCondition{existing}, false},
+		{"removed-on-success", "the ReplicaSet controller's calculateStatus: a successful manageReplicas removes it", []model.ReplicaSetCondition{other, existing}, nil, []model.ReplicaSetCondition{other}, true},
 		{"removed-to-nil", "upstream filterOutCondition leaves nil when nothing remains", []model.ReplicaSetCondition{existing}, nil, nil, true},
 		{"empty-kept-empty", "an empty non-nil list is copied as is when nothing changes", []model.ReplicaSetCondition{}, nil, []model.ReplicaSetCondition{}, false},
 	}
@@ -616,7 +616,7 @@ func TestSyncInvalidInput(t *testing.T) {
 		field        string
 	}{
 		{"nil-rs", "brief: a nil ReplicaSet", nil, nil, nil, "replicaSet"},
-		{"nil-replicas", "spec §1.4: the algorithm dereferences spec.replicas", func() *model.ReplicaSet { r := good(); r.Spec.Replicas = nil; return r }(), nil, nil, "replicaSet.spec.replicas"},
+		{"nil-replicas", "apps/v1 defaulting: the algorithm dereferences spec.replicas", func() *model.ReplicaSet { r := good(); r.Spec.Replicas = nil; return r }(), nil, nil, "replicaSet.spec.replicas"},
 		{"negative-replicas", "apps/v1 validation", func() *model.ReplicaSet { r := good(); r.Spec.Replicas = model.Int32Ptr(-1); return r }(), nil, nil, "replicaSet.spec.replicas"},
 		{"nil-selector", "apps/v1 validation: selector required", func() *model.ReplicaSet { r := good(); r.Spec.Selector = nil; return r }(), nil, nil, "replicaSet.spec.selector"},
 		{"bad-selector", "upstream cannot convert the selector", func() *model.ReplicaSet {

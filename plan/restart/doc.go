@@ -6,6 +6,10 @@
 // same single JSON merge patch per workload. A cluster can therefore move from
 // that controller to one built on this package without a spurious restart.
 //
+// To start: feed informer events to a [Tracker] (made with [NewTracker]) and
+// call [Plan] on a timer with its catalog and changes; the package Example
+// runs one ConfigMap change from event to patch.
+//
 // The package is pure: it reads no clock (every call takes an explicit now),
 // draws no random numbers, and its output never depends on map order.
 //

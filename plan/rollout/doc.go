@@ -5,6 +5,8 @@
 // [Pause] and [Resume] for the three patching subcommands, and [Lint], a
 // what-if review of a Deployment's strategy before it is applied.
 //
+// Each of these has an Example; the one for Status is the shortest start.
+//
 // The package sits under plan because it is a view over the same objects the
 // planner reads, and because [Lint] simulates rollouts with package plan/sim;
 // it builds on package revision for the choice of ReplicaSets (history,

@@ -4,6 +4,11 @@
 // server would, letting pods start, become ready, fail and terminate, and
 // records a [Trace] until the rollout completes or stalls.
 //
+// To start: [Run] takes a [Config] (a Deployment, optionally the live
+// ReplicaSets and pods, and a [World] saying how fast pods start and stop) and
+// returns the [Trace]; [Trace.WriteTimeline] prints it and [Trace.WriteSVG]
+// charts it. See the Example for Run.
+//
 // # Time
 //
 // The simulation is event driven, like the controller: after a sync that

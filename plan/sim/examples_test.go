@@ -105,7 +105,7 @@ func TestRecreateWaitsForOldPods(t *testing.T) {
 	}
 }
 
-// kubectl rollout undo (seed 004 "Rolling Back a Deployment", spec §10):
+// kubectl rollout undo (seed 004 "Rolling Back a Deployment", rollback):
 // after a rollout to a broken image, undo brings revision 1's template back;
 // the old ReplicaSet becomes the new one again with revision 3.
 func TestRollbackStory(t *testing.T) {

@@ -3,6 +3,10 @@
 // that plans or applies rollouts. It is the only package of the module that
 // imports rapid, so importing the simulator or the checker never adds rapid's
 // command-line flags to a program.
+//
+// To start: inside rapid.Check, draw a whole planner input with
+// gen.State(maxReplicas, maxSets).Draw(t, "state") and pass it to plan.Sync;
+// [EdgeState] draws states near the int32 limits and other edges.
 package gen
 
 import (
@@ -95,8 +99,8 @@ func ReplicaSets(d *model.Deployment, maxSets int) *rapid.Generator[[]*model.Rep
 						model.RevisionAnnotation:        strconv.Itoa(i + 1),
 						model.DesiredReplicasAnnotation: strconv.Itoa(int(annotatedFor)),
 						// The controller sizes a ReplicaSet within replicas + maxSurge and
-						// records that bound, so spec never exceeds it (hand edits aside,
-						// see spec §18.4).
+						// records that bound, so spec never exceeds it (except after hand
+						// edits, which can make upstream's proportions move against a change).
 						model.MaxReplicasAnnotation: strconv.Itoa(int(max(spec, annotatedFor+rapid.Int32Range(0, 3).Draw(t, "annotatedSurge")))),
 					},
 					OwnerReferences: []model.OwnerReference{model.NewControllerRef(model.AppsV1APIVersion, model.DeploymentKind, d.Name, d.UID)},

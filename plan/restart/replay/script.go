@@ -5,6 +5,8 @@
 // kubernetes-deployment-restart-controller, so that the planner and the
 // original can be compared step by step.
 //
+// To start: [ParseScript] reads a script and [Run] replays it into a [Trace].
+//
 // The interpreter keeps its own copy of the cluster: script updates and
 // deletes change it, successful patches are applied to it as JSON merge
 // patches and, when the script sets an echo delay, delivered back to the
