@@ -33,13 +33,15 @@
 //
 // The steps of a sync are exported under upstream's names so that a reader
 // who knows the controller finds each counterpart in one hop:
-// [FindNewReplicaSet], [FindOldReplicaSets], [NewRSNewReplicas],
+// [FindNewReplicaSet], [FindOldReplicaSets],
 // [ReconcileNewReplicaSet], [ReconcileOldReplicaSets], [CleanupUnhealthyReplicas],
-// [ScaleDownOldReplicaSetsForRollingUpdate], [FindActiveOrLatest],
+// [ScaleDownOldReplicaSetsForRollingUpdate],
 // [IsSaturated], [CalculateStatus], [DeploymentComplete],
 // [DeploymentProgressing], [DeploymentTimedOut], [SetDeploymentCondition].
 // Each returns a decision (sizes and the numbers behind them) instead of
-// writing anything.
+// writing anything. The arithmetic they share lives in package proportion
+// under upstream's names too ([proportion.NewRSNewReplicas],
+// [proportion.FindActiveOrLatest], [proportion.MaxSurge] ...).
 //
 // # Purity
 //

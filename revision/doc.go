@@ -27,7 +27,7 @@
 //     [SetDeploymentRevision], [SetDeploymentAnnotationsTo].
 //
 // Ordering (cmp functions for slices.SortFunc):
-//   - [ByRevision], [ByCreationTimestamp].
+//   - [ByRevision], byCreationTimestamp.
 //
 // Cleanup by revisionHistoryLimit:
 //   - [ToDelete].
