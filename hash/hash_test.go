@@ -136,9 +136,9 @@ func TestSum32MatchesStdlibFNV(t *testing.T) {
 	}
 }
 
-// TestExample28Encode reproduces the decimal-to-alphabet step of spec
+// TestEncode reproduces the decimal-to-alphabet step of spec
 // Example 28 (measured against the real controller's recipe).
-func TestExample28Encode(t *testing.T) {
+func TestEncode(t *testing.T) {
 	cases := []struct {
 		name   string
 		reason string
@@ -291,9 +291,9 @@ func TestReplicaSetName(t *testing.T) {
 	}
 }
 
-// TestEqualIgnoreHashExample14 reproduces spec Example 14
+// TestEqualIgnoreHashCases reproduces spec Example 14
 // (deployment_util_test.go: TestEqualIgnoreHash), in both argument orders.
-func TestEqualIgnoreHashExample14(t *testing.T) {
+func TestEqualIgnoreHashCases(t *testing.T) {
 	tmpl := func(labels map[string]string, ann map[string]string, spec string) model.PodTemplate {
 		return model.PodTemplate{Labels: labels, Annotations: ann, Spec: spec}
 	}

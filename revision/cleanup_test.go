@@ -11,10 +11,10 @@ import (
 	"github.com/rolloutplan/rolloutplan/model"
 )
 
-// TestToDeleteExample23 is spec Example 23 (sync_test.go:
+// TestToDeleteCases is spec Example 23 (sync_test.go:
 // TestDeploymentController_cleanupDeployment), with the deleted names spelled
 // out, plus derived cases for the rules of §9.
-func TestToDeleteExample23(t *testing.T) {
+func TestToDeleteCases(t *testing.T) {
 	idle := func(name string, opts ...rsOpt) *model.ReplicaSet { return newRS(name, opts...) }
 	cases := []struct {
 		name, reason string
