@@ -53,7 +53,44 @@ func exampleState() plan.State {
 // Deployment's second in the sync, so a real API server rejects it (§2.3):
 // ConflictAt points at it.
 func ExampleSync() {
-	p, err := plan.Sync(exampleState())
+	// A Deployment of 10 replicas (maxSurge and maxUnavailable 25%, so 3
+	// and 2) whose image just changed from nginx:1.26 to nginx:1.27, and the
+	// ReplicaSet of the old image running 10 available pods.
+	now := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	labels := map[string]string{"app": "web"}
+	d := model.Default(&model.Deployment{
+		ObjectMeta: model.ObjectMeta{
+			Name: "web", Namespace: "shop", UID: "d-1", Generation: 2,
+			Annotations: map[string]string{model.RevisionAnnotation: "1"},
+		},
+		Spec: model.DeploymentSpec{
+			Replicas: model.Int32Ptr(10),
+			Selector: &model.LabelSelector{MatchLabels: labels},
+			Template: model.PodTemplate{Labels: labels, Spec: `{"containers":[{"image":"nginx:1.27","name":"web"}]}`},
+		},
+	})
+	d.Status = model.DeploymentStatus{ObservedGeneration: 1, Replicas: 10, UpdatedReplicas: 10, ReadyReplicas: 10, AvailableReplicas: 10}
+
+	oldLabels := map[string]string{"app": "web", model.PodTemplateHashLabel: "6b8c7d9f45"}
+	old := &model.ReplicaSet{
+		ObjectMeta: model.ObjectMeta{
+			Name: "web-6b8c7d9f45", Namespace: "shop", UID: "rs-1", CreationTimestamp: now.Add(-24 * time.Hour),
+			Labels: oldLabels,
+			Annotations: map[string]string{
+				model.RevisionAnnotation: "1", model.DesiredReplicasAnnotation: "10", model.MaxReplicasAnnotation: "13",
+			},
+			OwnerReferences: []model.OwnerReference{model.NewControllerRef("apps/v1", "Deployment", "web", "d-1")},
+		},
+		Spec: model.ReplicaSetSpec{
+			Replicas: model.Int32Ptr(10),
+			Selector: &model.LabelSelector{MatchLabels: oldLabels},
+			Template: model.PodTemplate{Labels: oldLabels, Spec: `{"containers":[{"image":"nginx:1.26","name":"web"}]}`},
+		},
+		Status: model.ReplicaSetStatus{Replicas: 10, ReadyReplicas: 10, AvailableReplicas: 10, ObservedGeneration: 1},
+	}
+	state := plan.State{Deployment: d, ReplicaSets: []*model.ReplicaSet{old}, Now: now}
+
+	p, err := plan.Sync(state)
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -27,7 +27,7 @@
 //     [SetDeploymentRevision], [SetDeploymentAnnotationsTo].
 //
 // Ordering (cmp functions for slices.SortFunc):
-//   - [ByRevision], byCreationTimestamp.
+//   - [ByRevision]; creation order is [github.com/rolloutplan/rolloutplan/proportion.ByCreationTimestamp].
 //
 // Cleanup by revisionHistoryLimit:
 //   - [ToDelete].
