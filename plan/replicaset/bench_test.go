@@ -97,3 +97,42 @@ func BenchmarkDeletionOrderScaling(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSyncScaling is the scaling curve of Sync over P pods of one
+// ReplicaSet (benchPods: every ranking rule exercised): "steady" has as
+// many pods as replicas (claim, validation and status only), "delete" a
+// surplus of max(P/10, min(P/2, 500)) pods, so one sync ranks all P pods
+// and deletes min(surplus, 500). ns/pod should stay flat (plus a log P for
+// the ranking).
+func BenchmarkSyncScaling(b *testing.B) {
+	for _, n := range []int{100, 1_000, 10_000, 100_000, 1_000_000} {
+		rs := mkRS("web", 0)
+		pods := benchPods(rs, n)
+		for _, bc := range []struct {
+			name    string
+			keep    int
+			deletes int
+		}{
+			{"steady", n, 0},
+			{"delete", n - max(n/10, min(n/2, BurstReplicas)), min(max(n/10, min(n/2, BurstReplicas)), BurstReplicas)},
+		} {
+			rs := mkRS("web", int32(bc.keep))
+			b.Run(fmt.Sprintf("%s/pods=%d", bc.name, n), func(b *testing.B) {
+				b.ReportAllocs()
+				cpu := cpuTime()
+				for b.Loop() {
+					p, err := Sync(rs, pods, nil, t0)
+					if err != nil || p.Count(DeletePod) != bc.deletes {
+						b.Fatalf("err %v, %d deletes, want %d", err, p.Count(DeletePod), bc.deletes)
+					}
+				}
+				cpu = cpuTime() - cpu
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/pod")
+				// CPU time (both cores, GC included): steadier than the
+				// wall clock on a shared machine.
+				b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+				b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N)/float64(n), "cpu-ns/pod")
+			})
+		}
+	}
+}

@@ -120,12 +120,12 @@ type namer struct {
 	prefix string
 	rsUID  string
 	custom PodNamer
-	taken  map[string]bool
+	taken  map[string]int // names in use (the value does not matter)
 	next   int
 	budget int
 }
 
-func newNamer(rs *model.ReplicaSet, taken map[string]bool, count int, custom PodNamer) *namer {
+func newNamer(rs *model.ReplicaSet, taken map[string]int, count int, custom PodNamer) *namer {
 	return &namer{prefix: GenerateName(rs.Name), rsUID: rs.UID, custom: custom, taken: taken, budget: len(taken) + count + 1}
 }
 
@@ -139,8 +139,8 @@ func (n *namer) name() (string, error) {
 		} else {
 			s = DefaultPodName(n.prefix, n.rsUID, k)
 		}
-		if s != "" && !n.taken[s] {
-			n.taken[s] = true
+		if _, used := n.taken[s]; s != "" && !used {
+			n.taken[s] = -1
 			return s, nil
 		}
 	}

@@ -46,6 +46,9 @@ func genWorld(t *rapid.T, maxPods int) world {
 	rs := mkRS("web", 0)
 	rs.Spec.Selector.MatchLabels["hash"] = "new"
 	rs.Spec.Template.Labels = map[string]string{"app": "web", "hash": "new", "tier": "front"}
+	if rapid.Bool().Draw(t, "templateWithinSelector") {
+		delete(rs.Spec.Template.Labels, "tier") // the selector requires every template label
+	}
 	rs.Spec.Replicas = model.Int32Ptr(int32(rapid.IntRange(0, maxPods/2+2).Draw(t, "replicas")))
 	rs.Spec.MinReadySeconds = int32(rapid.SampledFrom([]int{0, 10}).Draw(t, "minReadySeconds"))
 	rs.Generation = int64(rapid.IntRange(1, 3).Draw(t, "generation"))
@@ -207,6 +210,23 @@ func TestPropSync(t *testing.T) {
 			if creates+deletes != 0 {
 				t.Fatalf("in sync but %d creates, %d deletes", creates, deletes)
 			}
+		}
+		// fullyLabeledReplicas counts the claimed active pods carrying every
+		// template label (upstream's template-label selector).
+		fully := 0
+		for _, pod := range active {
+			all := true
+			for k, v := range w.rs.Spec.Template.Labels {
+				if got, ok := pod.Labels[k]; !ok || got != v {
+					all = false
+				}
+			}
+			if all {
+				fully++
+			}
+		}
+		if int(p.Status.FullyLabeledReplicas) != fully {
+			t.Fatalf("status.fullyLabeledReplicas %d, want %d", p.Status.FullyLabeledReplicas, fully)
 		}
 		// Status counts are consistent.
 		st := p.Status
@@ -509,5 +529,51 @@ func TestPropStateMachine(t *testing.T) {
 				}
 			},
 		})
+	})
+}
+
+// TestPropSelectKeys: the partial ranking Sync uses for a scale-down puts
+// exactly the pods of the full ranking first, for every prefix length, on
+// sets rich in equal ready times (long runs of the second pass) and on the
+// cycle-prone sets.
+func TestPropSelectKeys(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var pods []*model.Pod
+		switch rapid.IntRange(0, 2).Draw(t, "kind") {
+		case 0:
+			pods = genCyclePronePods(t)
+		case 1:
+			pods = claimedActive(genWorld(t, 40))
+		default:
+			n := rapid.IntRange(1, 200).Draw(t, "n")
+			for i := range n {
+				ready := t0.Add(-time.Duration(rapid.IntRange(0, 3).Draw(t, "ready")) * time.Hour)
+				p := mkPod(fmt.Sprintf("p%03d", i), uid(fmt.Sprintf("u%03d", rapid.IntRange(0, 999).Draw(t, "uid")*1000+i)),
+					running(fmt.Sprintf("n%d", rapid.IntRange(0, 2).Draw(t, "node")), ready),
+					restarts(int32(rapid.IntRange(0, 2).Draw(t, "restarts"))),
+					created(t0.Add(-time.Duration(rapid.IntRange(4, 6).Draw(t, "created"))*time.Hour)))
+				pods = append(pods, p)
+			}
+		}
+		if rapid.Bool().Draw(t, "nil") && len(pods) > 0 {
+			pods[rapid.IntRange(0, len(pods)-1).Draw(t, "nilAt")] = nil
+		}
+		now := t0
+		if rapid.IntRange(0, 5).Draw(t, "zeroNow") == 0 {
+			now = time.Time{}
+		}
+		cfg := newConfig(nil)
+		ranks := CoLocationRanks(pods, pods)
+		full := rankedKeys(pods, ranks, now, &cfg)
+		m := rapid.IntRange(0, len(full)+1).Draw(t, "m")
+		got := partialKeys(pods, ranks, now, &cfg, m)
+		if len(got) != len(full) {
+			t.Fatalf("%d keys, want %d", len(got), len(full))
+		}
+		for i := range min(m, len(full)) {
+			if got[i].name != full[i].name {
+				t.Fatalf("position %d of %d: %s, want %s", i, m, got[i].name, full[i].name)
+			}
+		}
 	})
 }

@@ -15,22 +15,20 @@ type statusCounts struct {
 	terminating                              *int32
 }
 
-// hasLabels reports whether every template label is on the pod: the
-// template-label selector upstream builds for fullyLabeledReplicas.
-func hasLabels(pod, template map[string]string) bool {
-	for k, v := range template {
-		if got, ok := pod[k]; !ok || got != v {
-			return false
-		}
-	}
-	return true
-}
-
+// countStatus counts the active pods, which all match rs's selector. A pod
+// is fully labeled when every template label is on it: the template-label
+// selector upstream builds for fullyLabeledReplicas. When the selector's
+// matchLabels already require every template label with its value, a pod
+// that matches the selector has them all, and no label is looked up again.
 func countStatus(rs *model.ReplicaSet, active []*model.Pod, terminating int, now time.Time, cfg *config) statusCounts {
 	var c statusCounts
 	c.replicas = int32(len(active))
+	var template []labelPair
+	if !selectorRequires(rs.Spec.Selector, rs.Spec.Template.Labels) {
+		template = requiredLabels(rs.Spec.Template.Labels)
+	}
 	for _, p := range active {
-		if hasLabels(p.Labels, rs.Spec.Template.Labels) {
+		if hasAll(p.Labels, template) {
 			c.fullyLabeled++
 		}
 		if model.IsPodReady(p) {
@@ -45,6 +43,20 @@ func countStatus(rs *model.ReplicaSet, active []*model.Pod, terminating int, now
 		c.terminating = &t
 	}
 	return c
+}
+
+// selectorRequires reports whether sel's matchLabels hold every one of
+// labels with the same value.
+func selectorRequires(sel *model.LabelSelector, labels map[string]string) bool {
+	if sel == nil {
+		return false
+	}
+	for k, v := range labels {
+		if got, ok := sel.MatchLabels[k]; !ok || got != v {
+			return false
+		}
+	}
+	return true
 }
 
 // withoutFailure drops the ReplicaFailure condition; like upstream it returns

@@ -37,23 +37,31 @@ import (
 // replicas with pods ready, not-ready and unscheduled deletes the
 // unscheduled pod.
 func Sync(rs *model.ReplicaSet, pods []*model.Pod, replicaSets []*model.ReplicaSet, now time.Time, opts ...Option) (Plan, error) {
-	if err := validate(rs, pods, replicaSets); err != nil {
+	names, err := validate(rs, pods, replicaSets)
+	if err != nil {
 		return Plan{}, err
 	}
 	cfg := newConfig(opts)
-	s := &syncer{rs: rs, now: now, cfg: &cfg, spec: int(rs.SpecReplicas()), replicaSets: replicaSets}
-	for _, p := range pods {
-		if p.Namespace == rs.Namespace {
-			s.pods = append(s.pods, p)
+	s := &syncer{rs: rs, now: now, cfg: &cfg, spec: int(rs.SpecReplicas()), replicaSets: replicaSets, names: names}
+	// names holds every pod of rs's namespace (validate rejects pods
+	// without a name), so when it holds them all, pods is read as it is.
+	if len(names) == len(pods) {
+		s.pods = pods
+	} else {
+		s.pods = make([]*model.Pod, 0, len(names))
+		for _, p := range pods {
+			if p.Namespace == rs.Namespace {
+				s.pods = append(s.pods, p)
+			}
 		}
 	}
 	// Validated above, so the matcher cannot fail.
-	s.sel, _ = model.NewMatcher(rs.Spec.Selector)
+	s.sel, _ = newPodMatcher(rs.Spec.Selector)
 	s.claim()
 	terminating := 0
 	if cfg.terminating {
 		for _, p := range s.pods {
-			if ref := p.ControllerRef(); model.IsPodTerminating(p) && ref != nil && listedFor(ref, rs) && s.sel.Matches(p.Labels) {
+			if ref := p.ControllerRef(); model.IsPodTerminating(p) && ref != nil && listedFor(ref, rs) && s.sel.matches(p.Labels) {
 				terminating++
 			}
 		}
@@ -101,12 +109,15 @@ type syncer struct {
 	now  time.Time
 	cfg  *config
 	spec int
-	pods []*model.Pod // of rs's namespace, in input order
+	pods []*model.Pod // of rs's namespace, in input order; read only (may be the caller's)
 	// replicaSets are the caller's, read for related ReplicaSets only.
 	replicaSets []*model.ReplicaSet
-	sel         model.Matcher
+	sel         podMatcher
 	active      []*model.Pod // claimed active pods, in input order
 	plan        Plan
+	// names maps the name of every pod of pods (of rs's namespace) to its
+	// index, from validate; create takes it over as the taken names.
+	names map[string]int
 }
 
 func (s *syncer) note(r Reason) { s.plan.Notes = append(s.plan.Notes, r) }
@@ -127,11 +138,12 @@ func (s *syncer) claim() {
 		if !model.IsPodActive(p) {
 			continue
 		}
-		matches := s.sel.Matches(p.Labels)
-		if ref := p.ControllerRef(); ref != nil {
-			if !listedFor(ref, rs) {
-				continue
-			}
+		ref := p.ControllerRef()
+		if ref != nil && !listedFor(ref, rs) {
+			continue // another controller's pod: its labels do not matter
+		}
+		matches := s.sel.matches(p.Labels)
+		if ref != nil {
 			if matches {
 				s.active = append(s.active, p)
 				continue
@@ -151,10 +163,10 @@ func (s *syncer) claim() {
 		if deleting || !matches {
 			continue
 		}
-		ref := controllerRef(rs)
+		own := controllerRef(rs)
 		claims = append(claims, Action{
 			Kind: AdoptPod, Namespace: p.Namespace, Name: p.Name, UID: p.UID,
-			Patch: adoptPatch(ref, p.UID), OwnerReference: &ref,
+			Patch: adoptPatch(own, p.UID), OwnerReference: &own,
 			Reason: Reason{Code: ReasonAdoptPod,
 				Message: fmt.Sprintf("adopt pod %s: it has no controller and its labels match the selector of %s", p.Name, rs.Name)},
 		})
@@ -205,11 +217,8 @@ func (s *syncer) create(want int) error {
 		Message: fmt.Sprintf("create %d pods in batches %s: %d active < %d desired", n, joinInts(batches), active, s.spec),
 		Values:  []Value{val("create", int64(n)), val("batches", int64(len(batches))), val("active", int64(active)), val("desired", int64(s.spec))}})
 	s.burstNote(want, "create")
-	taken := make(map[string]bool, len(s.pods)+n)
-	for _, p := range s.pods {
-		taken[p.Name] = true
-	}
-	names := newNamer(rs, taken, n, s.cfg.namer)
+	// The names of the pods of the namespace, indexed by validate once.
+	names := newNamer(rs, s.names, n, s.cfg.namer)
 	prefix := GenerateName(rs.Name)
 	noLabels := len(rs.Spec.Template.Labels) == 0
 	attempt, created := 0, 0
@@ -293,7 +302,9 @@ func (s *syncer) delete(surplus int) {
 			keys[i] = &k
 		}
 	} else {
-		keys = rankedKeys(s.active, ranks, s.now, s.cfg)
+		// Only the n deleted pods and the first pod kept (for the
+		// explanations) need their places.
+		keys = selectKeys(s.active, ranks, s.now, s.cfg, n+1)
 	}
 	var kept *podKey
 	if n < len(keys) {

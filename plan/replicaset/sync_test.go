@@ -732,3 +732,40 @@ func TestSyncDoesNotAliasInputs(t *testing.T) {
 		t.Errorf("input changed through the plan (-before +after):\n%s", diff)
 	}
 }
+
+// A scale-down of a large ReplicaSet ranks only the pods it needs (the
+// heap of selectKeys): it deletes exactly the first 500 of the full
+// DeletionOrder, and its explanations compare with the first pod kept of
+// that order. benchPods has long runs of equal ready times.
+func TestSyncLargeScaleDownDeletesTheFullOrdersPrefix(t *testing.T) {
+	rs := mkRS("web", 2500)
+	pods := benchPods(rs, 3000)
+	p, err := Sync(rs, pods, nil, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	order := DeletionOrder(pods, pods, t0)
+	var got, want []string
+	for _, a := range p.Actions {
+		if a.Kind == DeletePod {
+			got = append(got, a.Name)
+		}
+	}
+	for _, i := range order[:BurstReplicas] {
+		want = append(want, pods[i].Name)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("deleted %d pods, want %d", len(got), len(want))
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Fatalf("deletion %d is %s, the full order has %s", i, got[i], want[i])
+		}
+	}
+	kept := pods[order[BurstReplicas]].Name
+	for _, a := range p.Actions {
+		if a.Kind == DeletePod && a.Reason.Rule != RuleAllDeleted && !strings.Contains(a.Reason.Message, kept+" (the first pod kept") {
+			t.Fatalf("%s: %q does not name %s as the first pod kept", a.Name, a.Reason.Message, kept)
+		}
+	}
+}

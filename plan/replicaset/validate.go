@@ -9,15 +9,16 @@ import (
 
 // validate checks what Sync relies on and returns a *model.ValidationError
 // naming every bad field, with paths such as "replicaSet.spec.replicas" and
-// "pods[3].metadata.uid".
-func validate(rs *model.ReplicaSet, pods []*model.Pod, replicaSets []*model.ReplicaSet) error {
+// "pods[3].metadata.uid". On success it returns the index in pods of every
+// pod name of rs's namespace, for Sync to reuse.
+func validate(rs *model.ReplicaSet, pods []*model.Pod, replicaSets []*model.ReplicaSet) (map[string]int, error) {
 	var errs []*model.FieldError
 	add := func(field, value, detail string) {
 		errs = append(errs, &model.FieldError{Field: field, Value: value, Detail: detail})
 	}
 	if rs == nil {
 		add("replicaSet", "", "must not be nil")
-		return &model.ValidationError{Errors: errs}
+		return nil, &model.ValidationError{Errors: errs}
 	}
 	if err := model.ValidateReplicaSet(rs); err != nil {
 		var ve *model.ValidationError
@@ -87,7 +88,7 @@ func validate(rs *model.ReplicaSet, pods []*model.Pod, replicaSets []*model.Repl
 		}
 	}
 	if len(errs) == 0 {
-		return nil
+		return names, nil
 	}
-	return &model.ValidationError{Errors: errs}
+	return nil, &model.ValidationError{Errors: errs}
 }

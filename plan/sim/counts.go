@@ -43,10 +43,12 @@ type countWorld struct {
 	w    World
 	rng  *rand.Rand
 	pods map[string]*rsPods // by ReplicaSet name
+	live map[string]bool    // scratch of reconcile: the existing ReplicaSets
+	keep []cohort           // scratch of remove
 }
 
 func newCountWorld(w World, rng *rand.Rand, rss []*model.ReplicaSet, start time.Time) *countWorld {
-	cw := &countWorld{w: w, rng: rng, pods: map[string]*rsPods{}}
+	cw := &countWorld{w: w, rng: rng, pods: map[string]*rsPods{}, live: map[string]bool{}}
 	for _, rs := range rss {
 		// The available pods are settled; the others start now.
 		p := &rsPods{settled: min(rs.Status.AvailableReplicas, rs.Status.Replicas)}
@@ -113,7 +115,8 @@ func available(readyAt time.Time, minReadySeconds int32, now time.Time) bool {
 // delete pods towards spec.replicas (at most 500 a sync) and write status.
 func (cw *countWorld) reconcile(c *plantest.Cluster, now time.Time) bool {
 	changed := false
-	live := make(map[string]bool, len(c.ReplicaSets))
+	live := cw.live
+	clear(live)
 	for _, rs := range c.ReplicaSets {
 		live[rs.Name] = true
 		p := cw.pods[rs.Name]
@@ -131,8 +134,17 @@ func (cw *countWorld) reconcile(c *plantest.Cluster, now time.Time) bool {
 			cw.remove(p, min(active-spec, replicaset.BurstReplicas), now)
 			changed = true
 		}
-		st := cw.status(rs, p, now)
-		if !replicaSetStatusEqual(&rs.Status, &st) {
+		st, terminating := cw.status(rs, p, now)
+		same := false
+		if old := rs.Status.TerminatingReplicas; old != nil && *old == terminating {
+			st.TerminatingReplicas = old // equal: compare the rest
+			same = replicaSetStatusEqual(&rs.Status, &st)
+		}
+		if !same {
+			// Only a status that is written needs its terminating count
+			// on the heap.
+			t := terminating
+			st.TerminatingReplicas = &t
 			_ = c.SetReplicaSetStatus(rs.Name, st)
 			changed = true
 		}
@@ -158,7 +170,8 @@ func (cw *countWorld) reconcile(c *plantest.Cluster, now time.Time) bool {
 // available ones (most recently ready first), then settled ones.
 func (cw *countWorld) remove(p *rsPods, k int32, now time.Time) {
 	gone := k
-	order := slices.Clone(p.pending)
+	order := append(cw.keep[:0], p.pending...)
+	defer func() { cw.keep = order[:0] }()
 	slices.SortStableFunc(order, func(a, b cohort) int {
 		ra, rb := !a.readyAt.IsZero() && !a.readyAt.After(now), !b.readyAt.IsZero() && !b.readyAt.After(now)
 		if ra != rb {
@@ -172,7 +185,7 @@ func (cw *countWorld) remove(p *rsPods, k int32, now time.Time) {
 		}
 		return b.created.Compare(a.created)
 	})
-	var kept []cohort
+	kept := p.pending[:0] // order holds the cohorts meanwhile
 	for _, co := range order {
 		take := min(k, co.n)
 		co.n -= take
@@ -190,8 +203,11 @@ func (cw *countWorld) remove(p *rsPods, k int32, now time.Time) {
 	}
 }
 
-func (cw *countWorld) status(rs *model.ReplicaSet, p *rsPods, now time.Time) model.ReplicaSetStatus {
-	st := model.ReplicaSetStatus{ObservedGeneration: rs.Generation, Conditions: rs.Status.Conditions}
+// status is the status the ReplicaSet controller writes, except that its
+// TerminatingReplicas is left nil and the count returned apart, so that
+// comparing it with the stored status allocates nothing.
+func (cw *countWorld) status(rs *model.ReplicaSet, p *rsPods, now time.Time) (st model.ReplicaSetStatus, terminating int32) {
+	st = model.ReplicaSetStatus{ObservedGeneration: rs.Generation, Conditions: rs.Status.Conditions}
 	st.Replicas = p.active()
 	st.FullyLabeledReplicas = st.Replicas
 	st.ReadyReplicas, st.AvailableReplicas = p.settled, p.settled
@@ -200,14 +216,12 @@ func (cw *countWorld) status(rs *model.ReplicaSet, p *rsPods, now time.Time) mod
 			st.ReadyReplicas += co.n
 		}
 	}
-	var terminating int32
 	for _, l := range p.terminating {
 		if l.at.After(now) {
 			terminating += l.n
 		}
 	}
-	st.TerminatingReplicas = &terminating
-	return st
+	return st, terminating
 }
 
 // next returns the earliest pending pod transition after now, or zero.
@@ -251,8 +265,7 @@ func availableAt(readyAt time.Time, minReadySeconds int32) time.Time {
 // tally counts each ReplicaSet's cohorts: settled pods are ready and
 // available, pending ones ready once their time has come, leaving ones
 // terminating until they are gone.
-func (cw *countWorld) tally(_ *plantest.Cluster, now time.Time) map[string]podTally {
-	out := make(map[string]podTally, len(cw.pods))
+func (cw *countWorld) tally(_ *plantest.Cluster, now time.Time, out map[string]podTally) {
 	for name, p := range cw.pods {
 		t := podTally{active: p.active(), ready: p.settled, available: p.settled}
 		for _, co := range p.pending {
@@ -267,7 +280,6 @@ func (cw *countWorld) tally(_ *plantest.Cluster, now time.Time) map[string]podTa
 		}
 		out[name] = t
 	}
-	return out
 }
 
 func replicaSetStatusEqual(a, b *model.ReplicaSetStatus) bool {

@@ -21,11 +21,35 @@ type podWorld struct {
 	nodes   int
 	placed  int
 	opts    []replicaset.Option
-	index   map[string]int // position of each pod in Cluster.Pods by name, during reconcile
+	// index is the position of each pod in Cluster.Pods by name during
+	// reconcile, built when a write first needs it (nil until then).
+	index map[string]int
+	// idle holds, by ReplicaSet name, the inputs of its last
+	// replicaset.Sync when that sync planned no write; nil turns the
+	// skipping off (tests compare both ways).
+	idle map[string]*idleSync
+}
+
+// idleSync is the input of a replicaset.Sync that planned nothing. Sync is
+// a pure function of its inputs, so a sync with the very same inputs (the
+// same objects, the same clock) would plan nothing again and is skipped:
+// reconcile runs twice per simulated sync at one clock, and a ReplicaSet
+// nobody touched in between has nothing to do.
+type idleSync struct {
+	rs          *model.ReplicaSet
+	now         time.Time
+	pods        []*model.Pod
+	replicaSets []*model.ReplicaSet
+}
+
+// same reports whether a sync of rs at now over c would have the inputs of
+// the idle sync.
+func (s *idleSync) same(c *plantest.Cluster, rs *model.ReplicaSet, now time.Time) bool {
+	return s.rs == rs && s.now == now && slices.Equal(s.pods, c.Pods) && slices.Equal(s.replicaSets, c.ReplicaSets)
 }
 
 func newPodWorld(w World, rng *rand.Rand, c *plantest.Cluster, now time.Time) *podWorld {
-	pw := &podWorld{w: w, rng: rng, readyAt: map[string]time.Time{}, goneAt: map[string]time.Time{}, nodes: max(w.Nodes, 1)}
+	pw := &podWorld{w: w, rng: rng, readyAt: map[string]time.Time{}, goneAt: map[string]time.Time{}, nodes: max(w.Nodes, 1), idle: map[string]*idleSync{}}
 	if w.Nodes == 0 {
 		pw.nodes = 3
 	}
@@ -62,7 +86,9 @@ func (pw *podWorld) templateReadyAt(c *plantest.Cluster, p *model.Pod, now time.
 // advance makes pods ready, fails some, and removes those done terminating.
 func (pw *podWorld) advance(c *plantest.Cluster, now time.Time) bool {
 	changed := false
-	var pods []*model.Pod
+	// Filtered in place: the cluster's slice is its own (snapshots copy it)
+	// and the write position never passes the read position.
+	pods := c.Pods[:0]
 	for _, p := range c.Pods {
 		if p.DeletionTimestamp != nil {
 			gone, ok := pw.goneAt[p.UID]
@@ -80,7 +106,10 @@ func (pw *podWorld) advance(c *plantest.Cluster, now time.Time) bool {
 			continue
 		}
 		ready := model.IsPodReady(p)
-		at := pw.readyAt[p.UID]
+		var at time.Time
+		if !ready { // only a pod that is not ready reads its time
+			at = pw.readyAt[p.UID]
+		}
 		switch {
 		case ready && pw.w.FailureRate > 0 && pw.rng.Float64() < pw.w.FailureRate:
 			p = p.DeepCopy()
@@ -98,6 +127,7 @@ func (pw *podWorld) advance(c *plantest.Cluster, now time.Time) bool {
 		}
 		pods = append(pods, p)
 	}
+	clear(c.Pods[len(pods):])
 	c.Pods = pods
 	return changed
 }
@@ -111,20 +141,44 @@ func setReady(p *model.Pod, status model.ConditionStatus, at time.Time) {
 // pod writes and status.
 func (pw *podWorld) reconcile(c *plantest.Cluster, now time.Time) (bool, error) {
 	changed := false
-	pw.index = make(map[string]int, len(c.Pods))
-	for i, p := range c.Pods {
-		pw.index[p.Name] = i
+	pw.index = nil
+	for name, idle := range pw.idle {
+		switch {
+		case c.ReplicaSet(name) == nil:
+			delete(pw.idle, name)
+		case idle.now != now:
+			// Only a sync at the same clock can match: let go of the
+			// pods (older versions of them would stay reachable).
+			clear(idle.pods)
+			idle.rs, idle.pods = nil, idle.pods[:0]
+		}
 	}
 	for _, name := range replicaSetNames(c) {
 		rs := c.ReplicaSet(name)
 		if rs == nil {
 			continue
 		}
+		idle := pw.idle[name] // nil when pw.idle is nil
+		if idle != nil && idle.same(c, rs, now) {
+			continue
+		}
 		p, err := replicaset.Sync(rs, c.Pods, c.ReplicaSets, now, pw.opts...)
 		if err != nil {
 			return changed, fmt.Errorf("replica set %s: %w", rs.Name, err)
 		}
-		for _, a := range p.Accepted() {
+		accepted := p.Accepted()
+		if len(accepted) == 0 && pw.idle != nil {
+			if idle == nil {
+				idle = &idleSync{}
+				pw.idle[name] = idle
+			}
+			idle.rs, idle.now = rs, now
+			idle.pods = append(idle.pods[:0], c.Pods...)
+			idle.replicaSets = append(idle.replicaSets[:0], c.ReplicaSets...)
+		} else if idle != nil {
+			idle.rs = nil // inputs change with the writes
+		}
+		for _, a := range accepted {
 			changed = true
 			pw.apply(c, a, now)
 		}
@@ -151,7 +205,9 @@ func (pw *podWorld) apply(c *plantest.Cluster, a replicaset.Action, now time.Tim
 		p.Spec.NodeName = fmt.Sprintf("node-%d", pw.placed%pw.nodes+1)
 		pw.placed++
 		pw.readyAt[p.UID] = pw.templateReadyAt(c, p, now)
-		pw.index[p.Name] = len(c.Pods)
+		if pw.index != nil {
+			pw.index[p.Name] = len(c.Pods)
+		}
 		c.Pods = append(c.Pods, p)
 	case replicaset.DeletePod:
 		pw.update(c, a.Name, func(p *model.Pod) {
@@ -176,6 +232,12 @@ func (pw *podWorld) apply(c *plantest.Cluster, a replicaset.Action, now time.Tim
 }
 
 func (pw *podWorld) update(c *plantest.Cluster, name string, f func(*model.Pod)) {
+	if pw.index == nil {
+		pw.index = make(map[string]int, len(c.Pods))
+		for i, p := range c.Pods {
+			pw.index[p.Name] = i
+		}
+	}
 	i, ok := pw.index[name]
 	if !ok || c.Pods[i].Name != name {
 		return
@@ -219,7 +281,7 @@ func (pw *podWorld) next(c *plantest.Cluster, now time.Time) time.Time {
 // pod being deleted as terminating, any other non-terminal pod as active,
 // ready and available by its Ready condition and the ReplicaSet's
 // minReadySeconds.
-func (pw *podWorld) tally(c *plantest.Cluster, now time.Time) map[string]podTally {
+func (pw *podWorld) tally(c *plantest.Cluster, now time.Time, out map[string]podTally) {
 	type owner struct {
 		name     string
 		minReady int32
@@ -228,13 +290,14 @@ func (pw *podWorld) tally(c *plantest.Cluster, now time.Time) map[string]podTall
 	for _, rs := range c.ReplicaSets {
 		owners[rs.UID] = owner{rs.Name, rs.Spec.MinReadySeconds}
 	}
-	out := make(map[string]podTally, len(c.ReplicaSets))
 	for _, p := range c.Pods {
 		if p.IsTerminal() {
 			continue
 		}
-		if gone, ok := pw.goneAt[p.UID]; p.DeletionTimestamp != nil && ok && !gone.After(now) {
-			continue // its grace period is over: it is gone, the next sync removes it
+		if p.DeletionTimestamp != nil {
+			if gone, ok := pw.goneAt[p.UID]; ok && !gone.After(now) {
+				continue // its grace period is over: it is gone, the next sync removes it
+			}
 		}
 		var o owner
 		if ref := p.ControllerRef(); ref != nil {
@@ -258,5 +321,4 @@ func (pw *podWorld) tally(c *plantest.Cluster, now time.Time) map[string]podTall
 		}
 		out[o.name] = t
 	}
-	return out
 }

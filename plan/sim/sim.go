@@ -21,7 +21,8 @@ type world interface {
 	advance(c *plantest.Cluster, now time.Time) bool
 	reconcile(c *plantest.Cluster, now time.Time) (bool, error)
 	next(c *plantest.Cluster, now time.Time) time.Time
-	tally(c *plantest.Cluster, now time.Time) map[string]podTally
+	// tally fills out (cleared first) with each ReplicaSet's pods.
+	tally(c *plantest.Cluster, now time.Time, out map[string]podTally)
 }
 
 // podTally counts one ReplicaSet's pods as they exist in the modelled
@@ -66,6 +67,17 @@ type runner struct {
 	userTime    time.Time
 	wasComplete bool // the rollout was complete after the previous sync
 	wasStalled  bool // the previous sync reached a fixed point short of completion
+
+	// Scratch reused by every sync, so that a long simulation allocates
+	// per sync only what the planner and the trace keep.
+	rsBuf   []*model.ReplicaSet // the planner's snapshot of the ReplicaSets
+	podBuf  []*model.Pod        // the planner's snapshot of the pods
+	writes  []Write             // the writes of a sync, when the trace does not keep them
+	byRS    map[string]podTally // the world's tally
+	ownedRS map[string]bool     // names of the existing ReplicaSets, for tally
+
+	// sync is plan.Sync; tests measure the planner's share through it.
+	sync func(plan.State, ...plan.Option) (plan.Plan, error)
 }
 
 func newRunner(cfg Config) (*runner, error) {
@@ -86,7 +98,8 @@ func newRunner(cfg Config) (*runner, error) {
 	if cfg.Start.IsZero() {
 		cfg.Start = defaultStart
 	}
-	r := &runner{cfg: cfg, interval: cfg.SyncInterval, userAt: -1, prev: map[string]model.ReplicaSetStatus{}}
+	r := &runner{cfg: cfg, interval: cfg.SyncInterval, userAt: -1, prev: map[string]model.ReplicaSetStatus{},
+		byRS: map[string]podTally{}, ownedRS: map[string]bool{}, sync: plan.Sync}
 	if r.interval <= 0 {
 		r.interval = time.Second
 	}
@@ -138,7 +151,7 @@ func (r *runner) run() (*Trace, error) {
 		changed = changed || moved
 
 		state, lagging := r.observe(now)
-		p, err := plan.Sync(state, r.cfg.PlanOptions...)
+		p, err := r.sync(state, r.cfg.PlanOptions...)
 		if err != nil {
 			return nil, fmt.Errorf("sim: sync %d: the planner rejected the state: %w", sync, err)
 		}
@@ -146,6 +159,9 @@ func (r *runner) run() (*Trace, error) {
 		if r.cfg.Check {
 			violations = plantest.Check(state, p)
 		}
+		// Done with the snapshot: let go of its pods, or the versions
+		// replaced from now on would stay reachable until the next sync.
+		clear(r.podBuf)
 		writes := r.applyPlan(p, now)
 		moved, err = r.world.reconcile(&r.cluster, now)
 		if err != nil {
@@ -234,7 +250,12 @@ func (r *runner) userActions(sync int, now time.Time) ([]string, error) {
 // StaleStatus fault fires, and whether any status it shows is not the
 // current one.
 func (r *runner) observe(now time.Time) (plan.State, bool) {
-	s := r.cluster.State(now)
+	// The same snapshot as Cluster.State, in slices reused from sync to
+	// sync: the planner reads them only during the sync, and the cluster
+	// replaces objects rather than changing them.
+	r.rsBuf = append(r.rsBuf[:0], r.cluster.ReplicaSets...)
+	r.podBuf = append(r.podBuf[:0], r.cluster.Pods...)
+	s := plan.State{Deployment: r.cluster.Deployment, ReplicaSets: r.rsBuf, Pods: r.podBuf, Now: now}
 	if cw, ok := r.world.(countAdapter); ok && s.Deployment.Spec.Strategy.Type == model.RecreateStrategy {
 		s.Pods = append(s.Pods, cw.stubs(&r.cluster, now)...)
 	}
@@ -272,10 +293,22 @@ func (r *runner) applyPlan(p plan.Plan, now time.Time) []Write {
 	if f := r.cfg.Faults; f.PrefixRate > 0 && limit > 0 && r.rng.Float64() < f.PrefixRate {
 		limit = r.rng.IntN(limit + 1)
 	}
-	writes := make([]Write, 0, len(actions))
+	// The trace keeps the writes of every step; without steps the slice
+	// only tells the loop whether a write failed, so it is reused.
+	var writes []Write
+	if r.cfg.Record == RecordSummary {
+		writes = r.writes[:0]
+	} else {
+		writes = make([]Write, 0, len(actions))
+	}
+	defer func() {
+		if r.cfg.Record == RecordSummary {
+			r.writes = writes[:0]
+		}
+	}()
 	for i, a := range actions {
 		w := Write{Kind: a.Kind, Name: a.Name, Conflict: a.Conflict, Reason: a.Reason}
-		if a.ReplicaSet != nil {
+		if a.ReplicaSet != nil && r.cfg.Record != RecordSummary {
 			w.Replicas = model.Int32Ptr(a.ReplicaSet.SpecReplicas())
 		}
 		dropped := i >= limit || (r.cfg.Faults.DropRate > 0 && r.rng.Float64() < r.cfg.Faults.DropRate)
@@ -310,10 +343,14 @@ func (r *runner) nextEvent(p plan.Plan, now time.Time) time.Time {
 
 // tally counts the Deployment's pods from the modelled pods: those of the
 // ReplicaSets it controls, and terminating pods whose ReplicaSet is gone.
+// The map it returns is reused by the next sync.
 func (r *runner) tally(now time.Time) (PodCounts, map[string]podTally) {
-	byRS := r.world.tally(&r.cluster, now)
+	byRS := r.byRS
+	clear(byRS)
+	r.world.tally(&r.cluster, now, byRS)
 	var c PodCounts
-	owned := make(map[string]bool, len(r.cluster.ReplicaSets))
+	owned := r.ownedRS
+	clear(owned)
 	for _, rs := range r.cluster.ReplicaSets {
 		owned[rs.Name] = true
 		if !rs.IsControlledBy(r.cluster.Deployment.UID) {

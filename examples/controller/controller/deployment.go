@@ -204,11 +204,12 @@ func (c *DeploymentController) count(res DeploymentSync) {
 	if res.Planned {
 		c.stats.s.Syncs++
 	}
-	addWrites(&c.stats.s, res.Result)
+	c.stats.s.AddWrites(res.Result)
 }
 
-// addWrites adds the sent writes of r to s.
-func addWrites(s *Stats, r appsv1.Result) {
+// AddWrites counts the writes of r that were sent: how the server answered
+// each and whether the plan had predicted that answer.
+func (s *Stats) AddWrites(r appsv1.Result) {
 	for _, w := range r.Writes {
 		if w.Outcome == appsv1.NotSent {
 			continue

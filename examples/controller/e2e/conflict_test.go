@@ -151,7 +151,7 @@ func driveUntilQuiet(ctx context.Context, t *testing.T, ns, name string, gate *s
 		if !res.Planned {
 			t.Fatalf("sync %d: %v", i, err)
 		}
-		addTo(total, res.Result)
+		total.AddWrites(res.Result)
 		for _, w := range res.Result.Writes {
 			if w.Action.Conflict {
 				conflictKinds[string(w.Action.Kind)]++
@@ -175,31 +175,3 @@ func driveUntilQuiet(ctx context.Context, t *testing.T, ns, name string, gate *s
 // conflictKinds counts the predicted conflicts by the planner's action
 // kind, for the log.
 var conflictKinds = map[string]int{}
-
-func addTo(s *controller.Stats, r appsv1.Result) {
-	for _, w := range r.Writes {
-		if w.Outcome == appsv1.NotSent {
-			continue
-		}
-		s.Sent++
-		switch w.Outcome {
-		case appsv1.Accepted:
-			s.Accepted++
-		case appsv1.Conflicted:
-			s.Conflict++
-		default:
-			s.Failed++
-		}
-		if w.Action.Conflict {
-			s.PredictedConflicts++
-			if w.Outcome == appsv1.Conflicted {
-				s.ConfirmedConflicts++
-			}
-		}
-		if w.Outcome == w.Predicted() {
-			s.Matched++
-		} else {
-			s.Mismatched++
-		}
-	}
-}

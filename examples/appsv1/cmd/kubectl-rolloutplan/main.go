@@ -81,9 +81,8 @@ import (
 	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/explain"
 	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/history"
 	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/next"
-	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/pause"
+	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/pauseresume"
 	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/restart"
-	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/resume"
 	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/simulate"
 	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/status"
 	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/undo"
@@ -101,8 +100,8 @@ var subcommands = map[string]subcommand{
 	"history":         {history.Run, "what 'kubectl rollout history' prints"},
 	"undo":            {undo.Run, "what 'kubectl rollout undo' prints (and, with --show-patch, sends)"},
 	"restart":         {restart.Run, "what 'kubectl rollout restart' prints (and, with --show-patch, sends)"},
-	"pause":           {pause.Run, "what 'kubectl rollout pause' prints (and, with --show-patch, sends)"},
-	"resume":          {resume.Run, "what 'kubectl rollout resume' prints (and, with --show-patch, sends)"},
+	"pause":           {pauseresume.RunPause, "what 'kubectl rollout pause' prints (and, with --show-patch, sends)"},
+	"resume":          {pauseresume.RunResume, "what 'kubectl rollout resume' prints (and, with --show-patch, sends)"},
 	"next":            {next.Run, "the writes, events and requeue of the Deployment controller's next sync"},
 	"simulate":        {simulate.Run, "the rest of the rollout: timeline, time to completion or the stall"},
 	"config-restarts": {configrestarts.Run, "replay config edits through the restart planner (plan/restart), print the trace"},
