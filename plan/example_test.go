@@ -8,45 +8,6 @@ import (
 	"github.com/rolloutplan/rolloutplan/plan"
 )
 
-// exampleState is a Deployment of 10 replicas (maxSurge and maxUnavailable
-// 25%, so 3 and 2) whose image just changed from nginx:1.26 to nginx:1.27,
-// with the ReplicaSet of the old image running 10 available pods.
-func exampleState() plan.State {
-	now := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
-	labels := map[string]string{"app": "web"}
-	d := model.Default(&model.Deployment{
-		ObjectMeta: model.ObjectMeta{
-			Name: "web", Namespace: "shop", UID: "d-1", Generation: 2,
-			Annotations: map[string]string{model.RevisionAnnotation: "1"},
-		},
-		Spec: model.DeploymentSpec{
-			Replicas: model.Int32Ptr(10),
-			Selector: &model.LabelSelector{MatchLabels: labels},
-			Template: model.PodTemplate{Labels: labels, Spec: `{"containers":[{"image":"nginx:1.27","name":"web"}]}`},
-		},
-	})
-	d.Status = model.DeploymentStatus{ObservedGeneration: 1, Replicas: 10, UpdatedReplicas: 10, ReadyReplicas: 10, AvailableReplicas: 10}
-
-	oldLabels := map[string]string{"app": "web", model.PodTemplateHashLabel: "6b8c7d9f45"}
-	old := &model.ReplicaSet{
-		ObjectMeta: model.ObjectMeta{
-			Name: "web-6b8c7d9f45", Namespace: "shop", UID: "rs-1", CreationTimestamp: now.Add(-24 * time.Hour),
-			Labels: oldLabels,
-			Annotations: map[string]string{
-				model.RevisionAnnotation: "1", model.DesiredReplicasAnnotation: "10", model.MaxReplicasAnnotation: "13",
-			},
-			OwnerReferences: []model.OwnerReference{model.NewControllerRef("apps/v1", "Deployment", "web", "d-1")},
-		},
-		Spec: model.ReplicaSetSpec{
-			Replicas: model.Int32Ptr(10),
-			Selector: &model.LabelSelector{MatchLabels: oldLabels},
-			Template: model.PodTemplate{Labels: oldLabels, Spec: `{"containers":[{"image":"nginx:1.26","name":"web"}]}`},
-		},
-		Status: model.ReplicaSetStatus{Replicas: 10, ReadyReplicas: 10, AvailableReplicas: 10, ObservedGeneration: 1},
-	}
-	return plan.State{Deployment: d, ReplicaSets: []*model.ReplicaSet{old}, Now: now}
-}
-
 // The first sync of a rolling update creates the new ReplicaSet with the
 // surge, records the new revision, takes the old ReplicaSet down by what
 // availability allows, and writes the status. That last write is the
@@ -115,22 +76,42 @@ func ExampleSync() {
 // Coalesced merges the writes of a plan into one per object, for an adapter
 // that would rather apply each object's final state once.
 func ExamplePlan_Coalesced() {
-	p, err := plan.Sync(exampleState())
+	// A new Deployment of 3 replicas: its first sync creates the ReplicaSet,
+	// records revision 1 on the Deployment and then writes its status, two
+	// writes of the Deployment that Coalesced merges into one.
+	d := model.Default(&model.Deployment{
+		ObjectMeta: model.ObjectMeta{Name: "web", Namespace: "shop", UID: "d-1", Generation: 1},
+		Spec: model.DeploymentSpec{
+			Replicas: model.Int32Ptr(3),
+			Selector: &model.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
+			Template: model.PodTemplate{Labels: map[string]string{"app": "web"}, Spec: "image: web:1"},
+		},
+	})
+	p, err := plan.Sync(plan.State{Deployment: d, Now: time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
+	fmt.Println("planned:")
+	for _, a := range p.Actions {
+		fmt.Println(" ", a.Kind, a.Name)
+	}
+	fmt.Println("coalesced:")
 	for _, a := range p.Coalesced() {
 		switch {
 		case a.ReplicaSet != nil:
-			fmt.Println(a.Kind, a.Name, "replicas", *a.ReplicaSet.Spec.Replicas)
+			fmt.Println(" ", a.Kind, a.Name, "replicas", *a.ReplicaSet.Spec.Replicas)
 		case a.Deployment != nil:
-			fmt.Println(a.Kind, a.Name, "revision", a.Deployment.Annotations[model.RevisionAnnotation],
+			fmt.Println(" ", a.Kind, a.Name, "revision", a.Deployment.Annotations[model.RevisionAnnotation],
 				"observedGeneration", a.Deployment.Status.ObservedGeneration)
 		}
 	}
 	// Output:
-	// CreateReplicaSet web-7ffd4c7dc5 replicas 3
-	// UpdateDeploymentStatus web revision 2 observedGeneration 2
-	// UpdateReplicaSet web-6b8c7d9f45 replicas 8
+	// planned:
+	//   CreateReplicaSet web-6df4c4b5cc
+	//   UpdateDeploymentStatus web
+	//   UpdateDeploymentStatus web
+	// coalesced:
+	//   CreateReplicaSet web-6df4c4b5cc replicas 3
+	//   UpdateDeploymentStatus web revision 1 observedGeneration 1
 }
