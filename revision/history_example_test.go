@@ -70,19 +70,13 @@ func ExampleUndo() {
 	owner := []model.OwnerReference{model.NewControllerRef("apps/v1", "Deployment", "web", "web-uid")}
 	v1 := &model.ReplicaSet{
 		ObjectMeta: model.ObjectMeta{Name: "web-6d4", Namespace: "default", UID: "rs-1", OwnerReferences: owner,
-			Labels:            map[string]string{"app": "web"},
-			Annotations:       map[string]string{model.RevisionAnnotation: "1"},
-			CreationTimestamp: time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)},
-		Spec: model.ReplicaSetSpec{Replicas: model.Int32Ptr(0),
-			Template: model.PodTemplate{Labels: map[string]string{"app": "web", model.PodTemplateHashLabel: "6d4"}, Spec: "image: web:1"}},
+			Labels: map[string]string{"app": "web"}, Annotations: map[string]string{model.RevisionAnnotation: "1"}},
+		Spec: model.ReplicaSetSpec{Template: model.PodTemplate{Labels: map[string]string{"app": "web", model.PodTemplateHashLabel: "6d4"}, Spec: "image: web:1"}},
 	}
 	v2 := &model.ReplicaSet{
 		ObjectMeta: model.ObjectMeta{Name: "web-7f9", Namespace: "default", UID: "rs-2", OwnerReferences: owner,
-			Labels:            map[string]string{"app": "web"},
-			Annotations:       map[string]string{model.RevisionAnnotation: "2"},
-			CreationTimestamp: time.Date(2026, 1, 1, 11, 0, 0, 0, time.UTC)},
-		Spec: model.ReplicaSetSpec{Replicas: model.Int32Ptr(3),
-			Template: model.PodTemplate{Labels: map[string]string{"app": "web", model.PodTemplateHashLabel: "7f9"}, Spec: "image: web:2"}},
+			Labels: map[string]string{"app": "web"}, Annotations: map[string]string{model.RevisionAnnotation: "2"}},
+		Spec: model.ReplicaSetSpec{Template: model.PodTemplate{Labels: map[string]string{"app": "web", model.PodTemplateHashLabel: "7f9"}, Spec: "image: web:2"}},
 	}
 	rss := []*model.ReplicaSet{v1, v2}
 
