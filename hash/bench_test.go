@@ -37,7 +37,7 @@ func realisticTemplate(tb testing.TB) model.PodTemplate {
 func BenchmarkComputeHash(b *testing.B) {
 	tmpl := realisticTemplate(b)
 	cc := model.Int32Ptr(1)
-	b.SetBytes(int64(len(AppendEncoding(nil, tmpl))))
+	b.SetBytes(int64(len(appendEncoding(nil, tmpl))))
 	b.ReportAllocs()
 	for b.Loop() {
 		_ = ComputeHash(tmpl, cc)
@@ -49,14 +49,14 @@ func BenchmarkComputeHash(b *testing.B) {
 func BenchmarkStdlibFNV(b *testing.B) {
 	tmpl := realisticTemplate(b)
 	cc := model.Int32Ptr(1)
-	buf := AppendEncoding(nil, tmpl)
+	buf := appendEncoding(nil, tmpl)
 	b.SetBytes(int64(len(buf)))
 	b.ReportAllocs()
 	for b.Loop() {
-		buf = AppendEncoding(buf[:0], tmpl)
+		buf = appendEncoding(buf[:0], tmpl)
 		h := fnv.New32a()
 		h.Write(buf)
-		_ = Encode(Finish(h, cc))
+		_ = Encode(finish(h, cc))
 	}
 }
 
@@ -82,7 +82,7 @@ func BenchmarkComputeHashTypical(b *testing.B) {
 		b.Fatal(err)
 	}
 	tmpl := model.PodTemplate{Labels: map[string]string{"app": "api"}, Spec: spec}
-	b.SetBytes(int64(len(AppendEncoding(nil, tmpl))))
+	b.SetBytes(int64(len(appendEncoding(nil, tmpl))))
 	b.ReportAllocs()
 	for b.Loop() {
 		_ = ComputeHash(tmpl, nil)

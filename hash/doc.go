@@ -3,8 +3,8 @@
 //
 // To start: hash.ComputeHash(template, collisionCount) returns the suffix, and
 // [ReplicaSetName] joins it to a Deployment's name; see the Example for
-// ComputeHash. [EqualIgnoreHash] tells whether two templates differ only in
-// that label.
+// ComputeHash. [model.EqualIgnoreHash] tells whether two templates differ
+// only in that label.
 //
 // The pipeline mirrors the upstream controller's ComputeHash step for step,
 // except for the first step, where upstream dumps the k8s.io/api Go struct
@@ -14,22 +14,21 @@
 //     holds a real apps/v1 template);
 //  2. feed the bytes to 32-bit FNV-1a;
 //  3. if the collision count is non-nil, feed 8 more bytes: the count as a
-//     little-endian uint32, then four zero bytes ([Finish]);
+//     little-endian uint32, then four zero bytes;
 //  4. format the 32-bit sum in decimal and map every character through the
 //     vowel-free alphabet "bcdfghjklmnpqrstvwxz2456789" ([Encode]).
 //
 // Because step 1 differs, [ComputeHash] does not produce the hash a real
 // cluster would give the same pod template; the controller never relies on
 // that, since it finds the new ReplicaSet by template equality
-// ([EqualIgnoreHash]), not by hash. An adapter that needs cluster-identical
-// names writes the go-spew dump of its defaulted v1.PodTemplateSpec into an
-// FNV-1a hasher and finishes with [Finish] and [Encode]; see the example of
-// [Finish].
+// ([model.EqualIgnoreHash]), not by hash. An adapter that needs
+// cluster-identical names hashes the go-spew dump of its defaulted
+// v1.PodTemplateSpec through steps 2 to 4 and renders the sum with [Encode];
+// the apps/v1 adapter in examples/appsv1 does so (its ComputeHash).
 //
 // # Canonical encoding, version 1
 //
-// The bytes hashed by [ComputeHash] are exactly those [AppendEncoding]
-// returns:
+// The bytes hashed by [ComputeHash] are exactly these:
 //
 //	str(s)      = uvarint(len(s)) ‖ s
 //	pairs(m)    = uvarint(len(m)) ‖ for each key k of m in ascending byte order: str(k) ‖ str(m[k])

@@ -2,7 +2,6 @@ package hash_test
 
 import (
 	"fmt"
-	"hash/fnv"
 
 	"github.com/rolloutplan/rolloutplan/hash"
 	"github.com/rolloutplan/rolloutplan/model"
@@ -28,21 +27,6 @@ func ExampleComputeHash() {
 	// nginx-78fdb74587
 	// 6d948dc95f
 	// 56d7d694db
-}
-
-// An adapter holding a real apps/v1 template reproduces the cluster's hash by
-// writing the go-spew dump into an FNV-1a hasher and finishing with this
-// package. Here a string stands in for the dump.
-func ExampleFinish() {
-	h := fnv.New32a()
-	h.Write([]byte("(v1.PodTemplateSpec){...}")) // printer.Fprintf(h, "%#v", template) in a real adapter
-	collisionCount := int32(1)
-	sum := hash.Finish(h, &collisionCount)
-	fmt.Println(sum, hash.Encode(sum))
-	fmt.Println(hash.SumString("(v1.PodTemplateSpec){...}", &collisionCount) == sum)
-	// Output:
-	// 2296407330 66fb84c774
-	// true
 }
 
 func ExampleEncode() {

@@ -39,7 +39,7 @@ func FuzzEncoding(f *testing.F) {
 		ts := []model.PodTemplate{a, b, c}
 		encs := make([][]byte, len(ts))
 		for i, tmpl := range ts {
-			encs[i] = AppendEncoding(nil, tmpl)
+			encs[i] = appendEncoding(nil, tmpl)
 			got, err := decode(encs[i])
 			if err != nil {
 				t.Fatalf("template %d does not decode: %v", i, err)
@@ -50,7 +50,7 @@ func FuzzEncoding(f *testing.F) {
 			h := fnv.New32a()
 			h.Write(encs[i])
 			cc := int32(len(spec))
-			if want, got := Finish(h, &cc), Sum32(tmpl, &cc); got != want {
+			if want, got := finish(h, &cc), sum32(tmpl, &cc); got != want {
 				t.Fatalf("template %d: Sum32 %d, stdlib %d", i, got, want)
 			}
 			hs := ComputeHash(tmpl, nil)

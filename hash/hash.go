@@ -2,7 +2,6 @@ package hash
 
 import (
 	"encoding/binary"
-	gohash "hash"
 	"slices"
 	"strconv"
 
@@ -31,7 +30,8 @@ const stackKeys = 16
 
 // ComputeHash returns the pod-template-hash of t: FNV-1a over the canonical
 // encoding of t (see the package documentation), the collision count mixed
-// in as by [Finish], rendered by [Encode]. The result has 1 to 10 characters
+// in as upstream does (step 3 of the package documentation), rendered by
+// [Encode]. The result has 1 to 10 characters
 // from "456789bcdf".
 //
 // collisionCount is the Deployment's status.collisionCount. nil and a
@@ -41,61 +41,18 @@ const stackKeys = 16
 // ComputeHash reads t only; equal templates (in the sense of equal maps,
 // whatever their insertion order, and equal Spec) always hash alike.
 func ComputeHash(t model.PodTemplate, collisionCount *int32) string {
-	return Encode(Sum32(t, collisionCount))
+	return Encode(sum32(t, collisionCount))
 }
 
-// Sum32 returns the 32-bit sum behind [ComputeHash], before rendering: FNV-1a
-// over [AppendEncoding] of t followed by the collision-count bytes of
-// [Finish]. It allocates nothing for templates with at most 16 labels and 16
-// annotations.
-func Sum32(t model.PodTemplate, collisionCount *int32) uint32 {
+// sum32 returns the 32-bit sum behind [ComputeHash], before rendering: FNV-1a
+// over the canonical encoding of t followed by the collision-count bytes. It
+// allocates nothing for templates with at most 16 labels and 16 annotations.
+func sum32(t model.PodTemplate, collisionCount *int32) uint32 {
 	h := fnv32a(fnvOffset32)
 	h.str(EncodingVersion)
 	h.pairs(t.Labels)
 	h.pairs(t.Annotations)
 	h.str(t.Spec)
-	h.collision(collisionCount)
-	return uint32(h)
-}
-
-// AppendEncoding appends the canonical version-1 encoding of t to dst and
-// returns the extended slice. [ComputeHash] hashes exactly these bytes; the
-// function exists so that the encoding can be inspected, stored or hashed by
-// other means.
-func AppendEncoding(dst []byte, t model.PodTemplate) []byte {
-	dst = appendStr(dst, EncodingVersion)
-	dst = appendPairs(dst, t.Labels)
-	dst = appendPairs(dst, t.Annotations)
-	return appendStr(dst, t.Spec)
-}
-
-// Finish mixes collisionCount into h the way the controller does and
-// returns h.Sum32(). A nil count writes nothing. A non-nil count writes 8
-// bytes: the count as a little-endian uint32 (so -1 becomes ff ff ff ff),
-// then four zero bytes. For example, count 1 writes 01 00 00 00 00 00 00 00.
-//
-// It is the piece an adapter needs to reproduce a cluster's hash from its own
-// serialisation of a real template:
-//
-//	h := fnv.New32a()
-//	printer.Fprintf(h, "%#v", template) // go-spew, configured as upstream
-//	name := hash.Encode(hash.Finish(h, d.Status.CollisionCount))
-func Finish(h gohash.Hash32, collisionCount *int32) uint32 {
-	if collisionCount != nil {
-		var b [8]byte
-		binary.LittleEndian.PutUint32(b[:4], uint32(*collisionCount))
-		h.Write(b[:]) // a hash.Hash never returns an error from Write
-	}
-	return h.Sum32()
-}
-
-// SumString returns FNV-1a of s followed by the collision-count bytes of
-// [Finish]: the sum upstream computes when s is the go-spew dump of a
-// template. For example SumString("", nil) is 2166136261, the FNV-1a offset
-// basis, and Encode of it is "65bb57b6b5".
-func SumString(s string, collisionCount *int32) uint32 {
-	h := fnv32a(fnvOffset32)
-	h.raw(s)
 	h.collision(collisionCount)
 	return uint32(h)
 }
@@ -131,16 +88,6 @@ func SafeEncodeString(s string) string {
 		i++
 	}
 	return string(out)
-}
-
-// EqualIgnoreHash reports whether two templates are equal apart from their
-// pod-template-hash labels. It is [model.EqualIgnoreHash], repeated here
-// because upstream keeps it next to the hash: the controller finds a
-// Deployment's new ReplicaSet with this comparison, never by comparing
-// hashes, which is why a hash change (a new k8s.io/api version, or this
-// package's encoding instead of go-spew) does not start a rollout.
-func EqualIgnoreHash(a, b model.PodTemplate) bool {
-	return model.EqualIgnoreHash(a, b)
 }
 
 // ReplicaSetName returns the name the controller gives the ReplicaSet of a
@@ -210,7 +157,7 @@ func (h *fnv32a) pairs(m map[string]string) {
 	}
 }
 
-// collision is [Finish] on the value state: 8 bytes when cc is non-nil.
+// collision is finish (reference_test.go) on the value state: 8 bytes when cc is non-nil.
 func (h *fnv32a) collision(cc *int32) {
 	if cc == nil {
 		return

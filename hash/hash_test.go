@@ -69,7 +69,7 @@ func TestGoldenCanonical(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			needReason(t, c.name, c.reason)
-			if got := Sum32(c.t, c.cc); got != c.sum {
+			if got := sum32(c.t, c.cc); got != c.sum {
 				t.Fatalf("Sum32 = %d, pinned %d: the canonical encoding changed (breaking change)", got, c.sum)
 			}
 			if got := ComputeHash(c.t, c.cc); got != c.hash {
@@ -93,7 +93,7 @@ func TestGoldenEncodingBytes(t *testing.T) {
 	want = append(want, 54) // len of the spec below
 	want = append(want, `{"containers":[{"image":"nginx:1.27","name":"nginx"}]}`...)
 
-	got := AppendEncoding(nil, nginxTemplate)
+	got := appendEncoding(nil, nginxTemplate)
 	if string(got) != string(want) {
 		t.Fatalf("encoding\n got %x\nwant %x", got, want)
 	}
@@ -102,21 +102,21 @@ func TestGoldenEncodingBytes(t *testing.T) {
 		t.Fatalf("encoding changed (breaking change):\n got %x\nwant %s", got, pinned)
 	}
 
-	empty := AppendEncoding(nil, model.PodTemplate{})
+	empty := appendEncoding(nil, model.PodTemplate{})
 	if wantEmpty := "\x17rolloutplan.template.v1\x00\x00\x00"; string(empty) != wantEmpty {
 		t.Fatalf("empty encoding = %q, want %q", empty, wantEmpty)
 	}
 	// nil and empty maps encode alike, as EqualIgnoreHash treats them alike.
-	if e := AppendEncoding(nil, model.PodTemplate{Labels: map[string]string{}, Annotations: map[string]string{}}); string(e) != string(empty) {
+	if e := appendEncoding(nil, model.PodTemplate{Labels: map[string]string{}, Annotations: map[string]string{}}); string(e) != string(empty) {
 		t.Fatalf("empty maps encode as %q, nil maps as %q", e, empty)
 	}
 	// A long string gets a multi-byte uvarint prefix: 300 = 0xac 0x02.
-	long := AppendEncoding(nil, model.PodTemplate{Spec: strings.Repeat("s", 300)})
+	long := appendEncoding(nil, model.PodTemplate{Spec: strings.Repeat("s", 300)})
 	if p := long[len(empty)-1:][:2]; p[0] != 0xac || p[1] != 0x02 {
 		t.Fatalf("length prefix of a 300-byte spec = %x, want ac02", p)
 	}
 	// AppendEncoding appends: an existing prefix is kept.
-	if e := AppendEncoding([]byte("xyz"), model.PodTemplate{}); string(e) != "xyz"+string(empty) {
+	if e := appendEncoding([]byte("xyz"), model.PodTemplate{}); string(e) != "xyz"+string(empty) {
 		t.Fatalf("AppendEncoding did not append: %q", e)
 	}
 }
@@ -128,17 +128,17 @@ func TestSum32MatchesStdlibFNV(t *testing.T) {
 	for _, tmpl := range []model.PodTemplate{{}, nginxTemplate, fullTemplate, realisticTemplate(t)} {
 		for _, cc := range []*int32{nil, i32(0), i32(1), i32(-7), i32(1 << 30)} {
 			h := fnv.New32a()
-			h.Write(AppendEncoding(nil, tmpl))
-			if want, got := Finish(h, cc), Sum32(tmpl, cc); got != want {
+			h.Write(appendEncoding(nil, tmpl))
+			if want, got := finish(h, cc), sum32(tmpl, cc); got != want {
 				t.Fatalf("Sum32 = %d, stdlib FNV over AppendEncoding = %d (cc %v)", got, want, cc)
 			}
 		}
 	}
 }
 
-// TestExample28Encode reproduces the decimal-to-alphabet step of the
-// ComputeHash vectors measured against the real controller's recipe.
-func TestExample28Encode(t *testing.T) {
+// TestEncode reproduces the decimal-to-alphabet step of spec
+// Example 28 (measured against the real controller's recipe).
+func TestEncode(t *testing.T) {
 	cases := []struct {
 		name   string
 		reason string
@@ -201,22 +201,22 @@ func TestFinishCollisionMixing(t *testing.T) {
 			want := fnvByHand(append([]byte(s), c.suffix...))
 			h := fnv.New32a()
 			h.Write([]byte(s))
-			if got := Finish(h, c.cc); got != want {
+			if got := finish(h, c.cc); got != want {
 				t.Fatalf("Finish = %d, by hand %d", got, want)
 			}
-			if got := SumString(s, c.cc); got != want {
+			if got := sumString(s, c.cc); got != want {
 				t.Fatalf("SumString = %d, by hand %d", got, want)
 			}
 			// Sum32 mixes the count the same way after the canonical encoding.
-			if got, want := Sum32(nginxTemplate, c.cc), fnvByHand(append(AppendEncoding(nil, nginxTemplate), c.suffix...)); got != want {
+			if got, want := sum32(nginxTemplate, c.cc), fnvByHand(append(appendEncoding(nil, nginxTemplate), c.suffix...)); got != want {
 				t.Fatalf("Sum32 = %d, by hand %d", got, want)
 			}
 		})
 	}
-	if SumString(s, nil) == SumString(s, i32(0)) {
+	if sumString(s, nil) == sumString(s, i32(0)) {
 		t.Fatal("nil and 0 collision counts must hash differently")
 	}
-	if Sum32(model.PodTemplate{}, nil) == Sum32(model.PodTemplate{}, i32(0)) {
+	if sum32(model.PodTemplate{}, nil) == sum32(model.PodTemplate{}, i32(0)) {
 		t.Fatal("nil and 0 collision counts must hash differently")
 	}
 }
@@ -237,7 +237,7 @@ func TestFNVKnownVectors(t *testing.T) {
 		if got := fnvByHand([]byte(c.in)); got != c.want {
 			t.Fatalf("fnvByHand(%q) = %#x, want %#x", c.in, got, c.want)
 		}
-		if got := SumString(c.in, nil); got != c.want {
+		if got := sumString(c.in, nil); got != c.want {
 			t.Fatalf("SumString(%q) = %#x, want %#x", c.in, got, c.want)
 		}
 	}
@@ -291,9 +291,9 @@ func TestReplicaSetName(t *testing.T) {
 	}
 }
 
-// TestEqualIgnoreHashExample14 reproduces upstream TestEqualIgnoreHash
+// TestEqualIgnoreHashCases reproduces upstream TestEqualIgnoreHash
 // (deployment_util_test.go: TestEqualIgnoreHash), in both argument orders.
-func TestEqualIgnoreHashExample14(t *testing.T) {
+func TestEqualIgnoreHashCases(t *testing.T) {
 	tmpl := func(labels map[string]string, ann map[string]string, spec string) model.PodTemplate {
 		return model.PodTemplate{Labels: labels, Annotations: ann, Spec: spec}
 	}
@@ -341,11 +341,11 @@ func TestEqualIgnoreHashExample14(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			needReason(t, c.name, c.reason)
-			if got := EqualIgnoreHash(c.a, c.b); got != c.want {
-				t.Fatalf("EqualIgnoreHash(a, b) = %v, want %v", got, c.want)
+			if got := model.EqualIgnoreHash(c.a, c.b); got != c.want {
+				t.Fatalf("model.EqualIgnoreHash(a, b) = %v, want %v", got, c.want)
 			}
-			if got := EqualIgnoreHash(c.b, c.a); got != c.want {
-				t.Fatalf("EqualIgnoreHash(b, a) = %v, want %v", got, c.want)
+			if got := model.EqualIgnoreHash(c.b, c.a); got != c.want {
+				t.Fatalf("model.EqualIgnoreHash(b, a) = %v, want %v", got, c.want)
 			}
 		})
 	}
@@ -373,7 +373,7 @@ func TestCollisionCountsDistinct(t *testing.T) {
 func TestNoAllocs(t *testing.T) {
 	tmpl := realisticTemplate(t)
 	cc := i32(3)
-	if n := testing.AllocsPerRun(100, func() { _ = Sum32(tmpl, cc) }); n != 0 {
+	if n := testing.AllocsPerRun(100, func() { _ = sum32(tmpl, cc) }); n != 0 {
 		t.Fatalf("Sum32 allocates %v times per call, want 0", n)
 	}
 	if n := testing.AllocsPerRun(100, func() { _ = ComputeHash(tmpl, cc) }); n != 1 {

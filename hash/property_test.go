@@ -152,7 +152,7 @@ func TestPropEqualTemplatesHashEqual(t *testing.T) {
 		if ha, hb := ComputeHash(a, cc), ComputeHash(b, cc); ha != hb {
 			t.Fatalf("equal templates hash %q and %q", ha, hb)
 		}
-		if !bytes.Equal(AppendEncoding(nil, a), AppendEncoding(nil, b)) {
+		if !bytes.Equal(appendEncoding(nil, a), appendEncoding(nil, b)) {
 			t.Fatal("equal templates encode differently")
 		}
 	})
@@ -164,7 +164,7 @@ func TestPropEncodingInjective(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		a := genTemplate(t, "a")
 		b := genTemplate(t, "b")
-		ea, eb := AppendEncoding(nil, a), AppendEncoding(nil, b)
+		ea, eb := appendEncoding(nil, a), appendEncoding(nil, b)
 		da, err := decode(ea)
 		if err != nil {
 			t.Fatalf("encoding of %#v does not decode: %v", a, err)
@@ -184,8 +184,8 @@ func TestPropSum32IsFNVOfEncoding(t *testing.T) {
 		tmpl := genTemplate(t, "t")
 		cc := genCollision(t, "cc")
 		h := fnv.New32a()
-		h.Write(AppendEncoding(nil, tmpl))
-		if want, got := Finish(h, cc), Sum32(tmpl, cc); got != want {
+		h.Write(appendEncoding(nil, tmpl))
+		if want, got := finish(h, cc), sum32(tmpl, cc); got != want {
 			t.Fatalf("Sum32 = %d, fnv(AppendEncoding) = %d", got, want)
 		}
 	})
@@ -206,7 +206,7 @@ func TestPropOneByteCollisionCountsDiffer(t *testing.T) {
 		nb := rapid.Byte().Filter(func(b byte) bool { return b != old }).Draw(t, "newByte")
 		u := uint32(c1)&^(0xff<<(8*pos)) | uint32(nb)<<(8*pos)
 		c2 := int32(u)
-		if Sum32(tmpl, &c1) == Sum32(tmpl, &c2) {
+		if sum32(tmpl, &c1) == sum32(tmpl, &c2) {
 			t.Fatalf("collision counts %d and %d give the same sum", c1, c2)
 		}
 		if ComputeHash(tmpl, &c1) == ComputeHash(tmpl, &c2) {
@@ -270,14 +270,14 @@ func TestPropEqualIgnoreHash(t *testing.T) {
 				delete(tp.Labels, model.PodTemplateHashLabel)
 			}
 		}
-		got := EqualIgnoreHash(a, b)
-		if got != EqualIgnoreHash(b, a) {
+		got := model.EqualIgnoreHash(a, b)
+		if got != model.EqualIgnoreHash(b, a) {
 			t.Fatal("EqualIgnoreHash is not symmetric")
 		}
 		if want := reference(a, b); got != want {
 			t.Fatalf("EqualIgnoreHash = %v, reference %v:\n%#v\n%#v", got, want, a, b)
 		}
-		if !EqualIgnoreHash(a, a) {
+		if !model.EqualIgnoreHash(a, a) {
 			t.Fatal("EqualIgnoreHash is not reflexive")
 		}
 	})

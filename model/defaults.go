@@ -17,6 +17,16 @@ const (
 //
 // The planners expect defaulted input, as the controller always gets it;
 // objects read from a cluster are already defaulted and need no call.
+//
+// Default follows the strategy type as the API server's defaulting does: a
+// Recreate Deployment gets no rollingUpdate block. Like the server, it does
+// not remove one either: a Deployment defaulted as RollingUpdate and then
+// switched to Recreate keeps its filled-in block, which [Validate] rejects
+// (as the API server does), with the fix in the message. Switch with
+//
+//	d.Spec.Strategy = model.Strategy{Type: model.RecreateStrategy}
+//
+// rather than by setting Type alone.
 func Default(d *Deployment) *Deployment {
 	out := d.DeepCopy()
 	if out == nil {

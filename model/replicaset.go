@@ -73,8 +73,8 @@ func (rs *ReplicaSet) DeepCopy() *ReplicaSet {
 // CompareCreation orders two ReplicaSets oldest first and, at equal
 // creation times, by name: upstream's ReplicaSetsByCreationTimestamp, the
 // tie-break of most of its orders. Times compare as instants. Both must be
-// non-nil; the cmp functions of packages revision and proportion build on it
-// and decide where nil goes.
+// non-nil. To sort a slice that may hold nil, use
+// proportion.ByCreationTimestamp, which builds on it and puts nil last.
 func CompareCreation(a, b *ReplicaSet) int {
 	if c := a.CreationTimestamp.Compare(b.CreationTimestamp); c != 0 {
 		return c

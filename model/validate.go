@@ -39,7 +39,7 @@ func validateDeployment(errs *fieldErrs, at prefix, d *Deployment) {
 	validateTemplate(errs, at, "spec.template", s.Template)
 	validateTemplateAnnotations(errs, at, "spec.template", s.Template.Annotations)
 	if selectorOK && !s.Selector.matches(s.Template.Labels) {
-		errs.add(at.field("spec.template.metadata.labels"), fmt.Sprint(s.Template.Labels), "`selector` does not match template `labels`")
+		errs.add(at.field("spec.template.metadata.labels"), FormatLabels(s.Template.Labels), "`selector` does not match template `labels`")
 	}
 	validateStrategy(errs, at, "spec.strategy", s.Strategy)
 	if s.MinReadySeconds < 0 {
@@ -78,7 +78,7 @@ func validateStrategy(errs *fieldErrs, at prefix, path string, s Strategy) {
 	switch s.Type {
 	case RecreateStrategy:
 		if s.RollingUpdate != nil {
-			errs.add(at.field(path+".rollingUpdate"), "", "may not be specified when strategy `type` is 'Recreate'")
+			errs.add(at.field(path+".rollingUpdate"), "", "may not be specified when strategy `type` is 'Recreate' (set it to nil when switching to Recreate; the API server refuses the leftover block too)")
 		}
 	case RollingUpdateStrategy:
 		ru := s.RollingUpdate
@@ -91,6 +91,8 @@ func validateStrategy(errs *fieldErrs, at prefix, path string, s Strategy) {
 		if surgeOK && unavOK && surge == 0 && unav == 0 {
 			errs.add(at.field(path+".rollingUpdate.maxUnavailable"), ru.MaxUnavailable.String(), "may not be 0 when `maxSurge` is 0")
 		}
+	case "":
+		errs.add(at.field(path+".type"), "", `supported values: "Recreate", "RollingUpdate" (apply model.Default to undefaulted input)`)
 	default:
 		errs.add(at.field(path+".type"), string(s.Type), `supported values: "Recreate", "RollingUpdate"`)
 	}

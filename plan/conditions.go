@@ -15,6 +15,9 @@ func newCondition(t model.DeploymentConditionType, status model.ConditionStatus,
 // and reason (not even its message or times); otherwise the old condition is
 // removed and c appended at the end, keeping the old lastTransitionTime when
 // the status is unchanged.
+//
+// SetDeploymentCondition modifies st in place: pass your own copy (the
+// planner calls it on its own copy of the status, never on its input).
 func SetDeploymentCondition(st *model.DeploymentStatus, c model.DeploymentCondition) {
 	if st == nil {
 		return

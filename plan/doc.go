@@ -40,13 +40,15 @@
 //
 // The steps of a sync are exported under upstream's names so that a reader
 // who knows the controller finds each counterpart in one hop:
-// [FindNewReplicaSet], [FindOldReplicaSets], [NewRSNewReplicas],
+// [FindNewReplicaSet], [FindOldReplicaSets],
 // [ReconcileNewReplicaSet], [ReconcileOldReplicaSets], [CleanupUnhealthyReplicas],
-// [ScaleDownOldReplicaSetsForRollingUpdate], [FindActiveOrLatest],
+// [ScaleDownOldReplicaSetsForRollingUpdate],
 // [IsSaturated], [CalculateStatus], [DeploymentComplete],
 // [DeploymentProgressing], [DeploymentTimedOut], [SetDeploymentCondition].
 // Each returns a decision (sizes and the numbers behind them) instead of
-// writing anything.
+// writing anything. The arithmetic they share lives in package proportion
+// under upstream's names too ([proportion.NewRSNewReplicas],
+// [proportion.FindActiveOrLatest], [proportion.MaxSurge] ...).
 //
 // # Purity
 //
@@ -112,12 +114,13 @@
 //   - metav1.LabelSelectorAsSelector and Selector.Matches: model.LabelSelector
 //     and model.Matcher.
 //   - deployment/util skipCopyAnnotation: model.IsSkippedAnnotation;
-//     ReplicaSetsByCreationTimestamp: model.CompareCreation.
+//     ReplicaSetsByCreationTimestamp: proportion.ByCreationTimestamp (built
+//     on model.CompareCreation).
 //
 // hash:
 //   - controller.ComputeHash: hash.ComputeHash (rand.SafeEncodeString:
 //     hash.SafeEncodeString, hash.Encode).
-//   - deployment/util EqualIgnoreHash: hash.EqualIgnoreHash.
+//   - deployment/util EqualIgnoreHash: model.EqualIgnoreHash.
 //   - the new ReplicaSet's name in getNewReplicaSet: hash.ReplicaSetName.
 //
 // proportion (deployment/util and sync.go):

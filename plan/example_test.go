@@ -8,10 +8,16 @@ import (
 	"github.com/rolloutplan/rolloutplan/plan"
 )
 
-// exampleState is a Deployment of 10 replicas (maxSurge and maxUnavailable
-// 25%, so 3 and 2) whose image just changed from nginx:1.26 to nginx:1.27,
-// with the ReplicaSet of the old image running 10 available pods.
-func exampleState() plan.State {
+// The first sync of a rolling update creates the new ReplicaSet with the
+// surge, records the new revision, takes the old ReplicaSet down by what
+// availability allows, and writes the status. That last write is the
+// Deployment's second in the sync, written from the same cached version as
+// the first, so a real API server rejects it with a conflict: ConflictAt
+// points at it.
+func ExampleSync() {
+	// A Deployment of 10 replicas (maxSurge and maxUnavailable 25%, so 3
+	// and 2) whose image just changed from nginx:1.26 to nginx:1.27, and the
+	// ReplicaSet of the old image running 10 available pods.
 	now := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 	labels := map[string]string{"app": "web"}
 	d := model.Default(&model.Deployment{
@@ -44,16 +50,9 @@ func exampleState() plan.State {
 		},
 		Status: model.ReplicaSetStatus{Replicas: 10, ReadyReplicas: 10, AvailableReplicas: 10, ObservedGeneration: 1},
 	}
-	return plan.State{Deployment: d, ReplicaSets: []*model.ReplicaSet{old}, Now: now}
-}
+	state := plan.State{Deployment: d, ReplicaSets: []*model.ReplicaSet{old}, Now: now}
 
-// The first sync of a rolling update creates the new ReplicaSet with the
-// surge, records the new revision, takes the old ReplicaSet down by what
-// availability allows, and writes the status. That last write is the
-// Deployment's second in the sync, so a real API server rejects it (upstream writes from its cached copy, so later writes conflict):
-// ConflictAt points at it.
-func ExampleSync() {
-	p, err := plan.Sync(exampleState())
+	p, err := plan.Sync(state)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -78,22 +77,42 @@ func ExampleSync() {
 // Coalesced merges the writes of a plan into one per object, for an adapter
 // that would rather apply each object's final state once.
 func ExamplePlan_Coalesced() {
-	p, err := plan.Sync(exampleState())
+	// A new Deployment of 3 replicas: its first sync creates the ReplicaSet,
+	// records revision 1 on the Deployment and then writes its status, two
+	// writes of the Deployment that Coalesced merges into one.
+	d := model.Default(&model.Deployment{
+		ObjectMeta: model.ObjectMeta{Name: "web", Namespace: "shop", UID: "d-1", Generation: 1},
+		Spec: model.DeploymentSpec{
+			Replicas: model.Int32Ptr(3),
+			Selector: &model.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
+			Template: model.PodTemplate{Labels: map[string]string{"app": "web"}, Spec: "image: web:1"},
+		},
+	})
+	p, err := plan.Sync(plan.State{Deployment: d, Now: time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
+	fmt.Println("planned:")
+	for _, a := range p.Actions {
+		fmt.Println(" ", a.Kind, a.Name)
+	}
+	fmt.Println("coalesced:")
 	for _, a := range p.Coalesced() {
 		switch {
 		case a.ReplicaSet != nil:
-			fmt.Println(a.Kind, a.Name, "replicas", *a.ReplicaSet.Spec.Replicas)
+			fmt.Println(" ", a.Kind, a.Name, "replicas", *a.ReplicaSet.Spec.Replicas)
 		case a.Deployment != nil:
-			fmt.Println(a.Kind, a.Name, "revision", a.Deployment.Annotations[model.RevisionAnnotation],
+			fmt.Println(" ", a.Kind, a.Name, "revision", a.Deployment.Annotations[model.RevisionAnnotation],
 				"observedGeneration", a.Deployment.Status.ObservedGeneration)
 		}
 	}
 	// Output:
-	// CreateReplicaSet web-7ffd4c7dc5 replicas 3
-	// UpdateDeploymentStatus web revision 2 observedGeneration 2
-	// UpdateReplicaSet web-6b8c7d9f45 replicas 8
+	// planned:
+	//   CreateReplicaSet web-6df4c4b5cc
+	//   UpdateDeploymentStatus web
+	//   UpdateDeploymentStatus web
+	// coalesced:
+	//   CreateReplicaSet web-6df4c4b5cc replicas 3
+	//   UpdateDeploymentStatus web revision 1 observedGeneration 1
 }

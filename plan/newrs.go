@@ -23,7 +23,7 @@ func FindNewReplicaSet(d *model.Deployment, rss []*model.ReplicaSet) *model.Repl
 		if rs == nil || !model.EqualIgnoreHash(rs.Spec.Template, d.Spec.Template) {
 			continue
 		}
-		if found == nil || revision.ByCreationTimestamp(rs, found) < 0 {
+		if found == nil || model.CompareCreation(rs, found) < 0 {
 			found = rs
 		}
 	}
@@ -157,7 +157,7 @@ func (s *syncer) createNewReplicaSet(oldRSs []*model.ReplicaSet, newRevision str
 			Replicas: model.Int32Ptr(0), MinReadySeconds: d.Spec.MinReadySeconds, Selector: selector, Template: tmpl,
 		},
 	}
-	count, why, err := NewRSNewReplicas(d, appendRS(oldRSs, rs), rs)
+	count, why, err := newRSNewReplicas(d, appendRS(oldRSs, rs), rs)
 	if err != nil {
 		s.failFencepost(err)
 		return nil, false

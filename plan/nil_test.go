@@ -6,6 +6,7 @@ import (
 
 	"github.com/rolloutplan/rolloutplan/model"
 	"github.com/rolloutplan/rolloutplan/plan"
+	"github.com/rolloutplan/rolloutplan/proportion"
 )
 
 // The exported building blocks never panic, whatever is nil: they answer
@@ -36,7 +37,7 @@ func TestBuildingBlocksTolerateNil(t *testing.T) {
 		t.Error("FindNewReplicaSet(nil) found something")
 	}
 	plan.FindOldReplicaSets(nil, nils)
-	plan.FindActiveOrLatest(nil, nils)
+	proportion.FindActiveOrLatest(nil, nils)
 	plan.OldPodsRunning(nil, nils, map[string][]*model.Pod{"x": {nil}})
 	if plan.IsSaturated(nil, rs) || plan.IsSaturated(d, nil) {
 		t.Error("IsSaturated with nil is true")

@@ -53,8 +53,11 @@ func WithHasher(h Hasher) Option {
 }
 
 // WithTerminatingReplicas sets the DeploymentReplicaSetTerminatingReplicas
-// feature gate (default on since v1.35). Off, status.terminatingReplicas is
-// left nil. No decision depends on it.
+// feature gate (default on since v1.35) for the Deployment controller. Off,
+// the Deployment's status.terminatingReplicas is left nil. No decision
+// depends on it. The ReplicaSet planner reads the same gate through
+// [github.com/rolloutplan/rolloutplan/plan/replicaset.WithTerminatingReplicas];
+// set both alike when running both planners.
 func WithTerminatingReplicas(enabled bool) Option {
 	return func(c *config) { c.terminatingReplicas = enabled }
 }

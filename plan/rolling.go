@@ -15,14 +15,16 @@ type Scale struct {
 	Reason     Reason
 }
 
-// NewRSNewReplicas returns the size the new ReplicaSet may grow to now
+// newRSNewReplicas is upstream's NewRSNewReplicas with the reason for its
+// answer; [proportion.NewRSNewReplicas] is the same arithmetic without the
+// reason. It returns the size the new ReplicaSet may grow to now
 // (upstream NewRSNewReplicas). For RollingUpdate the total of all ReplicaSets (allRSs, which
 // includes newRS) may reach replicas + maxSurge, and the new ReplicaSet may
 // not pass replicas: with replicas 10, maxSurge 3 (25%), an old ReplicaSet of
 // 10 and a new one of 0 the answer is 0 + min(13 − 10, 10 − 0) = 3. Recreate
 // returns replicas. maxSurge is resolved directly, without the fencepost
 // rule, so an unresolvable maxSurge is an error here.
-func NewRSNewReplicas(d *model.Deployment, allRSs []*model.ReplicaSet, newRS *model.ReplicaSet) (int32, Reason, error) {
+func newRSNewReplicas(d *model.Deployment, allRSs []*model.ReplicaSet, newRS *model.ReplicaSet) (int32, Reason, error) {
 	if d != nil && d.Spec.Strategy.Type != model.RollingUpdateStrategy && d.Spec.Strategy.Type != model.RecreateStrategy {
 		return 0, Reason{}, fmt.Errorf("deployment type %s isn't supported", d.Spec.Strategy.Type)
 	}
@@ -47,7 +49,8 @@ func NewRSNewReplicas(d *model.Deployment, allRSs []*model.ReplicaSet, newRS *mo
 }
 
 // ReconcileNewReplicaSet decides the new ReplicaSet's size in a rolling sync
-// (upstream reconcileNewReplicaSet): down to replicas when above it, else [NewRSNewReplicas]. ok
+// (upstream reconcileNewReplicaSet): down to replicas when above it, else the size
+// [proportion.NewRSNewReplicas] allows. ok
 // is false when the size stays.
 func ReconcileNewReplicaSet(allRSs []*model.ReplicaSet, newRS *model.ReplicaSet, d *model.Deployment) (to int32, ok bool, why Reason, err error) {
 	if d == nil || newRS == nil {
@@ -63,7 +66,7 @@ func ReconcileNewReplicaSet(allRSs []*model.ReplicaSet, newRS *model.ReplicaSet,
 		return desired, true, reason(ReasonScaleDownNew, []Value{v("from", int64(have)), v("to", int64(desired))},
 			"the new ReplicaSet %s has %d > replicas %d", newRS.Name, have, desired), nil
 	}
-	to, why, err = NewRSNewReplicas(d, allRSs, newRS)
+	to, why, err = newRSNewReplicas(d, allRSs, newRS)
 	if err != nil {
 		return have, false, Reason{}, err
 	}

@@ -64,19 +64,12 @@ func IsSaturated(d *model.Deployment, rs *model.ReplicaSet) bool {
 	return rs.SpecReplicas() == want && int32(desired) == want && rs.Status.AvailableReplicas == want
 }
 
-// FindActiveOrLatest returns the only active ReplicaSet, or, when none is
-// active, the new one or else the newest old one; nil when several are
-// active (upstream FindActiveOrLatest). oldRSs is not reordered.
-func FindActiveOrLatest(newRS *model.ReplicaSet, oldRSs []*model.ReplicaSet) *model.ReplicaSet {
-	return proportion.FindActiveOrLatest(newRS, oldRSs)
-}
-
 // scale follows spec.replicas without rolling out (upstream scale). oldRSs is
 // newest first.
 func (s *syncer) scale(newRS *model.ReplicaSet, oldRSs []*model.ReplicaSet) {
 	d := s.d
 	desired := s.replicas()
-	if rs := FindActiveOrLatest(newRS, oldRSs); rs != nil {
+	if rs := proportion.FindActiveOrLatest(newRS, oldRSs); rs != nil {
 		from := rs.SpecReplicas()
 		if from == desired {
 			if annotated, ok := proportion.NonNegativeInt32Annotation(rs.Annotations, model.DesiredReplicasAnnotation); ok && annotated != desired {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/rolloutplan/rolloutplan/model"
 	"github.com/rolloutplan/rolloutplan/plan"
+	"github.com/rolloutplan/rolloutplan/proportion"
 )
 
 func TestIsSaturated(t *testing.T) {
@@ -74,7 +75,7 @@ func TestFindActiveOrLatest(t *testing.T) {
 	}
 	runCases(t, cases, func(t *testing.T, c tc) {
 		before := append([]*model.ReplicaSet(nil), c.old...)
-		got := plan.FindActiveOrLatest(c.newRS, c.old)
+		got := proportion.FindActiveOrLatest(c.newRS, c.old)
 		name := ""
 		if got != nil {
 			name = got.Name

@@ -20,9 +20,9 @@ func ReplicasAnnotationsNeedUpdate(rs *model.ReplicaSet, desired, maxReplicas in
 }
 
 // SetReplicasAnnotations sets rs's desired-replicas and max-replicas
-// annotations (modifying rs, which must be the caller's own copy) and
-// reports whether either changed. For replicas 10 and maxSurge 3 they become
-// "10" and "13".
+// annotations and reports whether either changed. It modifies rs in place:
+// pass your own copy (the planners call it on their own copies). For
+// replicas 10 and maxSurge 3 they become "10" and "13".
 func SetReplicasAnnotations(rs *model.ReplicaSet, desired, maxReplicas int32) bool {
 	if rs == nil {
 		return false

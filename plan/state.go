@@ -24,7 +24,8 @@ type State struct {
 	// and UID, whatever its labels; pods of other namespaces are ignored
 	// like ReplicaSets.
 	Pods []*model.Pod
-	// Now is the controller's clock.
+	// Now is the controller's clock: the time of this sync. It must be set
+	// (the planner never reads a clock); a zero Now is rejected.
 	Now time.Time
 }
 
@@ -37,7 +38,26 @@ type State struct {
 //   - spec.progressDeadlineSeconds not greater than minReadySeconds (or not
 //     positive): upstream simply applies the deadline (the recorded
 //     controller syncs such Deployments; conformance cases s1-0075, s1-0183).
+//
+// It also rejects a zero Now (field "now"): the planner has no clock, and a
+// zero time would silently age every condition and deadline.
 func (s State) Validate() error {
+	err := s.validate()
+	if !s.Now.IsZero() {
+		return err
+	}
+	now := &model.FieldError{Field: "now", Detail: "must be set: the planner reads no clock (pass the time of the sync, for example time.Now() in a controller)"}
+	var verr *model.ValidationError
+	if errors.As(err, &verr) {
+		return &model.ValidationError{Errors: append([]*model.FieldError{now}, verr.Errors...)}
+	}
+	if err != nil {
+		return err
+	}
+	return &model.ValidationError{Errors: []*model.FieldError{now}}
+}
+
+func (s State) validate() error {
 	err := model.Validate(s.Deployment, s.ReplicaSets, s.Pods)
 	if err == nil || s.Deployment == nil {
 		return err

@@ -5,7 +5,7 @@ import (
 	"strconv"
 
 	"github.com/rolloutplan/rolloutplan/model"
-	"github.com/rolloutplan/rolloutplan/revision"
+	"github.com/rolloutplan/rolloutplan/proportion"
 )
 
 // Sync plans one sync of s.Deployment the way the upstream Deployment
@@ -103,11 +103,11 @@ func (s *syncer) syncStatusOnly(rsList []*model.ReplicaSet) {
 // upstream's in-place sort leaves the claimed list in. It returns rss itself
 // when it is already in that order, so the result must not be modified.
 func sortedByCreation(rss []*model.ReplicaSet) []*model.ReplicaSet {
-	if slices.IsSortedFunc(rss, revision.ByCreationTimestamp) {
+	if slices.IsSortedFunc(rss, proportion.ByCreationTimestamp) {
 		return rss // callers only read it
 	}
 	out := slices.Clone(rss)
-	slices.SortFunc(out, revision.ByCreationTimestamp)
+	slices.SortFunc(out, proportion.ByCreationTimestamp)
 	return out
 }
 

@@ -4,7 +4,7 @@ import (
 	"testing"
 )
 
-func TestExample6NonNegativeInt32Annotation(t *testing.T) {
+func TestNonNegativeInt32Annotation(t *testing.T) {
 	type tc struct {
 		why
 		ann    map[string]string

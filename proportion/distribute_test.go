@@ -23,7 +23,7 @@ func shareRows(dist Distribution) []shareRow {
 	return out
 }
 
-func TestExample17TwoConsecutiveScaleEvents(t *testing.T) {
+func TestTwoConsecutiveScaleEvents(t *testing.T) {
 	// worked example of two consecutive proportional scale events (KEP-5882 design table): maxSurge 10, sizes 60/30/20 sized under D 100 (max 110).
 	rss := []*model.ReplicaSet{
 		annotate(replicaSet("rs1", 60, minute(1)), 100, 110),

@@ -55,7 +55,7 @@ func (c ex16) build() (d *model.Deployment, newRS *model.ReplicaSet, oldRSs []*m
 	return d, newRS, oldRSs
 }
 
-func TestExample16ProportionalScaling(t *testing.T) {
+func TestProportionalScaling(t *testing.T) {
 	cases := []ex16{
 		{why: why{"a normal scaling event up", "upstream TestScale (sync_test.go) a: one active RS is resized to D by FindActiveOrLatest"},
 			oldD: 10, newD: 12, newRS: "v1", rss: []rsRow{{"v1", 10}},

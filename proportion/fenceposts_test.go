@@ -6,7 +6,7 @@ import (
 	"github.com/rolloutplan/rolloutplan/model"
 )
 
-func TestExample2MaxUnavailable(t *testing.T) {
+func TestMaxUnavailable(t *testing.T) {
 	type tc struct {
 		why
 		d    *model.Deployment
@@ -38,7 +38,7 @@ func TestExample2MaxUnavailable(t *testing.T) {
 	})
 }
 
-func TestExample3MinAvailable(t *testing.T) {
+func TestMinAvailable(t *testing.T) {
 	type tc struct {
 		why
 		d    *model.Deployment

@@ -7,7 +7,7 @@ import (
 	"github.com/rolloutplan/rolloutplan/model"
 )
 
-func TestExample5ReplicaSetFraction(t *testing.T) {
+func TestReplicaSetFraction(t *testing.T) {
 	type tc struct {
 		why
 		D, surge, status, spec int32

@@ -7,7 +7,7 @@ import (
 	"github.com/rolloutplan/rolloutplan/model"
 )
 
-func TestExample4NewRSNewReplicas(t *testing.T) {
+func TestNewRSNewReplicas(t *testing.T) {
 	type tc struct {
 		why
 		d     *model.Deployment

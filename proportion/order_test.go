@@ -10,7 +10,7 @@ import (
 	"github.com/rolloutplan/rolloutplan/model"
 )
 
-func TestExample18FindActiveOrLatest(t *testing.T) {
+func TestFindActiveOrLatest(t *testing.T) {
 	type tc struct {
 		why
 		newRS *model.ReplicaSet

@@ -85,7 +85,7 @@ func TestValueErrorMessage(t *testing.T) {
 	}
 }
 
-func TestExample1ResolveFenceposts(t *testing.T) {
+func TestResolveFenceposts(t *testing.T) {
 	type tc struct {
 		why
 		surge, unav  *model.IntOrString

@@ -190,6 +190,9 @@ func SetDeploymentRevision(d *model.Deployment, revision string) bool {
 //
 // Example: d {revision: 5, team: a, change-cause: "v5"} rolled back to rs
 // {revision: 2, change-cause: "v2"} gets {revision: 5, change-cause: "v2"}.
+//
+// SetDeploymentAnnotationsTo modifies d in place: pass your own copy (the
+// planners call it on their own copies, never on their input).
 func SetDeploymentAnnotationsTo(d *model.Deployment, rs *model.ReplicaSet) {
 	if d == nil {
 		return

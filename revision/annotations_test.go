@@ -8,10 +8,10 @@ import (
 	"github.com/rolloutplan/rolloutplan/model"
 )
 
-// TestExample12HistoryTrimming is upstream TestAnnotationUtils (deployment_util_test.go:
+// TestHistoryTrimming is upstream TestAnnotationUtils (deployment_util_test.go:
 // TestAnnotationUtils): limit 5 characters, revisions 11..20 applied to an
 // RS that starts without annotations.
-func TestExample12HistoryTrimming(t *testing.T) {
+func TestHistoryTrimming(t *testing.T) {
 	d := webDeployment("web:1")
 	d.Annotations = map[string]string{model.RevisionAnnotation: "1"}
 	rs := newRS("web-1")

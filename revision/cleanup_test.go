@@ -11,10 +11,10 @@ import (
 	"github.com/rolloutplan/rolloutplan/model"
 )
 
-// TestToDeleteExample23 is upstream TestDeploymentController_cleanupDeployment (sync_test.go:
+// TestToDeleteCases is upstream TestDeploymentController_cleanupDeployment (sync_test.go:
 // TestDeploymentController_cleanupDeployment), with the deleted names spelled
 // out, plus derived cases for the rules of upstream cleanupDeployment.
-func TestToDeleteExample23(t *testing.T) {
+func TestToDeleteCases(t *testing.T) {
 	idle := func(name string, opts ...rsOpt) *model.ReplicaSet { return newRS(name, opts...) }
 	cases := []struct {
 		name, reason string

@@ -32,7 +32,7 @@
 //     [SetDeploymentRevision], [SetDeploymentAnnotationsTo].
 //
 // Ordering (cmp functions for slices.SortFunc):
-//   - [ByRevision], [ByCreationTimestamp].
+//   - [ByRevision]; creation order is [github.com/rolloutplan/rolloutplan/proportion.ByCreationTimestamp].
 //
 // Cleanup by revisionHistoryLimit:
 //   - [ToDelete].

@@ -7,12 +7,12 @@ import (
 	"github.com/rolloutplan/rolloutplan/model"
 )
 
-// ByCreationTimestamp orders ReplicaSets oldest first, equal creation times
+// byCreationTimestamp orders ReplicaSets oldest first, equal creation times
 // by name ascending: upstream's ReplicaSetsByCreationTimestamp, as a cmp
 // function for slices.SortFunc. Times compare at full precision (objects
 // read from a cluster have whole seconds). A nil ReplicaSet sorts before any
 // other, so that the function never panics.
-func ByCreationTimestamp(a, b *model.ReplicaSet) int {
+func byCreationTimestamp(a, b *model.ReplicaSet) int {
 	if a == nil || b == nil {
 		return compareNil(a, b)
 	}
@@ -22,7 +22,7 @@ func ByCreationTimestamp(a, b *model.ReplicaSet) int {
 // ByRevision orders ReplicaSets by revision, lowest first: upstream's
 // ReplicaSetsByRevision, as a cmp function for slices.SortFunc. When the
 // revisions are equal, or either one is unparsable, it falls back to
-// [ByCreationTimestamp]. A missing annotation is revision 0.
+// byCreationTimestamp. A missing annotation is revision 0.
 //
 // Note that the fallback for unparsable revisions makes the order
 // non-transitive when such ReplicaSets are mixed with numbered ones: with
@@ -44,7 +44,7 @@ func ByRevision(a, b *model.ReplicaSet) int {
 // valid for the numbers to count.
 func compareRevisions(a, b *model.ReplicaSet, ra, rb int64, valid bool) int {
 	if !valid || ra == rb {
-		return ByCreationTimestamp(a, b)
+		return byCreationTimestamp(a, b)
 	}
 	return cmp.Compare(ra, rb)
 }
@@ -65,7 +65,7 @@ func compareNil(a, b *model.ReplicaSet) int {
 // tie-break so that even two objects with equal names and times (impossible
 // in one namespace) are ordered the same whatever the input order.
 func byCreationThenUID(a, b *model.ReplicaSet) int {
-	if c := ByCreationTimestamp(a, b); c != 0 {
+	if c := byCreationTimestamp(a, b); c != 0 {
 		return c
 	}
 	return strings.Compare(a.UID, b.UID)

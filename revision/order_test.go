@@ -40,10 +40,10 @@ func TestOrderings(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			needReason(t, c.name, c.reason)
-			if got := sign(ByCreationTimestamp(c.a, c.b)); got != c.byCreation {
+			if got := sign(byCreationTimestamp(c.a, c.b)); got != c.byCreation {
 				t.Errorf("ByCreationTimestamp = %d, want %d", got, c.byCreation)
 			}
-			if got := sign(ByCreationTimestamp(c.b, c.a)); got != -c.byCreation {
+			if got := sign(byCreationTimestamp(c.b, c.a)); got != -c.byCreation {
 				t.Errorf("ByCreationTimestamp reversed = %d, want %d", got, -c.byCreation)
 			}
 			if got := sign(ByRevision(c.a, c.b)); got != c.byRevision {
@@ -60,7 +60,7 @@ func TestOrderings(t *testing.T) {
 	if got := names(rss); !slices.Equal(got, []string{"b", "c", "a"}) {
 		t.Fatalf("sorted by revision: %v", got)
 	}
-	slices.SortFunc(rss, ByCreationTimestamp)
+	slices.SortFunc(rss, byCreationTimestamp)
 	if got := names(rss); !slices.Equal(got, []string{"b", "a", "c"}) {
 		t.Fatalf("sorted by creation: %v", got)
 	}

@@ -173,17 +173,17 @@ func TestPropOrderings(t *testing.T) {
 				if sign(ByRevision(a, b)) != -sign(ByRevision(b, a)) {
 					t.Fatal("ByRevision is not antisymmetric")
 				}
-				if sign(ByCreationTimestamp(a, b)) != -sign(ByCreationTimestamp(b, a)) {
+				if sign(byCreationTimestamp(a, b)) != -sign(byCreationTimestamp(b, a)) {
 					t.Fatal("ByCreationTimestamp is not antisymmetric")
 				}
-				if a != nil && b != nil && a != b && ByCreationTimestamp(a, b) == 0 {
+				if a != nil && b != nil && a != b && byCreationTimestamp(a, b) == 0 {
 					t.Fatal("ByCreationTimestamp ties on distinct names")
 				}
 			}
 		}
 		sorted := slices.Clone(rss)
-		slices.SortFunc(sorted, ByCreationTimestamp)
-		if !slices.IsSortedFunc(sorted, ByCreationTimestamp) {
+		slices.SortFunc(sorted, byCreationTimestamp)
+		if !slices.IsSortedFunc(sorted, byCreationTimestamp) {
 			t.Fatal("not sorted")
 		}
 	})

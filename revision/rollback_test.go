@@ -21,7 +21,7 @@ func example32() (*model.Deployment, []*model.ReplicaSet) {
 	}
 }
 
-func TestRollbackTargetExample32(t *testing.T) {
+func TestRollbackTarget(t *testing.T) {
 	cases := []struct {
 		name, reason string
 		setup        func() (*model.Deployment, []*model.ReplicaSet)
@@ -162,10 +162,10 @@ func TestRollbackTargetErrorsAreTyped(t *testing.T) {
 	}
 }
 
-// TestKubectlOrderExample15 checks the new-RS choice and the old/new order
+// TestKubectlOrder checks the new-RS choice and the old/new order
 // kubectl uses against upstream TestFindNewReplicaSet/TestFindOldReplicaSets (deployment_util_test.go:
 // TestFindNewReplicaSet / TestFindOldReplicaSets).
-func TestKubectlOrderExample15(t *testing.T) {
+func TestKubectlOrder(t *testing.T) {
 	d := webDeployment("nginx")
 	newRS := webRS(d, "newRS", "2", "nginx", time.Minute, replicas(1, 1))
 	newRSDup := webRS(d, "newRSDup", "2", "nginx", 0)

@@ -10,8 +10,9 @@ import (
 // ComputeHash returns the pod-template-hash the Kubernetes Deployment
 // controller computes for t (upstream controller.ComputeHash): FNV-1a over the go-spew dump of the
 // v1.PodTemplateSpec value (indent " ", sorted map keys, no methods, no
-// pointer addresses, no capacities, "%#v"), then collisionCount mixed in by
-// [hash.Finish] and rendered by [hash.Encode].
+// pointer addresses, no capacities, "%#v"), then collisionCount mixed in
+// as upstream does (8 little-endian bytes when non-nil) and rendered by
+// [hash.Encode].
 //
 // The dump includes the Go type layout of k8s.io/api/core/v1, so the result
 // matches a cluster whose kube-controller-manager was built with the same

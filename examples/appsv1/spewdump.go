@@ -128,7 +128,7 @@ func (w *spewWriter) b(x []byte) {
 	w.h = h
 }
 
-// sum finishes the hash as upstream's ComputeHash does ([hash.Finish]):
+// sum finishes the hash as upstream's ComputeHash does:
 // a non-nil collisionCount is written as 4 bytes little-endian in an 8-byte
 // buffer.
 func (w *spewWriter) sum(collisionCount *int32) uint32 {

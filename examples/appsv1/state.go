@@ -125,15 +125,15 @@ func StateFromList(data []byte, namespace, name string, now time.Time) (State, e
 		switch head.Kind {
 		case "Deployment":
 			d := new(apps.Deployment)
-			err = UnmarshalStrict(raw, d)
+			err = unmarshalStrict(raw, d)
 			deployments = append(deployments, d)
 		case "ReplicaSet":
 			rs := new(apps.ReplicaSet)
-			err = UnmarshalStrict(raw, rs)
+			err = unmarshalStrict(raw, rs)
 			rss = append(rss, rs)
 		case "Pod":
 			p := new(core.Pod)
-			err = UnmarshalStrict(raw, p)
+			err = unmarshalStrict(raw, p)
 			pods = append(pods, p)
 		case "":
 			err = errors.New("item has no kind")
@@ -174,10 +174,10 @@ func StateFromList(data []byte, namespace, name string, now time.Time) (State, e
 	return s, nil
 }
 
-// UnmarshalStrict decodes exactly one JSON document into v: anything but
+// unmarshalStrict decodes exactly one JSON document into v: anything but
 // white space after it is an error (a stray "]" or "}" included, which
 // json.Decoder.More lets through).
-func UnmarshalStrict(data []byte, v any) error {
+func unmarshalStrict(data []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(v); err != nil {
 		return err

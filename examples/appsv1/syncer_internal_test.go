@@ -1,6 +1,8 @@
 package appsv1
 
 import (
+	"time"
+
 	"testing"
 
 	apps "k8s.io/api/apps/v1"
@@ -24,7 +26,7 @@ func TestSyncerKeepsWhatItUsed(t *testing.T) {
 	pod := &core.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p", Namespace: "ns", UID: "p", ResourceVersion: "3"}}
 	noRV := &core.Pod{ObjectMeta: metav1.ObjectMeta{Name: "q", Namespace: "ns", UID: "q"}}
 	var c Syncer
-	if _, _, err := c.Sync(State{Deployment: d, ReplicaSets: []*apps.ReplicaSet{rs}, Pods: []*core.Pod{pod, noRV}}); err != nil {
+	if _, _, err := c.Sync(State{Deployment: d, ReplicaSets: []*apps.ReplicaSet{rs}, Pods: []*core.Pod{pod, noRV}, Now: time.Unix(0, 0)}); err != nil {
 		t.Fatal(err)
 	}
 	if len(c.cur) != 3 {
@@ -33,13 +35,13 @@ func TestSyncerKeepsWhatItUsed(t *testing.T) {
 	if e := c.cur[syncerKey{'d', "d", "1"}]; e == nil || !e.hashed || !e.hashable {
 		t.Fatalf("deployment entry %+v: want its hash state kept", e)
 	}
-	if _, _, err := c.Sync(State{Deployment: d}); err != nil {
+	if _, _, err := c.Sync(State{Deployment: d, Now: time.Unix(0, 0)}); err != nil {
 		t.Fatal(err)
 	}
 	if len(c.cur) != 1 || len(c.prev) != 3 {
 		t.Fatalf("after a sync without them: %d current, %d previous; want 1 and 3", len(c.cur), len(c.prev))
 	}
-	if _, _, err := c.Sync(State{Deployment: d}); err != nil {
+	if _, _, err := c.Sync(State{Deployment: d, Now: time.Unix(0, 0)}); err != nil {
 		t.Fatal(err)
 	}
 	if len(c.cur) != 1 || len(c.prev) != 1 {

@@ -43,9 +43,9 @@ func TestSlowStartBatches(t *testing.T) {
 	}
 }
 
-// TestExample27Sync runs the worked example of manageReplicas' slow-start batches through Sync: the batches planned, the
+// TestSlowStartSync runs the slow-start batches through Sync: the batches planned, the
 // burst cap, and the failure path.
-func TestExample27Sync(t *testing.T) {
+func TestSlowStartSync(t *testing.T) {
 	failAttempt := func(k int) Option {
 		return WithCreateFault(func(attempt int, pod *model.Pod) error {
 			if attempt == k {

@@ -16,7 +16,7 @@
 // Planning: [Sync], [Plan], [Action], [Reason], [SyncError].
 //
 // Deletion ranking (upstream getPodsToDelete/ActivePodsWithRanks): [DeletionOrder], [GetPodsToDelete],
-// [Compare], [Rule], [CoLocationRanks], [RelatedPods], [LogBucket],
+// [Compare], [Rule], [CoLocationRanks], [RelatedPods],
 // [ParseDeletionCost], [DeletionCost].
 //
 // Creation (upstream manageReplicas): [SlowStartBatches], [BurstReplicas],
@@ -67,11 +67,14 @@
 //     ranks every pod 0;
 //  6. of two ready pods with different ready times, the one ready for less
 //     time first: a ready condition without a transition time first, then
-//     the smaller [LogBucket] of the time spent ready, and within one bucket
-//     the smaller UID;
+//     the smaller logarithmic bucket of the time spent ready, and within one
+//     bucket the smaller UID. A duration's bucket is the integer part of
+//     log2 of its nanoseconds (-1 for none): 5 h and 8 h share bucket 44,
+//     2 h is bucket 42 (upstream's LogarithmicScaleDown, locked on since
+//     v1.31);
 //  7. more container restarts (the maximum over containers) first;
 //  8. of two pods created at different times, the newer first: a zero
-//     creation time first, then the smaller [LogBucket] of the age, and
+//     creation time first, then the smaller logarithmic bucket of the age, and
 //     within one bucket the smaller UID.
 //
 // # Ties and cycles

@@ -153,11 +153,9 @@ func ExampleCompare() {
 	five.UID, eight.UID = "", ""
 	fmt.Println(replicaset.Compare(two, five, 0, 0, now))
 	fmt.Println(replicaset.Compare(five, eight, 0, 0, now))
-	fmt.Println(replicaset.LogBucket(now, now.Add(-2*time.Hour)), replicaset.LogBucket(now, now.Add(-5*time.Hour)), replicaset.LogBucket(now, now.Add(-8*time.Hour)))
 	// Output:
 	// -1 ReadyTime
 	// 0 ReadyTimeUID
-	// 42 44 44
 }
 
 func ExampleDeletionOrder() {

@@ -74,8 +74,12 @@ func WithPodDeletionCost(enabled bool) Option {
 }
 
 // WithTerminatingReplicas sets the DeploymentReplicaSetTerminatingReplicas
-// feature gate (on by default since v1.35). Off, status.terminatingReplicas
-// is written as nil. No decision depends on it.
+// feature gate (on by default since v1.35) for the ReplicaSet controller.
+// Off, the ReplicaSet's status.terminatingReplicas is written as nil. No
+// decision depends on it. It is the same gate as
+// [github.com/rolloutplan/rolloutplan/plan.WithTerminatingReplicas], which
+// sets it for the Deployment controller: upstream's two controllers read one
+// gate, so a caller that runs both planners passes both options alike.
 func WithTerminatingReplicas(enabled bool) Option {
 	return func(c *config) { c.terminating = enabled }
 }

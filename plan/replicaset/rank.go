@@ -111,13 +111,6 @@ func logBucket(now, t time.Time) int64 {
 	return int64(math.Log2(float64(d)))
 }
 
-// LogBucket returns the logarithmic bucket upstream files a timestamp under
-// when it compares ready and creation times (LogarithmicScaleDown, locked on
-// since v1.31): the integer part of log2 of the nanoseconds from t to now, or
-// -1 when t is not before now. Pods in the same bucket count as equally old;
-// for example ages of 5 h and 8 h share bucket 44, while 2 h is bucket 42.
-func LogBucket(now, t time.Time) int64 { return logBucket(now, t) }
-
 func makeKey(p *model.Pod, idx, rank int, now time.Time, cfg *config) podKey {
 	k := podKey{
 		pod:        p,

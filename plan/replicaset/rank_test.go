@@ -49,7 +49,7 @@ func example26Pods(now time.Time) map[string]*model.Pod {
 	}
 }
 
-func TestExample26Inequalities(t *testing.T) {
+func TestRankInequalities(t *testing.T) {
 	now := t0
 	pods := example26Pods(now)
 	type side struct {
@@ -114,7 +114,7 @@ func TestExample26Inequalities(t *testing.T) {
 	}
 }
 
-func TestExample26Equalities(t *testing.T) {
+func TestRankEqualities(t *testing.T) {
 	now := t0
 	pods := example26Pods(now)
 	tests := []struct {
@@ -166,8 +166,8 @@ func TestLogBucket(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			needReason(t, tc.name, tc.reason)
-			if got := LogBucket(t0, t0.Add(-tc.age)); got != tc.want {
-				t.Errorf("LogBucket(age %v) = %d, want %d", tc.age, got, tc.want)
+			if got := logBucket(t0, t0.Add(-tc.age)); got != tc.want {
+				t.Errorf("logBucket(age %v) = %d, want %d", tc.age, got, tc.want)
 			}
 		})
 	}

@@ -42,7 +42,7 @@ func validate(rs *model.ReplicaSet, pods []*model.Pod, replicaSets []*model.Repl
 	// own template; the controller would otherwise create pods it never
 	// counts, without end.
 	if m, err := model.NewMatcher(rs.Spec.Selector); err == nil && rs.Spec.Selector != nil && !m.Matches(rs.Spec.Template.Labels) {
-		add("replicaSet.spec.template.metadata.labels", fmt.Sprint(rs.Spec.Template.Labels), "`selector` does not match template `labels`")
+		add("replicaSet.spec.template.metadata.labels", model.FormatLabels(rs.Spec.Template.Labels), "`selector` does not match template `labels`")
 	}
 	for i, r := range replicaSets {
 		if r == nil {

@@ -9,8 +9,6 @@ import (
 	"github.com/rolloutplan/rolloutplan/plan/sim"
 )
 
-func nginx(image string) string { return `{"containers":[{"image":"` + image + `","name":"web"}]}` }
-
 // A Deployment of 3 replicas is created; once that rollout is complete the
 // image changes. Pods take 20s to become ready. The summary describes the
 // second rollout alone: 25%/25% of 3 keeps 3 pods available and adds at most
@@ -21,7 +19,7 @@ func ExampleRun() {
 		Spec: model.DeploymentSpec{
 			Replicas: model.Int32Ptr(3),
 			Selector: &model.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
-			Template: model.PodTemplate{Labels: map[string]string{"app": "web"}, Spec: nginx("nginx:1.14.2")},
+			Template: model.PodTemplate{Labels: map[string]string{"app": "web"}, Spec: `{"containers":[{"image":"nginx:1.14.2","name":"web"}]}`},
 			Strategy: model.Strategy{Type: model.RollingUpdateStrategy, RollingUpdate: &model.RollingUpdate{
 				MaxSurge: model.IntOrStringPtr(model.FromString("25%")), MaxUnavailable: model.IntOrStringPtr(model.FromString("25%"))}},
 		},
@@ -30,7 +28,7 @@ func ExampleRun() {
 		Deployment: d,
 		World:      sim.World{ReadyAfter: 20 * time.Second},
 		Script: []sim.Event{{When: sim.WhenComplete, Action: sim.Action{
-			Kind: sim.SetTemplateSpec, Spec: nginx("nginx:1.16.1"), Description: "set image nginx:1.16.1"}}},
+			Kind: sim.SetTemplateSpec, Spec: `{"containers":[{"image":"nginx:1.16.1","name":"web"}]}`, Description: "set image nginx:1.16.1"}}},
 		Fidelity: sim.Pods,
 	})
 	if err != nil {
@@ -50,14 +48,14 @@ func ExampleTrace_WriteTimeline() {
 		Spec: model.DeploymentSpec{
 			Replicas: model.Int32Ptr(2),
 			Selector: &model.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
-			Template: model.PodTemplate{Labels: map[string]string{"app": "web"}, Spec: nginx("nginx:1.14.2")},
+			Template: model.PodTemplate{Labels: map[string]string{"app": "web"}, Spec: `{"containers":[{"image":"nginx:1.14.2","name":"web"}]}`},
 			Strategy: model.Strategy{Type: model.RecreateStrategy},
 		},
 	}
 	tr, err := sim.Run(sim.Config{
 		Deployment: d,
 		World:      sim.World{NeverReady: sim.NeverReadyImage("broken")},
-		Script:     []sim.Event{{When: sim.WhenComplete, Action: sim.Action{Kind: sim.SetTemplateSpec, Spec: nginx("broken"), Description: "set image broken"}}},
+		Script:     []sim.Event{{When: sim.WhenComplete, Action: sim.Action{Kind: sim.SetTemplateSpec, Spec: `{"containers":[{"image":"broken","name":"web"}]}`, Description: "set image broken"}}},
 	})
 	if err != nil {
 		fmt.Println(err)

@@ -1,0 +1,5 @@
+package plan
+
+// NewRSNewReplicas exposes newRSNewReplicas (upstream's NewRSNewReplicas
+// with its reason) to the external tests.
+var NewRSNewReplicas = newRSNewReplicas
