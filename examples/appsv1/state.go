@@ -54,7 +54,8 @@ func (s State) Model() (plan.State, error) {
 // way ([WithUpstreamHash], applied before opts), and converts the plan to
 // apps/v1 writes with [ToOutput]. It returns both: the Output to apply or
 // print, the Plan for its reasons and notes. The error is a conversion error
-// or the planner's validation error; errors upstream's sync would end with
+// or the planner's validation error, whose field paths name the objects
+// ([State.Locate]); errors upstream's sync would end with
 // are in Output.Error and Plan.Err.
 func Sync(s State, opts ...plan.Option) (Output, plan.Plan, error) {
 	in, err := s.Model()
@@ -63,7 +64,7 @@ func Sync(s State, opts ...plan.Option) (Output, plan.Plan, error) {
 	}
 	p, err := plan.Sync(in, append([]plan.Option{WithUpstreamHash()}, opts...)...)
 	if err != nil {
-		return Output{}, plan.Plan{}, err
+		return Output{}, plan.Plan{}, s.Locate(err)
 	}
 	out, err := ToOutput(s, p)
 	if err != nil {

@@ -57,7 +57,7 @@ func (c *Syncer) Sync(s State, opts ...plan.Option) (Output, plan.Plan, error) {
 	}
 	p, err := plan.Sync(in, append([]plan.Option{plan.WithHasher(c.hasher(in.Deployment.Spec.Template, dEntry))}, opts...)...)
 	if err != nil {
-		return Output{}, plan.Plan{}, err
+		return Output{}, plan.Plan{}, s.Locate(err)
 	}
 	out, err := ToOutput(s, p)
 	if err != nil {
