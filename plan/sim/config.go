@@ -7,6 +7,7 @@ import (
 	"github.com/rolloutplan/rolloutplan/model"
 	"github.com/rolloutplan/rolloutplan/plan"
 	"github.com/rolloutplan/rolloutplan/plan/plantest"
+	"github.com/rolloutplan/rolloutplan/plan/replicaset"
 )
 
 // Fidelity chooses how pods are modelled.
@@ -67,6 +68,11 @@ type Config struct {
 	Faults Faults
 	// PlanOptions are passed to every plan.Sync.
 	PlanOptions []plan.Option
+	// ReplicaSetOptions are passed to every replicaset.Sync at Pods
+	// fidelity (at Counts fidelity no ReplicaSet planner runs). A feature
+	// gate both controllers read, such as WithTerminatingReplicas, belongs
+	// in both lists.
+	ReplicaSetOptions []replicaset.Option
 	// Record chooses how much the trace keeps.
 	Record Record
 	// Check runs plantest.Check on every sync and records violations.

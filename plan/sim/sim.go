@@ -121,7 +121,9 @@ func newRunner(cfg Config) (*runner, error) {
 	case Counts:
 		r.world = countAdapter{newCountWorld(cfg.World, r.rng, rss, cfg.Start)}
 	case Pods:
-		r.world = newPodWorld(cfg.World, r.rng, &r.cluster, cfg.Start)
+		pw := newPodWorld(cfg.World, r.rng, &r.cluster, cfg.Start)
+		pw.opts = cfg.ReplicaSetOptions
+		r.world = pw
 	default:
 		return nil, fmt.Errorf("sim: unknown fidelity %d", cfg.Fidelity)
 	}
