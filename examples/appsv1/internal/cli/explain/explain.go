@@ -5,7 +5,6 @@
 package explain
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"time"
@@ -20,37 +19,17 @@ import (
 // printed (warnings included), 1 for unreadable or invalid input, 2 for bad
 // flags.
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("explain", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var t rolloutio.Target
-	t.AddFlags(fs)
+	c := rolloutio.NewCommand("explain", "[deployment/NAME] [flags]", `Reviews a Deployment's strategy before it is applied: reads a Deployment
+(JSON or YAML: a manifest, 'kubectl get deployment NAME -o yaml', or a List) and
+simulates a template change on it.`,
+		`Exit codes: 0 the review was printed (warnings included); 1 unreadable or
+invalid input; 2 bad flags or arguments.`, stderr)
+	fs, t := c.FlagSet, &c.Target
 	readyAfter := fs.Duration("ready-after", 0, "how long a new pod takes to become ready (`duration`, e.g. 30s)")
 	grace := fs.Duration("termination-grace", 0, "how long a deleted pod keeps terminating (`duration`)")
 	minAvailable := fs.Int("min-available", 0, "pods that must stay available, as a PodDisruptionBudget's minAvailable (`count`, 0: none)")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), `Usage: kubectl-rolloutplan explain [deployment/NAME] [flags]
-
-Reviews a Deployment's strategy before it is applied: reads a Deployment
-(JSON or YAML: a manifest, 'kubectl get deployment NAME -o yaml', or a List) and
-simulates a template change on it.
-
-Flags:
-`)
-		fs.PrintDefaults()
-		fmt.Fprint(fs.Output(), `
-Exit codes: 0 the review was printed (warnings included); 1 unreadable or
-invalid input; 2 bad flags or arguments.
-`)
-	}
-	pos, code, stop := rolloutio.ParseFlags(fs, args, stdout)
-	if stop {
+	if code, stop := c.Parse(args, stdout); stop {
 		return code
-	}
-	if err := t.ParseArgs(pos); err != nil {
-		return rolloutio.BadFlag(fs, err)
-	}
-	if err := t.Validate(); err != nil {
-		return rolloutio.BadFlag(fs, err)
 	}
 	switch {
 	case *readyAfter < 0:

@@ -4,7 +4,6 @@
 package history
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"time"
@@ -17,34 +16,14 @@ import (
 // (or -f), kubectl's output on stdout and stderr. It returns 0, 1 for
 // kubectl's errors and unreadable input, 2 for bad flags.
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("history", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var t rolloutio.Target
-	t.AddFlags(fs)
+	c := rolloutio.NewCommand("history", "[deployment/NAME] [--revision=N] [flags]", `Prints what 'kubectl rollout history' prints for the Deployment in a cluster
+state ('kubectl get deployment,replicasets -o json' or -o yaml).`,
+		`Exit codes: 0 printed; 1 kubectl's errors (unknown revision, negative --revision)
+or unreadable input; 2 bad flags or arguments.`, stderr)
+	fs, t := c.FlagSet, &c.Target
 	revision := fs.Int64("revision", 0, "print the pod template of this `revision` (0: the table of all)")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), `Usage: kubectl-rolloutplan history [deployment/NAME] [--revision=N] [flags]
-
-Prints what 'kubectl rollout history' prints for the Deployment in a cluster
-state ('kubectl get deployment,replicasets -o json' or -o yaml).
-
-Flags:
-`)
-		fs.PrintDefaults()
-		fmt.Fprint(fs.Output(), `
-Exit codes: 0 printed; 1 kubectl's errors (unknown revision, negative --revision)
-or unreadable input; 2 bad flags or arguments.
-`)
-	}
-	pos, code, stop := rolloutio.ParseFlags(fs, args, stdout)
-	if stop {
+	if code, stop := c.Parse(args, stdout); stop {
 		return code
-	}
-	if err := t.ParseArgs(pos); err != nil {
-		return rolloutio.BadFlag(fs, err)
-	}
-	if err := t.Validate(); err != nil {
-		return rolloutio.BadFlag(fs, err)
 	}
 	if *revision < 0 {
 		return rolloutio.Fail(stderr, fmt.Errorf("revision must be a positive integer: %v", *revision))

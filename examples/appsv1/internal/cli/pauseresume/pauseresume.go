@@ -6,7 +6,6 @@
 package pauseresume
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"time"
@@ -42,35 +41,14 @@ func RunResume(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 func (c command) run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var t rolloutio.Target
-	t.AddFlags(fs)
-	showPatch := fs.Bool("show-patch", false, "also print the strategic merge patch kubectl would send")
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), `Usage: kubectl-rolloutplan %[1]s [deployment/NAME] [flags]
-
-Prints what 'kubectl rollout %[1]s' prints for the Deployment in a cluster
-state ('kubectl get deployment -o json' or -o yaml). Nothing is sent.
-
-Flags:
-`, c.name)
-		fs.PrintDefaults()
-		fmt.Fprintf(fs.Output(), `
-Exit codes: 0 printed; 1 kubectl's errors (%s) or unreadable input;
-2 bad flags or arguments.
-`, c.refusal)
-	}
-	pos, code, stop := rolloutio.ParseFlags(fs, args, stdout)
-	if stop {
+	cmd := rolloutio.NewCommand(c.name, "[deployment/NAME] [flags]",
+		fmt.Sprintf("Prints what 'kubectl rollout %s' prints for the Deployment in a cluster\nstate ('kubectl get deployment -o json' or -o yaml). Nothing is sent.", c.name),
+		fmt.Sprintf("Exit codes: 0 printed; 1 kubectl's errors (%s) or unreadable input;\n2 bad flags or arguments.", c.refusal), stderr)
+	showPatch := cmd.FlagSet.Bool("show-patch", false, "also print the strategic merge patch kubectl would send")
+	if code, stop := cmd.Parse(args, stdout); stop {
 		return code
 	}
-	if err := t.ParseArgs(pos); err != nil {
-		return rolloutio.BadFlag(fs, err)
-	}
-	if err := t.Validate(); err != nil {
-		return rolloutio.BadFlag(fs, err)
-	}
+	t := &cmd.Target
 	s, err := t.Read(stdin, stderr, c.name, time.Time{})
 	if err != nil {
 		return rolloutio.Fail(stderr, err)

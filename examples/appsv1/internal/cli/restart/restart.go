@@ -5,7 +5,6 @@ package restart
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"time"
@@ -21,35 +20,15 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer, clock func() time.Time) int {
-	fs := flag.NewFlagSet("restart", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var t rolloutio.Target
-	t.AddFlags(fs)
+	c := rolloutio.NewCommand("restart", "[deployment/NAME] [flags]", `Prints what 'kubectl rollout restart' prints for the Deployment in a cluster
+state ('kubectl get deployment -o json' or -o yaml). Nothing is sent.`,
+		`Exit codes: 0 printed; 1 kubectl's errors (paused, restarted within the same
+second) or unreadable input; 2 bad flags or arguments.`, stderr)
+	fs, t := c.FlagSet, &c.Target
 	nowFlag := fs.String("now", "", "kubectl's clock, RFC 3339 (default: now, in local time as kubectl)")
 	showPatch := fs.Bool("show-patch", false, "also print the strategic merge patch kubectl would send")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), `Usage: kubectl-rolloutplan restart [deployment/NAME] [flags]
-
-Prints what 'kubectl rollout restart' prints for the Deployment in a cluster
-state ('kubectl get deployment -o json' or -o yaml). Nothing is sent.
-
-Flags:
-`)
-		fs.PrintDefaults()
-		fmt.Fprint(fs.Output(), `
-Exit codes: 0 printed; 1 kubectl's errors (paused, restarted within the same
-second) or unreadable input; 2 bad flags or arguments.
-`)
-	}
-	pos, code, stop := rolloutio.ParseFlags(fs, args, stdout)
-	if stop {
+	if code, stop := c.Parse(args, stdout); stop {
 		return code
-	}
-	if err := t.ParseArgs(pos); err != nil {
-		return rolloutio.BadFlag(fs, err)
-	}
-	if err := t.Validate(); err != nil {
-		return rolloutio.BadFlag(fs, err)
 	}
 	now, err := rolloutio.ParseNow(*nowFlag, clock)
 	if err != nil {

@@ -6,7 +6,6 @@
 package status
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -29,44 +28,24 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer, clock func() time.Time) int {
-	fs := flag.NewFlagSet("status", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var t rolloutio.Target
-	t.AddFlags(fs)
+	c := rolloutio.NewCommand("status", "[deployment/NAME] [flags]", `Prints what 'kubectl rollout status --watch=false' prints for the Deployment
+in a cluster state ('kubectl get deployment,replicasets,pods -o json' or -o yaml).
+--explain adds why the rollout waits, --predict how long it will take (as
+'kubectl-rolloutplan simulate' predicts it; -ready-after, -grace, -never-ready,
+-fidelity, -max-work and -svg set its world model).`,
+		`Exit codes (kubectl's): 0 the rollout is done or still in progress (one look,
+as --watch=false), 1 kubectl's errors (revision mismatch, progress deadline
+exceeded), unreadable input or a failed prediction; 2 bad flags or arguments.
+A predicted stall is printed; it does not change the exit code.`, stderr)
+	fs, t := c.FlagSet, &c.Target
 	revision := fs.Int64("revision", 0, "require this `revision`: a Deployment at another one is an error (0: any)")
 	explain := fs.Bool("explain", false, "after kubectl's line, say why the rollout waits: the controller's next sync and the budget arithmetic behind it")
 	nowFlag := fs.String("now", "", "the controller's clock for --explain and the start of --predict, RFC 3339 (default: now)")
 	predictFlag := fs.Bool("predict", false, "after kubectl's line, predict how long the rollout will take (or why it will stall): the simulator from this state, under the world-model flags below")
 	var w predict.World
 	w.AddFlags(fs)
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), `Usage: kubectl-rolloutplan status [deployment/NAME] [flags]
-
-Prints what 'kubectl rollout status --watch=false' prints for the Deployment
-in a cluster state ('kubectl get deployment,replicasets,pods -o json' or -o yaml).
---explain adds why the rollout waits, --predict how long it will take (as
-'kubectl-rolloutplan simulate' predicts it; -ready-after, -grace, -never-ready,
--fidelity, -max-work and -svg set its world model).
-
-Flags:
-`)
-		fs.PrintDefaults()
-		fmt.Fprint(fs.Output(), `
-Exit codes (kubectl's): 0 the rollout is done or still in progress (one look,
-as --watch=false), 1 kubectl's errors (revision mismatch, progress deadline
-exceeded), unreadable input or a failed prediction; 2 bad flags or arguments.
-A predicted stall is printed; it does not change the exit code.
-`)
-	}
-	pos, code, stop := rolloutio.ParseFlags(fs, args, stdout)
-	if stop {
+	if code, stop := c.Parse(args, stdout); stop {
 		return code
-	}
-	if err := t.ParseArgs(pos); err != nil {
-		return rolloutio.BadFlag(fs, err)
-	}
-	if err := t.Validate(); err != nil {
-		return rolloutio.BadFlag(fs, err)
 	}
 	if err := w.Validate(); err != nil {
 		return rolloutio.BadFlag(fs, err)

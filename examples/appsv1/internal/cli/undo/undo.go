@@ -4,7 +4,6 @@
 package undo
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"time"
@@ -20,37 +19,17 @@ import (
 // JSON patch kubectl would send follows on stdout. It returns 0, 1 for
 // kubectl's errors and unreadable input, 2 for bad flags.
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("undo", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var t rolloutio.Target
-	t.AddFlags(fs)
+	c := rolloutio.NewCommand("undo", "[deployment/NAME] [--to-revision=N] [--dry-run=none|client|server] [flags]", `Prints what 'kubectl rollout undo' prints for the Deployment in a cluster
+state ('kubectl get deployment,replicasets -o json' or -o yaml). Nothing is
+sent anywhere.`,
+		`Exit codes: 0 printed (rolled back or skipped); 1 kubectl's errors (paused, revision
+not found, bad --dry-run value, as kubectl) or unreadable input; 2 bad flags or arguments.`, stderr)
+	fs, t := c.FlagSet, &c.Target
 	toRevision := fs.Int64("to-revision", 0, "the `revision` to roll back to (0: the previous one)")
 	dryRun := fs.String("dry-run", "none", "`none`, client (print the template that would be restored) or server (as none, marked server dry run)")
 	showPatch := fs.Bool("show-patch", false, "also print the JSON patch kubectl would send to the Deployment")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), `Usage: kubectl-rolloutplan undo [deployment/NAME] [--to-revision=N] [--dry-run=none|client|server] [flags]
-
-Prints what 'kubectl rollout undo' prints for the Deployment in a cluster
-state ('kubectl get deployment,replicasets -o json' or -o yaml). Nothing is
-sent anywhere.
-
-Flags:
-`)
-		fs.PrintDefaults()
-		fmt.Fprint(fs.Output(), `
-Exit codes: 0 printed (rolled back or skipped); 1 kubectl's errors (paused, revision
-not found, bad --dry-run value, as kubectl) or unreadable input; 2 bad flags or arguments.
-`)
-	}
-	pos, code, stop := rolloutio.ParseFlags(fs, args, stdout)
-	if stop {
+	if code, stop := c.Parse(args, stdout); stop {
 		return code
-	}
-	if err := t.ParseArgs(pos); err != nil {
-		return rolloutio.BadFlag(fs, err)
-	}
-	if err := t.Validate(); err != nil {
-		return rolloutio.BadFlag(fs, err)
 	}
 	switch *dryRun {
 	case "none", "client", "server":
