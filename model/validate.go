@@ -41,7 +41,7 @@ func validateDeployment(errs *fieldErrs, at prefix, d *Deployment) {
 	if selectorOK && !s.Selector.matches(s.Template.Labels) {
 		errs.add(at.field("spec.template.metadata.labels"), FormatLabels(s.Template.Labels), "`selector` does not match template `labels`")
 	}
-	validateStrategy(errs, at, "spec.strategy", s.Strategy)
+	validateStrategy(errs, at, s.Strategy)
 	if s.MinReadySeconds < 0 {
 		errs.add(at.field("spec.minReadySeconds"), itoa(s.MinReadySeconds), "must be greater than or equal to 0")
 	}
@@ -74,27 +74,29 @@ func validateDeployment(errs *fieldErrs, at prefix, d *Deployment) {
 	// the planner.
 }
 
-func validateStrategy(errs *fieldErrs, at prefix, path string, s Strategy) {
+// validateStrategy checks spec.strategy. Its paths are constants, so that
+// nothing is built for a valid strategy.
+func validateStrategy(errs *fieldErrs, at prefix, s Strategy) {
 	switch s.Type {
 	case RecreateStrategy:
 		if s.RollingUpdate != nil {
-			errs.add(at.field(path+".rollingUpdate"), "", "may not be specified when strategy `type` is 'Recreate' (set it to nil when switching to Recreate; the API server refuses the leftover block too)")
+			errs.add(at.field("spec.strategy.rollingUpdate"), "", "may not be specified when strategy `type` is 'Recreate' (set it to nil when switching to Recreate; the API server refuses the leftover block too)")
 		}
 	case RollingUpdateStrategy:
 		ru := s.RollingUpdate
 		if ru == nil {
-			errs.add(at.field(path+".rollingUpdate"), "", "must be set for strategy `type` 'RollingUpdate' (apply model.Default to undefaulted input)")
+			errs.add(at.field("spec.strategy.rollingUpdate"), "", "must be set for strategy `type` 'RollingUpdate' (apply model.Default to undefaulted input)")
 			return
 		}
-		surge, surgeOK := validateFencepost(errs, at, path+".rollingUpdate.maxSurge", ru.MaxSurge, false)
-		unav, unavOK := validateFencepost(errs, at, path+".rollingUpdate.maxUnavailable", ru.MaxUnavailable, true)
+		surge, surgeOK := validateFencepost(errs, at, "spec.strategy.rollingUpdate.maxSurge", ru.MaxSurge, false)
+		unav, unavOK := validateFencepost(errs, at, "spec.strategy.rollingUpdate.maxUnavailable", ru.MaxUnavailable, true)
 		if surgeOK && unavOK && surge == 0 && unav == 0 {
-			errs.add(at.field(path+".rollingUpdate.maxUnavailable"), ru.MaxUnavailable.String(), "may not be 0 when `maxSurge` is 0")
+			errs.add(at.field("spec.strategy.rollingUpdate.maxUnavailable"), ru.MaxUnavailable.String(), "may not be 0 when `maxSurge` is 0")
 		}
 	case "":
-		errs.add(at.field(path+".type"), "", `supported values: "Recreate", "RollingUpdate" (apply model.Default to undefaulted input)`)
+		errs.add(at.field("spec.strategy.type"), "", `supported values: "Recreate", "RollingUpdate" (apply model.Default to undefaulted input)`)
 	default:
-		errs.add(at.field(path+".type"), string(s.Type), `supported values: "Recreate", "RollingUpdate"`)
+		errs.add(at.field("spec.strategy.type"), string(s.Type), `supported values: "Recreate", "RollingUpdate"`)
 	}
 }
 
