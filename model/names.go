@@ -6,7 +6,10 @@ import "strings"
 // subdomain).
 const MaxNameLength = 253
 
-// checkDNSSubdomain returns why name is not a DNS-1123 subdomain, or "".
+// checkDNSSubdomain returns why name is not a DNS-1123 subdomain, or "":
+// non-empty parts separated by single dots, each of a-z, 0-9 and '-',
+// neither starting nor ending with '-'. It makes one pass over the bytes,
+// remembering the previous one (a dot before the first).
 func checkDNSSubdomain(name string) string {
 	if name == "" {
 		return "must not be empty"
@@ -14,25 +17,31 @@ func checkDNSSubdomain(name string) string {
 	if len(name) > MaxNameLength {
 		return "must be no more than 253 characters"
 	}
-	for part := range strings.SplitSeq(name, ".") {
-		if !isDNSLabelPart(part) {
-			return "must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character"
+	prev := byte('.')
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case c == '.':
+			if prev == '.' || prev == '-' { // an empty part, or one ending with '-'
+				return errDNSSubdomain
+			}
+		case charClass[c]&classDNS == 0, c == '-' && prev == '.': // a bad character, or a part starting with '-'
+			return errDNSSubdomain
 		}
+		prev = c
+	}
+	if prev == '-' || prev == '.' {
+		return errDNSSubdomain
 	}
 	return ""
 }
 
+const errDNSSubdomain = "must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character"
+
+// isDNSLabelPart reports whether s is one DNS-1123 label: a-z, 0-9 and '-',
+// neither starting nor ending with '-'.
 func isDNSLabelPart(s string) bool {
-	if s == "" || s[0] == '-' || s[len(s)-1] == '-' {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
-			return false
-		}
-	}
-	return true
+	return s != "" && s[0] != '-' && s[len(s)-1] != '-' && allIn(s, classDNS)
 }
 
 // checkLabelKey returns why key is not a valid label key (an optional DNS
@@ -66,15 +75,10 @@ func checkLabelValue(v string) string {
 	if !isAlnum(v[0]) || !isAlnum(v[len(v)-1]) {
 		return "must begin and end with an alphanumeric character"
 	}
-	for i := 0; i < len(v); i++ {
-		c := v[i]
-		if !isAlnum(c) && c != '-' && c != '_' && c != '.' {
-			return "must consist of alphanumeric characters, '-', '_' or '.'"
-		}
+	if !allIn(v, classLabel) {
+		return "must consist of alphanumeric characters, '-', '_' or '.'"
 	}
 	return ""
 }
 
-func isAlnum(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-}
+func isAlnum(c byte) bool { return charClass[c]&classAlnum != 0 }

@@ -35,10 +35,8 @@ func checkUID(uid string) string {
 	if len(uid) > MaxUIDLength {
 		return "must be no more than " + strconv.Itoa(MaxUIDLength) + " characters"
 	}
-	for i := 0; i < len(uid); i++ {
-		if c := uid[i]; c <= ' ' || c > '~' {
-			return "must consist of printable ASCII characters other than space"
-		}
+	if !allIn(uid, classUID) {
+		return "must consist of printable ASCII characters other than space"
 	}
 	return ""
 }

@@ -1,0 +1,87 @@
+package model
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestCharClass checks every entry of the charClass table against the
+// definitions of its classes, written out as ranges.
+func TestCharClass(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		lower := c >= 'a' && c <= 'z'
+		upper := c >= 'A' && c <= 'Z'
+		digit := c >= '0' && c <= '9'
+		for _, k := range []struct {
+			name  string
+			class byte
+			want  bool
+		}{
+			{"DNS", classDNS, lower || digit || c == '-'},
+			{"label", classLabel, lower || upper || digit || c == '-' || c == '_' || c == '.'},
+			{"alnum", classAlnum, lower || upper || digit},
+			{"UID", classUID, c >= 0x21 && c <= 0x7e},
+		} {
+			if got := charClass[c]&k.class != 0; got != k.want {
+				t.Errorf("byte %#02x in class %s: %v, want %v", c, k.name, got, k.want)
+			}
+		}
+	}
+	if len(charClass) != 256 {
+		t.Fatalf("charClass has %d entries, want 256", len(charClass))
+	}
+}
+
+// splitDNSSubdomainOK is the DNS-1123 subdomain rule as written: non-empty
+// dot-separated parts, each of a-z, 0-9 and '-' and neither starting nor
+// ending with '-'. (Length is checked separately.)
+func splitDNSSubdomainOK(name string) bool {
+	for _, part := range strings.Split(name, ".") {
+		if part == "" || part[0] == '-' || part[len(part)-1] == '-' || strings.Trim(part, "abcdefghijklmnopqrstuvwxyz0123456789-") != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// TestDNSSubdomainMatchesSplit checks the one-pass subdomain check against
+// the split rule on every string of up to four characters over an alphabet
+// of the characters that matter ('a', '0', '-', '.', 'A', '_', 0x80).
+func TestDNSSubdomainMatchesSplit(t *testing.T) {
+	alphabet := []string{"a", "0", "-", ".", "A", "_", "\x80"}
+	var walk func(s string, depth int)
+	n := 0
+	walk = func(s string, depth int) {
+		if s != "" {
+			n++
+			if got, want := checkDNSSubdomain(s) == "", splitDNSSubdomainOK(s); got != want {
+				t.Errorf("checkDNSSubdomain(%q) valid = %v, split rule says %v", s, got, want)
+			}
+		}
+		if depth == 0 {
+			return
+		}
+		for _, c := range alphabet {
+			walk(s+c, depth-1)
+		}
+	}
+	walk("", 4)
+	if n < 2000 {
+		t.Fatalf("checked only %d strings", n)
+	}
+}
+
+// FuzzDNSSubdomain compares the one-pass subdomain check with the split rule.
+func FuzzDNSSubdomain(f *testing.F) {
+	for _, s := range []string{"a", "a.b", "a..b", ".a", "a.", "-a", "a-", "a-.b", "a.-b", "web-1.prod", "A", "a_b"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if s == "" || len(s) > MaxNameLength {
+			return
+		}
+		if got, want := checkDNSSubdomain(s) == "", splitDNSSubdomainOK(s); got != want {
+			t.Fatalf("checkDNSSubdomain(%q) valid = %v, split rule says %v", s, got, want)
+		}
+	})
+}
