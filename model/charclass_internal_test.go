@@ -21,6 +21,7 @@ func TestCharClass(t *testing.T) {
 			{"label", classLabel, lower || upper || digit || c == '-' || c == '_' || c == '.'},
 			{"alnum", classAlnum, lower || upper || digit},
 			{"UID", classUID, c >= 0x21 && c <= 0x7e},
+			{"DNS folded", classDNSFold, lower || upper || digit || c == '-'},
 		} {
 			if got := charClass[c]&k.class != 0; got != k.want {
 				t.Errorf("byte %#02x in class %s: %v, want %v", c, k.name, got, k.want)
@@ -82,6 +83,50 @@ func FuzzDNSSubdomain(f *testing.F) {
 		}
 		if got, want := checkDNSSubdomain(s) == "", splitDNSSubdomainOK(s); got != want {
 			t.Fatalf("checkDNSSubdomain(%q) valid = %v, split rule says %v", s, got, want)
+		}
+	})
+}
+
+// TestAnnotationKeyValidMatchesLowering checks annotationKeyValid against
+// the rule it stands for, checkLabelKey of the lower-cased key, on every
+// key of up to four characters over an alphabet of the characters that
+// matter, upper case, the Kelvin sign (which lowers to an ASCII 'k') and
+// other non-ASCII included, and on keys at the length limits.
+func TestAnnotationKeyValidMatchesLowering(t *testing.T) {
+	alphabet := []string{"a", "B", "0", "-", ".", "/", "_", "\u212a", "\u00c9"}
+	check := func(k string) {
+		if got, want := annotationKeyValid(k), checkLabelKey(strings.ToLower(k)) == ""; got != want {
+			t.Errorf("annotationKeyValid(%q) = %v, checkLabelKey of the lowered key says %v", k, got, want)
+		}
+	}
+	var walk func(s string, depth int)
+	walk = func(s string, depth int) {
+		check(s)
+		if depth == 0 {
+			return
+		}
+		for _, c := range alphabet {
+			walk(s+c, depth-1)
+		}
+	}
+	walk("", 4)
+	for _, k := range []string{
+		strings.Repeat("A", 63), strings.Repeat("A", 64), strings.Repeat("P", 253) + "/x", strings.Repeat("P", 254) + "/x",
+		"Example.COM/Name", "-Example.com/x", "EXAMPLE.com-/x", "kubectl.kubernetes.io/restartedAt", "\u212aubernetes.io/x",
+	} {
+		check(k)
+	}
+}
+
+// FuzzAnnotationKeyValid compares annotationKeyValid with checkLabelKey of
+// the lower-cased key.
+func FuzzAnnotationKeyValid(f *testing.F) {
+	for _, s := range []string{"a", "A/b", "Example.com/X", "kubectl.kubernetes.io/restartedAt", "\u212a", "a-/b", "-A/b", "a..b/c"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, k string) {
+		if got, want := annotationKeyValid(k), checkLabelKey(strings.ToLower(k)) == ""; got != want {
+			t.Fatalf("annotationKeyValid(%q) = %v, checkLabelKey of the lowered key says %v", k, got, want)
 		}
 	})
 }

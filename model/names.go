@@ -8,9 +8,14 @@ const MaxNameLength = 253
 
 // checkDNSSubdomain returns why name is not a DNS-1123 subdomain, or "":
 // non-empty parts separated by single dots, each of a-z, 0-9 and '-',
-// neither starting nor ending with '-'. It makes one pass over the bytes,
-// remembering the previous one (a dot before the first).
-func checkDNSSubdomain(name string) string {
+// neither starting nor ending with '-'.
+func checkDNSSubdomain(name string) string { return dnsSubdomainError(name, classDNS) }
+
+// dnsSubdomainError is checkDNSSubdomain with the class of the characters
+// a part may hold: classDNS, or classDNSFold to accept upper case letters as
+// their lower case. It makes one pass over the bytes, remembering the
+// previous one (a dot before the first).
+func dnsSubdomainError(name string, class byte) string {
 	if name == "" {
 		return "must not be empty"
 	}
@@ -25,7 +30,7 @@ func checkDNSSubdomain(name string) string {
 			if prev == '.' || prev == '-' { // an empty part, or one ending with '-'
 				return errDNSSubdomain
 			}
-		case charClass[c]&classDNS == 0, c == '-' && prev == '.': // a bad character, or a part starting with '-'
+		case charClass[c]&class == 0, c == '-' && prev == '.': // a bad character, or a part starting with '-'
 			return errDNSSubdomain
 		}
 		prev = c
@@ -46,12 +51,32 @@ func isDNSLabelPart(s string) bool {
 
 // checkLabelKey returns why key is not a valid label key (an optional DNS
 // subdomain prefix and "/", then a name of at most 63 characters), or "".
-func checkLabelKey(key string) string {
+func checkLabelKey(key string) string { return qualifiedNameError(key, classDNS) }
+
+// annotationKeyValid reports whether checkLabelKey(strings.ToLower(key)) is
+// "" (the API server's rule for annotation keys) without lowering an ASCII
+// key, which would allocate when it holds an upper case letter: lowering
+// ASCII maps A-Z to a-z and changes nothing else, and every rule of a label
+// key that accepts a-z accepts them wherever they stand (classDNSFold in
+// the prefix; the name part takes both cases). Other keys are lowered, as
+// Unicode lowering can turn a non-ASCII letter into an ASCII one.
+func annotationKeyValid(key string) bool {
+	for i := 0; i < len(key); i++ {
+		if key[i] >= 0x80 {
+			return checkLabelKey(strings.ToLower(key)) == ""
+		}
+	}
+	return qualifiedNameError(key, classDNSFold) == ""
+}
+
+// qualifiedNameError is checkLabelKey with the character class of the
+// prefix's parts (see dnsSubdomainError).
+func qualifiedNameError(key string, prefixClass byte) string {
 	name := key
 	if i := strings.LastIndexByte(key, '/'); i >= 0 {
 		prefix := key[:i]
 		name = key[i+1:]
-		if msg := checkDNSSubdomain(prefix); msg != "" {
+		if msg := dnsSubdomainError(prefix, prefixClass); msg != "" {
 			return "prefix " + msg
 		}
 	}

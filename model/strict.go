@@ -68,7 +68,7 @@ func validateUID(errs *fieldErrs, at prefix, uid string) {
 func validateTemplateAnnotations(errs *fieldErrs, at prefix, path string, annotations map[string]string) {
 	ok := true
 	for k := range annotations {
-		if checkLabelKey(strings.ToLower(k)) != "" {
+		if !annotationKeyValid(k) {
 			ok = false
 			break
 		}
