@@ -40,3 +40,29 @@ func allIn(s string, class byte) bool {
 	}
 	return true
 }
+
+// allUIDChars is allIn(s, classUID), eight bytes at a time: a word holds a
+// byte outside 0x21..0x7E exactly when, in some byte, subtracting 0x21
+// borrows from a byte below 0x80 (the byte is below 0x21), adding 1 reaches
+// 0x80 (the byte is 0x7F), or the top bit is already set (0x80 and up). A
+// borrow or carry crosses into the next byte only out of a byte that is
+// already outside the range, so the answer for the word is exact.
+// TestAllUIDChars checks it against the table.
+func allUIDChars(s string) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := load64(s[i:])
+		if ((w-0x21*ones)&^w|(w+ones)|w)&highs != 0 {
+			return false
+		}
+	}
+	return allIn(s[i:], classUID)
+}
+
+// load64 reads the first eight bytes of s, little-endian.
+func load64(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}

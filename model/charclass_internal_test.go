@@ -130,3 +130,41 @@ func FuzzAnnotationKeyValid(f *testing.F) {
 		}
 	})
 }
+
+// TestAllUIDChars checks the word-at-a-time UID character check against the
+// table: every byte value at every position of strings of 1 to 17 bytes
+// whose other bytes are valid, and strings with two bad bytes (where a
+// borrow or carry could cross bytes).
+func TestAllUIDChars(t *testing.T) {
+	for n := 1; n <= 17; n++ {
+		for pos := range n {
+			for c := range 256 {
+				b := []byte(strings.Repeat("a~!", 6)[:n])
+				b[pos] = byte(c)
+				if got, want := allUIDChars(string(b)), allIn(string(b), classUID); got != want {
+					t.Fatalf("allUIDChars(%q) = %v, table says %v", b, got, want)
+				}
+				for _, d := range []byte{0x00, 0x20, 0x21, 0x7e, 0x7f, 0x80, 0xff} {
+					b2 := append([]byte(nil), b...)
+					b2[(pos+1)%n] = d
+					if got, want := allUIDChars(string(b2)), allIn(string(b2), classUID); got != want {
+						t.Fatalf("allUIDChars(%q) = %v, table says %v", b2, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// FuzzAllUIDChars compares the word-at-a-time UID character check with the
+// table.
+func FuzzAllUIDChars(f *testing.F) {
+	for _, s := range []string{"2926f4de-efdc-560d-a02b-c2f4aa1d780f", "uid with space", "\x7f\x80\xff\x00 !~", "abcdefgh\x20"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := allUIDChars(s), allIn(s, classUID); got != want {
+			t.Fatalf("allUIDChars(%q) = %v, table says %v", s, got, want)
+		}
+	})
+}

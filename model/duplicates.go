@@ -102,7 +102,9 @@ func duplicatesHashed[T comparable](items []T, meta func(T) *ObjectMeta) (names,
 		}
 		m := meta(x)
 		sameName := -1
-		for h := strHash(strHash(0, m.Namespace), m.Name) & mask; ; h = (h + 1) & mask {
+		// Names are hashed without their namespace: the objects of a
+		// snapshot mostly share one, and a hit compares both.
+		for h := strHash(m.Name) & mask; ; h = (h + 1) & mask {
 			j := nameSlots[h] - 1
 			if j < 0 {
 				nameSlots[h] = i + 1
@@ -114,7 +116,7 @@ func duplicatesHashed[T comparable](items []T, meta func(T) *ObjectMeta) (names,
 			}
 		}
 		sameUID := -1
-		for h := strHash(0, m.UID) & mask; m.UID != ""; h = (h + 1) & mask {
+		for h := strHash(m.UID) & mask; m.UID != ""; h = (h + 1) & mask {
 			j := uidSlots[h] - 1
 			if j < 0 {
 				uidSlots[h] = i + 1
@@ -135,12 +137,13 @@ func duplicatesHashed[T comparable](items []T, meta func(T) *ObjectMeta) (names,
 // strHash.
 const hashMul = 0x9e3779b97f4a7c15
 
-// strHash continues h over the length and bytes of s, eight bytes at a
-// time, each step folding the 128-bit product of the state and a constant.
-// It only spreads keys over a table: equal strings hash alike, and every
-// hit is confirmed by comparing the strings.
-func strHash(h uint64, s string) uint64 {
-	h = mix(h ^ uint64(len(s)))
+// strHash hashes the bytes of s, eight at a time, each step folding the
+// 128-bit product of the state and a constant. It only spreads keys over a
+// table: equal strings hash alike, and every hit is confirmed by comparing
+// the strings (so that strings differing only in trailing zero bytes may
+// share a hash).
+func strHash(s string) uint64 {
+	var h uint64
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
 		h = mix(h ^ load64(s[i:]))
@@ -162,13 +165,6 @@ func strHash(h uint64, s string) uint64 {
 func mix(x uint64) uint64 {
 	hi, lo := bits.Mul64(x, hashMul)
 	return hi ^ lo
-}
-
-// load64 reads the first eight bytes of s, little-endian.
-func load64(s string) uint64 {
-	_ = s[7]
-	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
 func noteDuplicate(dups map[int]int, i, earlier int) map[int]int {

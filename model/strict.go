@@ -35,7 +35,7 @@ func checkUID(uid string) string {
 	if len(uid) > MaxUIDLength {
 		return "must be no more than " + strconv.Itoa(MaxUIDLength) + " characters"
 	}
-	if !allIn(uid, classUID) {
+	if !allUIDChars(uid) {
 		return "must consist of printable ASCII characters other than space"
 	}
 	return ""
