@@ -9,13 +9,14 @@ const MaxNameLength = 253
 // checkDNSSubdomain returns why name is not a DNS-1123 subdomain, or "":
 // non-empty parts separated by single dots, each of a-z, 0-9 and '-',
 // neither starting nor ending with '-'.
-func checkDNSSubdomain(name string) string { return dnsSubdomainError(name, classDNS) }
+func checkDNSSubdomain(name string) string { return dnsSubdomainError(name, classLowerAlnum) }
 
-// dnsSubdomainError is checkDNSSubdomain with the class of the characters
-// a part may hold: classDNS, or classDNSFold to accept upper case letters as
-// their lower case. It makes one pass over the bytes, remembering the
-// previous one (a dot before the first).
-func dnsSubdomainError(name string, class byte) string {
+// dnsSubdomainError is checkDNSSubdomain with the class of the letters and
+// digits a part may hold besides '-': classLowerAlnum, or classAlnum to
+// accept upper case letters as their lower case. It makes one pass over the
+// bytes, remembering the previous one (a dot before the first); a letter or
+// digit, by far the most common byte, costs one table look-up.
+func dnsSubdomainError(name string, alnum byte) string {
 	if name == "" {
 		return "must not be empty"
 	}
@@ -25,12 +26,20 @@ func dnsSubdomainError(name string, class byte) string {
 	prev := byte('.')
 	for i := 0; i < len(name); i++ {
 		c := name[i]
-		switch {
-		case c == '.':
+		if charClass[c]&alnum != 0 {
+			prev = c
+			continue
+		}
+		switch c {
+		case '.':
 			if prev == '.' || prev == '-' { // an empty part, or one ending with '-'
 				return errDNSSubdomain
 			}
-		case charClass[c]&class == 0, c == '-' && prev == '.': // a bad character, or a part starting with '-'
+		case '-':
+			if prev == '.' { // a part starting with '-'
+				return errDNSSubdomain
+			}
+		default:
 			return errDNSSubdomain
 		}
 		prev = c
@@ -51,14 +60,15 @@ func isDNSLabelPart(s string) bool {
 
 // checkLabelKey returns why key is not a valid label key (an optional DNS
 // subdomain prefix and "/", then a name of at most 63 characters), or "".
-func checkLabelKey(key string) string { return qualifiedNameError(key, classDNS) }
+func checkLabelKey(key string) string { return qualifiedNameError(key, classLowerAlnum) }
 
 // annotationKeyValid reports whether checkLabelKey(strings.ToLower(key)) is
 // "" (the API server's rule for annotation keys) without lowering an ASCII
 // key, which would allocate when it holds an upper case letter: lowering
 // ASCII maps A-Z to a-z and changes nothing else, and every rule of a label
-// key that accepts a-z accepts them wherever they stand (classDNSFold in
-// the prefix; the name part takes both cases). Other keys are lowered, as
+// key that accepts a-z accepts them wherever they stand (classAlnum
+// instead of classLowerAlnum in the prefix; the name part takes both
+// cases). Other keys are lowered, as
 // Unicode lowering can turn a non-ASCII letter into an ASCII one.
 func annotationKeyValid(key string) bool {
 	for i := 0; i < len(key); i++ {
@@ -66,17 +76,17 @@ func annotationKeyValid(key string) bool {
 			return checkLabelKey(strings.ToLower(key)) == ""
 		}
 	}
-	return qualifiedNameError(key, classDNSFold) == ""
+	return qualifiedNameError(key, classAlnum) == ""
 }
 
-// qualifiedNameError is checkLabelKey with the character class of the
-// prefix's parts (see dnsSubdomainError).
-func qualifiedNameError(key string, prefixClass byte) string {
+// qualifiedNameError is checkLabelKey with the class of the letters and
+// digits of the prefix (see dnsSubdomainError).
+func qualifiedNameError(key string, prefixAlnum byte) string {
 	name := key
 	if i := strings.LastIndexByte(key, '/'); i >= 0 {
 		prefix := key[:i]
 		name = key[i+1:]
-		if msg := dnsSubdomainError(prefix, prefixClass); msg != "" {
+		if msg := dnsSubdomainError(prefix, prefixAlnum); msg != "" {
 			return "prefix " + msg
 		}
 	}
