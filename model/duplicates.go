@@ -1,6 +1,9 @@
 package model
 
-import "math/bits"
+import (
+	"math"
+	"math/bits"
+)
 
 // reportDuplicates reports the objects of a snapshot list whose name (in
 // its namespace) or UID repeats an earlier one's.
@@ -32,7 +35,9 @@ const scanLimit = 8
 // maxStackItems: a short list is scanned, a long one goes through
 // open-addressing hash tables of item indices.
 func duplicates[T comparable](items []T, meta func(T) *ObjectMeta) (names, uids map[int]int) {
-	if len(items) > scanLimit {
+	// The tables hold 1 + an index in 32 bits: a list of 2³² − 1 items
+	// or more (beyond any real snapshot) is scanned.
+	if len(items) > scanLimit && uint64(len(items)) < math.MaxUint32 {
 		return duplicatesHashed(items, meta)
 	}
 	return duplicatesScanned(items, meta)
@@ -77,10 +82,10 @@ func sameString(a, b string) bool {
 // keeps on the stack.
 const maxStackItems = 128
 
-// duplicatesHashed is duplicates for long lists. Each table slot holds 0
-// (empty) or 1 + the index of the first item with that key; a collision
-// probes the next slot. The tables have at least twice as many slots as
-// items.
+// duplicatesHashed is duplicates for long lists (shorter than 2³² − 1).
+// Each table slot holds 0 (empty) or 1 + the index of the first item with
+// that key; a collision probes the next slot. The tables have at least
+// twice as many slots as items.
 func duplicatesHashed[T comparable](items []T, meta func(T) *ObjectMeta) (names, uids map[int]int) {
 	var zero T
 	size := 1
@@ -88,12 +93,12 @@ func duplicatesHashed[T comparable](items []T, meta func(T) *ObjectMeta) (names,
 		size <<= 1
 	}
 	mask := uint64(size - 1)
-	var stack [2 * 2 * maxStackItems]int
-	var slots []int
+	var stack [2 * 2 * maxStackItems]uint32
+	var slots []uint32
 	if 2*size <= len(stack) {
 		slots = stack[:2*size]
 	} else {
-		slots = make([]int, 2*size)
+		slots = make([]uint32, 2*size)
 	}
 	nameSlots, uidSlots := slots[:size], slots[size:]
 	for i, x := range items {
@@ -105,9 +110,9 @@ func duplicatesHashed[T comparable](items []T, meta func(T) *ObjectMeta) (names,
 		// Names are hashed without their namespace: the objects of a
 		// snapshot mostly share one, and a hit compares both.
 		for h := strHash(m.Name) & mask; ; h = (h + 1) & mask {
-			j := nameSlots[h] - 1
+			j := int(nameSlots[h]) - 1
 			if j < 0 {
-				nameSlots[h] = i + 1
+				nameSlots[h] = uint32(i + 1)
 				break
 			}
 			if my := meta(items[j]); sameString(my.Name, m.Name) && my.Namespace == m.Namespace {
@@ -117,9 +122,9 @@ func duplicatesHashed[T comparable](items []T, meta func(T) *ObjectMeta) (names,
 		}
 		sameUID := -1
 		for h := strHash(m.UID) & mask; m.UID != ""; h = (h + 1) & mask {
-			j := uidSlots[h] - 1
+			j := int(uidSlots[h]) - 1
 			if j < 0 {
-				uidSlots[h] = i + 1
+				uidSlots[h] = uint32(i + 1)
 				break
 			}
 			if sameString(meta(items[j]).UID, m.UID) {
