@@ -157,7 +157,11 @@ func TestPlannerHashesOncePerDeployment(t *testing.T) {
 func TestPlannerMemoryIsBounded(t *testing.T) {
 	sc := corpus()[2]
 	p := plan.NewPlanner()
-	_, _, limit := plan.PlannerMemory(p)
+	if _, _, limit := plan.PlannerMemory(p); limit < 1<<16 {
+		t.Fatalf("a new Planner retires generations at %d entries, want at least 65 536", limit)
+	}
+	limit := 64
+	plan.SetPlannerLimit(p, limit)
 	retired := false
 	for i := 0; !retired; i++ {
 		s := sc.state
@@ -177,7 +181,7 @@ func TestPlannerMemoryIsBounded(t *testing.T) {
 	}
 	big := sc.state
 	big.Pods = nil
-	for i := range limit / 3 {
+	for i := range 3 * limit {
 		pod := sc.state.Pods[0].DeepCopy()
 		pod.Name, pod.UID = fmt.Sprintf("pod-%d", i), fmt.Sprintf("uid-%d", i)
 		big.Pods = append(big.Pods, pod)
