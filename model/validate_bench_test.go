@@ -142,3 +142,22 @@ func reportCPUTime(b *testing.B) func() {
 		}
 	}
 }
+
+// BenchmarkUniqueConformance is one model.Unique per op over the ReplicaSets
+// and Pods of the 200 conformance states: the cross-object check a
+// plan.Planner still makes for objects it has validated before.
+func BenchmarkUniqueConformance(b *testing.B) {
+	states := readConformanceSnapshots(b)
+	b.ReportAllocs()
+	defer reportCPUTime(b)()
+	i := 0
+	for b.Loop() {
+		s := &states[i]
+		if !model.Unique(s.ReplicaSets, s.Pods) {
+			b.Fatalf("state %s: repeated names or UIDs", s.ID)
+		}
+		if i++; i == len(states) {
+			i = 0
+		}
+	}
+}
