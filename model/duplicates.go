@@ -30,10 +30,10 @@ const scanLimit = 8
 
 // duplicates maps the index of every non-nil item whose name (in its
 // namespace) or non-empty UID repeats an earlier item's to that earlier
-// item's index. It is linear in len(items) and allocates nothing unless a
-// duplicate turns up, but for the tables of a list longer than
-// maxStackItems: a short list is scanned, a long one goes through
-// open-addressing hash tables of item indices.
+// item's index. It is linear in len(items): a short list is scanned, a
+// long one goes through open-addressing hash tables of item indices. It
+// allocates only the maps of the duplicates it finds, and the tables of a
+// list longer than maxStackItems.
 func duplicates[T comparable](items []T, meta func(T) *ObjectMeta) (names, uids map[int]int) {
 	// The tables hold 1 + an index in 32 bits: a list of 2³² − 1 items
 	// or more (beyond any real snapshot) is scanned.
@@ -167,6 +167,7 @@ func strHash(s string) uint64 {
 	return h
 }
 
+// mix folds the 128-bit product of x and hashMul into 64 bits.
 func mix(x uint64) uint64 {
 	hi, lo := bits.Mul64(x, hashMul)
 	return hi ^ lo

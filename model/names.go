@@ -64,12 +64,12 @@ func checkLabelKey(key string) string { return qualifiedNameError(key, classLowe
 
 // annotationKeyValid reports whether checkLabelKey(strings.ToLower(key)) is
 // "" (the API server's rule for annotation keys) without lowering an ASCII
-// key, which would allocate when it holds an upper case letter: lowering
-// ASCII maps A-Z to a-z and changes nothing else, and every rule of a label
-// key that accepts a-z accepts them wherever they stand (classAlnum
-// instead of classLowerAlnum in the prefix; the name part takes both
-// cases). Other keys are lowered, as
-// Unicode lowering can turn a non-ASCII letter into an ASCII one.
+// key, which would allocate when the key holds an upper case letter.
+// Lowering ASCII maps A-Z to a-z and changes nothing else, and every rule of
+// a label key that accepts a-z accepts A-Z in the same places once A-Z count
+// as letters of the prefix (classAlnum instead of classLowerAlnum; the name
+// part takes both cases already). A key with a non-ASCII byte is lowered as
+// before: Unicode lowering can turn a non-ASCII letter into an ASCII one.
 func annotationKeyValid(key string) bool {
 	for i := 0; i < len(key); i++ {
 		if key[i] >= 0x80 {
