@@ -35,10 +35,8 @@ func checkUID(uid string) string {
 	if len(uid) > MaxUIDLength {
 		return "must be no more than " + strconv.Itoa(MaxUIDLength) + " characters"
 	}
-	for i := 0; i < len(uid); i++ {
-		if c := uid[i]; c <= ' ' || c > '~' {
-			return "must consist of printable ASCII characters other than space"
-		}
+	if !allUIDChars(uid) {
+		return "must consist of printable ASCII characters other than space"
 	}
 	return ""
 }
@@ -70,7 +68,7 @@ func validateUID(errs *fieldErrs, at prefix, uid string) {
 func validateTemplateAnnotations(errs *fieldErrs, at prefix, path string, annotations map[string]string) {
 	ok := true
 	for k := range annotations {
-		if checkLabelKey(strings.ToLower(k)) != "" {
+		if !annotationKeyValid(k) {
 			ok = false
 			break
 		}

@@ -41,7 +41,7 @@ func validateDeployment(errs *fieldErrs, at prefix, d *Deployment) {
 	if selectorOK && !s.Selector.matches(s.Template.Labels) {
 		errs.add(at.field("spec.template.metadata.labels"), FormatLabels(s.Template.Labels), "`selector` does not match template `labels`")
 	}
-	validateStrategy(errs, at, "spec.strategy", s.Strategy)
+	validateStrategy(errs, at, s.Strategy)
 	if s.MinReadySeconds < 0 {
 		errs.add(at.field("spec.minReadySeconds"), itoa(s.MinReadySeconds), "must be greater than or equal to 0")
 	}
@@ -74,27 +74,29 @@ func validateDeployment(errs *fieldErrs, at prefix, d *Deployment) {
 	// the planner.
 }
 
-func validateStrategy(errs *fieldErrs, at prefix, path string, s Strategy) {
+// validateStrategy checks spec.strategy. Its paths are constants, so that
+// nothing is built for a valid strategy.
+func validateStrategy(errs *fieldErrs, at prefix, s Strategy) {
 	switch s.Type {
 	case RecreateStrategy:
 		if s.RollingUpdate != nil {
-			errs.add(at.field(path+".rollingUpdate"), "", "may not be specified when strategy `type` is 'Recreate' (set it to nil when switching to Recreate; the API server refuses the leftover block too)")
+			errs.add(at.field("spec.strategy.rollingUpdate"), "", "may not be specified when strategy `type` is 'Recreate' (set it to nil when switching to Recreate; the API server refuses the leftover block too)")
 		}
 	case RollingUpdateStrategy:
 		ru := s.RollingUpdate
 		if ru == nil {
-			errs.add(at.field(path+".rollingUpdate"), "", "must be set for strategy `type` 'RollingUpdate' (apply model.Default to undefaulted input)")
+			errs.add(at.field("spec.strategy.rollingUpdate"), "", "must be set for strategy `type` 'RollingUpdate' (apply model.Default to undefaulted input)")
 			return
 		}
-		surge, surgeOK := validateFencepost(errs, at, path+".rollingUpdate.maxSurge", ru.MaxSurge, false)
-		unav, unavOK := validateFencepost(errs, at, path+".rollingUpdate.maxUnavailable", ru.MaxUnavailable, true)
+		surge, surgeOK := validateFencepost(errs, at, "spec.strategy.rollingUpdate.maxSurge", ru.MaxSurge, false)
+		unav, unavOK := validateFencepost(errs, at, "spec.strategy.rollingUpdate.maxUnavailable", ru.MaxUnavailable, true)
 		if surgeOK && unavOK && surge == 0 && unav == 0 {
-			errs.add(at.field(path+".rollingUpdate.maxUnavailable"), ru.MaxUnavailable.String(), "may not be 0 when `maxSurge` is 0")
+			errs.add(at.field("spec.strategy.rollingUpdate.maxUnavailable"), ru.MaxUnavailable.String(), "may not be 0 when `maxSurge` is 0")
 		}
 	case "":
-		errs.add(at.field(path+".type"), "", `supported values: "Recreate", "RollingUpdate" (apply model.Default to undefaulted input)`)
+		errs.add(at.field("spec.strategy.type"), "", `supported values: "Recreate", "RollingUpdate" (apply model.Default to undefaulted input)`)
 	default:
-		errs.add(at.field(path+".type"), string(s.Type), `supported values: "Recreate", "RollingUpdate"`)
+		errs.add(at.field("spec.strategy.type"), string(s.Type), `supported values: "Recreate", "RollingUpdate"`)
 	}
 }
 
@@ -291,134 +293,6 @@ func Validate(d *Deployment, replicaSets []*ReplicaSet, pods []*Pod) error {
 	}
 	reportDuplicates(&errs, "pods", "Pod", pods, func(p *Pod) *ObjectMeta { return &p.ObjectMeta })
 	return errs.err()
-}
-
-// reportDuplicates reports the objects of a snapshot list whose name (in
-// its namespace) or UID repeats an earlier one's.
-func reportDuplicates[T comparable](errs *fieldErrs, list, kind string, items []T, meta func(T) *ObjectMeta) {
-	names, uids := duplicates(items, meta)
-	for i, x := range items {
-		at := prefix{list: list, index: i}
-		if j, dup := names[i]; dup {
-			errs.add(at.field("metadata.name"), meta(x).Name, "duplicate %s name (also %s[%d])", kind, list, j)
-		}
-		if j, dup := uids[i]; dup {
-			errs.add(at.field("metadata.uid"), meta(x).UID, "duplicate %s UID (also %s[%d])", kind, list, j)
-		}
-	}
-}
-
-// duplicates maps the index of every non-nil item whose name (in its
-// namespace) or non-empty UID repeats an earlier item's to that earlier
-// item's index. It is linear in len(items) and allocates nothing unless a
-// duplicate turns up, but for the index of a long list: a short list is
-// scanned, a long one goes through open-addressing hash tables of item
-// indices (one allocation for both).
-func duplicates[T comparable](items []T, meta func(T) *ObjectMeta) (names, uids map[int]int) {
-	if len(items) > 16 {
-		return duplicatesHashed(items, meta)
-	}
-	return duplicatesScanned(items, meta)
-}
-
-// duplicatesScanned is duplicates for short lists: each item is compared
-// with the ones before it.
-func duplicatesScanned[T comparable](items []T, meta func(T) *ObjectMeta) (names, uids map[int]int) {
-	var zero T
-	for i, x := range items {
-		if x == zero {
-			continue
-		}
-		m := meta(x)
-		sameName, sameUID := -1, -1
-		for j, y := range items[:i] {
-			if y == zero {
-				continue
-			}
-			my := meta(y)
-			if sameName < 0 && my.Namespace == m.Namespace && my.Name == m.Name {
-				sameName = j
-			}
-			if sameUID < 0 && m.UID != "" && my.UID == m.UID {
-				sameUID = j
-			}
-		}
-		names = noteDuplicate(names, i, sameName)
-		uids = noteDuplicate(uids, i, sameUID)
-	}
-	return names, uids
-}
-
-// duplicatesHashed is duplicates for long lists. Each table slot holds 0
-// (empty) or 1 + the index of the first item with that key; a collision
-// probes the next slot.
-func duplicatesHashed[T comparable](items []T, meta func(T) *ObjectMeta) (names, uids map[int]int) {
-	var zero T
-	size := 1
-	for size < 2*len(items) {
-		size <<= 1
-	}
-	mask := uint64(size - 1)
-	slots := make([]int, 2*size)
-	nameSlots, uidSlots := slots[:size], slots[size:]
-	for i, x := range items {
-		if x == zero {
-			continue
-		}
-		m := meta(x)
-		sameName := -1
-		for h := fnvString(fnvString(fnvOffset, m.Namespace)*fnvPrime, m.Name) & mask; ; h = (h + 1) & mask {
-			j := nameSlots[h] - 1
-			if j < 0 {
-				nameSlots[h] = i + 1
-				break
-			}
-			if my := meta(items[j]); my.Namespace == m.Namespace && my.Name == m.Name {
-				sameName = j
-				break
-			}
-		}
-		sameUID := -1
-		for h := fnvString(fnvOffset, m.UID) & mask; m.UID != ""; h = (h + 1) & mask {
-			j := uidSlots[h] - 1
-			if j < 0 {
-				uidSlots[h] = i + 1
-				break
-			}
-			if meta(items[j]).UID == m.UID {
-				sameUID = j
-				break
-			}
-		}
-		names = noteDuplicate(names, i, sameName)
-		uids = noteDuplicate(uids, i, sameUID)
-	}
-	return names, uids
-}
-
-const (
-	fnvOffset = 14695981039346656037
-	fnvPrime  = 1099511628211
-)
-
-// fnvString continues a 64-bit FNV-1a hash h over s.
-func fnvString(h uint64, s string) uint64 {
-	for i := 0; i < len(s); i++ {
-		h ^= uint64(s[i])
-		h *= fnvPrime
-	}
-	return h
-}
-
-func noteDuplicate(dups map[int]int, i, earlier int) map[int]int {
-	if earlier < 0 {
-		return dups
-	}
-	if dups == nil {
-		dups = map[int]int{}
-	}
-	dups[i] = earlier
-	return dups
 }
 
 func nonNegative(errs *fieldErrs, at prefix, field string, v int32) {
