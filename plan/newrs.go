@@ -1,7 +1,6 @@
 package plan
 
 import (
-	"fmt"
 	"maps"
 	"strconv"
 
@@ -113,7 +112,7 @@ func (s *syncer) getNewReplicaSet(existing *model.ReplicaSet, oldRSs []*model.Re
 		needs := s.setDeploymentRevision(c.Annotations[model.RevisionAnnotation])
 		if HasProgressDeadline(d) && d.Status.Condition(model.DeploymentProgressing) == nil {
 			SetDeploymentCondition(&d.Status, newCondition(model.DeploymentProgressing, model.ConditionTrue,
-				model.ReasonFoundNewReplicaSet, fmt.Sprintf("Found new replica set %q", c.Name), s.now))
+				model.ReasonFoundNewReplicaSet, sprintf("Found new replica set %q", c.Name), s.now))
 			needs = true
 		}
 		if needs {
@@ -187,7 +186,7 @@ func (s *syncer) createNewReplicaSet(oldRSs []*model.ReplicaSet, newRevision str
 	needs := s.setDeploymentRevision(newRevision)
 	if !alreadyExists && HasProgressDeadline(d) {
 		SetDeploymentCondition(&d.Status, newCondition(model.DeploymentProgressing, model.ConditionTrue,
-			model.ReasonNewReplicaSetCreated, fmt.Sprintf("Created new replica set %q", rs.Name), s.now))
+			model.ReasonNewReplicaSetCreated, sprintf("Created new replica set %q", rs.Name), s.now))
 		needs = true
 	}
 	if needs {

@@ -1,8 +1,6 @@
 package plan
 
 import (
-	"fmt"
-
 	"github.com/rolloutplan/rolloutplan/proportion"
 )
 
@@ -15,11 +13,11 @@ func proportionalReason(dist proportion.Distribution, sh proportion.Share) Reaso
 	sum := sh.From + sh.Proportion + sh.Leftover // int32, as upstream
 	how := ""
 	if exact := int64(sh.From) + int64(sh.Proportion) + int64(sh.Leftover); exact != int64(sum) {
-		how = fmt.Sprintf(" = %d in int32 (exactly %d)", sum, exact)
+		how = sprintf(" = %d in int32 (exactly %d)", sum, exact)
 	}
 	if sum != sh.To {
 		values = append(values, v("clamped", int64(sh.To)-int64(sum)))
-		how += fmt.Sprintf(", below 0 so clamped to %d", sh.To)
+		how += sprintf(", below 0 so clamped to %d", sh.To)
 	}
 	return reason(ReasonProportional, values,
 		"%s %d→%d: %d %+d (proportion) %+d (leftover)%s, of %+d to reach replicas + maxSurge = %d",

@@ -71,7 +71,7 @@ func ReconcileNewReplicaSet(allRSs []*model.ReplicaSet, newRS *model.ReplicaSet,
 		return have, false, Reason{}, err
 	}
 	if to != have {
-		why.Message = fmt.Sprintf("new %s %d→%d: %s", newRS.Name, have, to, why.Message)
+		why.Message = sprintf("new %s %d→%d: %s", newRS.Name, have, to, why.Message)
 	}
 	return to, to != have, why, nil
 }
@@ -266,10 +266,10 @@ func (s *syncer) reconcileOldReplicaSets(allRSs, oldActive []*model.ReplicaSet, 
 // swallowed by released upstream, surfaced by the newest tree.
 func (s *syncer) oldReplicaSetError(err error) bool {
 	if s.cfg.surfaceOldRSErrors {
-		s.fail(ErrKindInvalidScale, "%v", err)
+		s.fail(ErrKindInvalidScale, "%s", err.Error())
 		return false
 	}
-	s.note(reason(NoteSwallowedError, nil, "upstream ignores: %v", err))
+	s.note(reason(NoteSwallowedError, nil, "upstream ignores: %s", err.Error()))
 	return false
 }
 

@@ -1,7 +1,6 @@
 package plan
 
 import (
-	"fmt"
 	"maps"
 	"time"
 
@@ -68,7 +67,7 @@ func (s *syncer) note(r Reason) { s.plan.Notes = append(s.plan.Notes, r) }
 
 func (s *syncer) event(typ, reason, format string, args ...any) {
 	s.plan.Events = append(s.plan.Events, Event{
-		Type: typ, Reason: reason, Message: fmt.Sprintf(format, args...), Object: model.DeploymentKind + "/" + s.d.Name,
+		Type: typ, Reason: reason, Message: sprintf(format, args...), Object: model.DeploymentKind + "/" + s.d.Name,
 		AfterAction: len(s.plan.Actions) - 1,
 	})
 }
@@ -176,5 +175,5 @@ func (s *syncer) finish() Plan {
 }
 
 func (s *syncer) fail(kind ErrorKind, format string, args ...any) {
-	s.plan.Err = &SyncError{Kind: kind, Message: fmt.Sprintf(format, args...)}
+	s.plan.Err = &SyncError{Kind: kind, Message: sprintf(format, args...)}
 }
