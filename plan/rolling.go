@@ -244,7 +244,9 @@ func ReconcileOldReplicaSets(allRSs, oldActive []*model.ReplicaSet, newRS *model
 // the second time from the first write's result, as upstream does.
 func (s *syncer) reconcileOldReplicaSets(allRSs, oldActive []*model.ReplicaSet, newRS *model.ReplicaSet) bool {
 	scales, notes, err := ReconcileOldReplicaSets(allRSs, oldActive, newRS, s.d)
-	s.plan.Notes = append(s.plan.Notes, notes...)
+	for _, n := range notes {
+		s.note(n)
+	}
 	latest := map[string]*model.ReplicaSet{}
 	scaled := false
 	for _, sc := range scales {

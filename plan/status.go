@@ -144,6 +144,7 @@ func (s *syncer) writeStatusIfChanged(st model.DeploymentStatus) bool {
 		return false
 	}
 	s.d.Status = st
+	s.statusOwned = true
 	s.updateStatus(statusReason(&st))
 	return true
 }

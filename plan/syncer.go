@@ -34,6 +34,29 @@ type syncer struct {
 	// hasherErr is set when the WithHasher function returned an unusable
 	// hash; Sync then returns it instead of a plan.
 	hasherErr error
+	// statusOwned is set when the working copy's status is one the sync
+	// computed (fresh, shared with no input), so owning the working copy
+	// need not copy it again.
+	statusOwned bool
+	// mem holds the plan's first actions, notes and events and the
+	// Deployments it writes, in one allocation.
+	mem *planMemory
+}
+
+// planMemory holds, in one allocation, what most plans hold: up to four
+// actions, four notes and two events (the plan's slices start in these
+// arrays and move out when they grow past them), and the Deployments its
+// first two Deployment writes send; and, during the sync, the working copy.
+// Each array backs one slice only, so appending to one of the plan's slices
+// never overwrites another. finish clears the working copy, which may
+// still point into the input: the plan keeps none of the input alive.
+type planMemory struct {
+	actions [4]Action
+	notes   [4]Reason
+	events  [2]Event
+	sent    [2]model.Deployment
+	nSent   int
+	wc      model.Deployment
 }
 
 func newSyncer(s State, cfg config) *syncer {
@@ -41,15 +64,17 @@ func newSyncer(s State, cfg config) *syncer {
 	// only the annotations in place, and copies them first
 	// (ownAnnotations); everything else it changes is replaced whole
 	// (conditions, status, template).
-	d := *s.Deployment
-	return &syncer{
+	sy := &syncer{
 		cfg:  cfg,
 		now:  s.Now,
-		d:    &d,
 		all:  s.ReplicaSets,
 		pods: s.Pods,
-		plan: Plan{ConflictAt: -1, Actions: make([]Action, 0, 4)},
+		mem:  new(planMemory),
 	}
+	sy.mem.wc = *s.Deployment
+	sy.d = &sy.mem.wc
+	sy.plan = Plan{ConflictAt: -1, Actions: sy.mem.actions[:0]}
+	return sy
 }
 
 func (s *syncer) replicas() int32 { return s.d.DesiredReplicas() }
@@ -63,9 +88,17 @@ func (s *syncer) record(a Action) {
 	s.plan.Actions = append(s.plan.Actions, a)
 }
 
-func (s *syncer) note(r Reason) { s.plan.Notes = append(s.plan.Notes, r) }
+func (s *syncer) note(r Reason) {
+	if s.plan.Notes == nil {
+		s.plan.Notes = s.mem.notes[:0]
+	}
+	s.plan.Notes = append(s.plan.Notes, r)
+}
 
 func (s *syncer) event(typ, reason, format string, args ...any) {
+	if s.plan.Events == nil {
+		s.plan.Events = s.mem.events[:0]
+	}
 	s.plan.Events = append(s.plan.Events, Event{
 		Type: typ, Reason: reason, Message: sprintf(format, args...), Object: model.DeploymentKind + "/" + s.d.Name,
 		AfterAction: len(s.plan.Actions) - 1,
@@ -85,8 +118,15 @@ func (s *syncer) writeDeployment(kind ActionKind, r Reason) {
 		s.d.Annotations = maps.Clone(s.d.Annotations) // still the input's
 	}
 	s.annotationsOwned, s.annotationsSent = false, true
-	sent := *s.d
-	s.record(Action{Kind: kind, Name: s.d.Name, Deployment: &sent, Conflict: s.deploymentWrites > 0, Reason: r})
+	var sent *model.Deployment
+	if m := s.mem; m.nSent < len(m.sent) {
+		sent = &m.sent[m.nSent]
+		m.nSent++
+	} else {
+		sent = new(model.Deployment)
+	}
+	*sent = *s.d
+	s.record(Action{Kind: kind, Name: s.d.Name, Deployment: sent, Conflict: s.deploymentWrites > 0, Reason: r})
 	s.deploymentWrites++
 }
 
@@ -104,7 +144,9 @@ func (s *syncer) ownWorkingCopy() {
 	d.Annotations = nil // copied separately, and only when changed
 	d.ObjectMeta = d.ObjectMeta.DeepCopy()
 	d.Spec = d.Spec.DeepCopy()
-	d.Status = d.Status.DeepCopy()
+	if !s.statusOwned {
+		d.Status = d.Status.DeepCopy()
+	}
 	d.Annotations = annotations
 }
 
@@ -165,11 +207,13 @@ func (s *syncer) touchReplicaSet(a Action) {
 }
 
 func (s *syncer) finish() Plan {
+	s.mem.wc = model.Deployment{}
 	p := s.plan
 	invalidOutcome(&p)
 	p.Status = s.statusComputed
 	if len(p.Actions) == 0 && len(p.Notes) == 0 {
-		p.Notes = append(p.Notes, reason(NoteStatusUnchanged, nil, "nothing to do: the stored status is current"))
+		s.note(reason(NoteStatusUnchanged, nil, "nothing to do: the stored status is current"))
+		p.Notes = s.plan.Notes
 	}
 	return p
 }
