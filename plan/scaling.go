@@ -81,7 +81,7 @@ func (s *syncer) scaleReplicaSet(rs *model.ReplicaSet, newScale int32, why Reaso
 // input object, or, for an object this plan wrote before, a copy sharing the
 // maps the write does not change (all but the annotations).
 func (s *syncer) copyForWrite(rs *model.ReplicaSet) *model.ReplicaSet {
-	if _, owned := s.objVersion[rs]; !owned {
+	if _, owned := s.objVersion.get(rs); !owned {
 		return rs.DeepCopy()
 	}
 	c := *rs

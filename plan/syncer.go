@@ -26,8 +26,8 @@ type syncer struct {
 	// serverVersion counts the writes each ReplicaSet (by name) has received
 	// this sync; objVersion records which of those versions an object in
 	// hand was derived from (absent: the cached input, version 0).
-	serverVersion map[string]int
-	objVersion    map[*model.ReplicaSet]int
+	serverVersion smallMap[string]
+	objVersion    smallMap[*model.ReplicaSet]
 	found         foundReplicaSets
 	// statusComputed is set by the status writers, for Plan.Status.
 	statusComputed *model.DeploymentStatus
@@ -179,24 +179,21 @@ func (s *syncer) updateStatus(r Reason) { s.writeDeployment(UpdateDeploymentStat
 func (s *syncer) writeReplicaSet(kind ActionKind, rs, base *model.ReplicaSet, r Reason) *model.ReplicaSet {
 	conflict := false
 	if kind == UpdateReplicaSet {
-		conflict = s.objVersion[base] != s.serverVersion[rs.Name]
+		base, _ := s.objVersion.get(base)
+		server, _ := s.serverVersion.get(rs.Name)
+		conflict = base != server
 	}
 	s.bumpVersion(rs.Name)
 	s.record(Action{Kind: kind, Name: rs.Name, ReplicaSet: rs, Conflict: conflict, Reason: r})
-	if s.objVersion == nil {
-		s.objVersion = map[*model.ReplicaSet]int{}
-	}
-	s.objVersion[rs] = s.serverVersion[rs.Name]
+	server, _ := s.serverVersion.get(rs.Name)
+	s.objVersion.set(rs, server)
 	return rs
 }
 
-// bumpVersion counts a write to the named ReplicaSet. The version maps are
-// made on the first write: most syncs write no ReplicaSet twice, many none.
+// bumpVersion counts a write to the named ReplicaSet.
 func (s *syncer) bumpVersion(name string) {
-	if s.serverVersion == nil {
-		s.serverVersion = map[string]int{}
-	}
-	s.serverVersion[name]++
+	n, _ := s.serverVersion.get(name)
+	s.serverVersion.set(name, n+1)
 }
 
 // touchReplicaSet records a write (patch or delete) that changes the stored
