@@ -12,8 +12,8 @@ import (
 func (s *syncer) claimReplicaSets() []*model.ReplicaSet {
 	d := s.d
 	sel := newSelectorMatcher(d.Spec.Selector, len(s.all))
-	claimed := make([]*model.ReplicaSet, 0, len(s.all))
-	for _, rs := range sortedByCreation(s.all) {
+	claimed := s.rsSlice(len(s.all))
+	for _, rs := range s.sortedByCreation(s.all) {
 		if ref := rs.ControllerRef(); ref != nil {
 			if ref.UID != d.UID {
 				continue

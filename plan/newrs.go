@@ -60,7 +60,7 @@ func (s *syncer) getAllReplicaSetsAndSyncRevision(rsList []*model.ReplicaSet, cr
 	writes := len(s.plan.Actions)
 	// rsList is the claimed list, already in creation order.
 	existing := FindNewReplicaSet(s.d, rsList)
-	oldRSs = make([]*model.ReplicaSet, 0, len(rsList))
+	oldRSs = s.rsSlice(len(rsList))
 	for _, rs := range rsList {
 		if rs != existing {
 			oldRSs = append(oldRSs, rs)
@@ -156,7 +156,7 @@ func (s *syncer) createNewReplicaSet(oldRSs []*model.ReplicaSet, newRevision str
 			Replicas: model.Int32Ptr(0), MinReadySeconds: d.Spec.MinReadySeconds, Selector: selector, Template: tmpl,
 		},
 	}
-	count, why, err := newRSNewReplicas(d, appendRS(oldRSs, rs), rs)
+	count, why, err := newRSNewReplicas(d, s.appendRS(oldRSs, rs), rs)
 	if err != nil {
 		s.failFencepost(err)
 		return nil, false

@@ -2,7 +2,6 @@ package plan
 
 import (
 	"github.com/rolloutplan/rolloutplan/model"
-	"github.com/rolloutplan/rolloutplan/proportion"
 )
 
 // rolloutRecreate is one Recreate sync (upstream rolloutRecreate): stop every old pod, wait
@@ -13,10 +12,10 @@ func (s *syncer) rolloutRecreate(rsList []*model.ReplicaSet) {
 	if !ok {
 		return
 	}
-	allRSs := appendRS(oldRSs, newRS)
+	allRSs := s.appendRS(oldRSs, newRS)
 
 	scaledDown := false
-	for _, rs := range proportion.FilterActiveReplicaSets(oldRSs) {
+	for _, rs := range s.active(oldRSs) {
 		from := rs.SpecReplicas()
 		did, _ := s.scaleReplicaSetAndRecordEvent(rs, 0, reason(ReasonRecreateScaleDown,
 			[]Value{v("from", int64(from)), v("to", 0)}, "Recreate stops every old pod first: old %s %d→0", rs.Name, from))
@@ -36,7 +35,7 @@ func (s *syncer) rolloutRecreate(rsList []*model.ReplicaSet) {
 		if !ok {
 			return
 		}
-		allRSs = appendRS(oldRSs, newRS)
+		allRSs = s.appendRS(oldRSs, newRS)
 	}
 	from := newRS.SpecReplicas()
 	s.scaleReplicaSetAndRecordEvent(newRS, s.replicas(), reason(ReasonRecreateScaleUp,

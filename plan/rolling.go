@@ -157,7 +157,7 @@ func (s *syncer) rolloutRolling(rsList []*model.ReplicaSet) {
 	if !ok {
 		return
 	}
-	allRSs := appendRS(oldRSs, newRS)
+	allRSs := s.appendRS(oldRSs, newRS)
 
 	to, scale, why, err := ReconcileNewReplicaSet(allRSs, newRS, d)
 	if err != nil {
@@ -173,7 +173,7 @@ func (s *syncer) rolloutRolling(rsList []*model.ReplicaSet) {
 		s.note(why)
 	}
 
-	if s.reconcileOldReplicaSets(allRSs, proportion.FilterActiveReplicaSets(oldRSs), newRS) {
+	if s.reconcileOldReplicaSets(allRSs, s.active(oldRSs), newRS) {
 		s.syncRolloutStatus(allRSs, newRS)
 		return
 	}

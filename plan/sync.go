@@ -96,7 +96,7 @@ func (s *syncer) syncStatusOnly(rsList []*model.ReplicaSet) {
 	if !ok {
 		return
 	}
-	s.syncDeploymentStatus(appendRS(oldRSs, newRS), newRS)
+	s.syncDeploymentStatus(s.appendRS(oldRSs, newRS), newRS)
 }
 
 // sortedByCreation returns rss sorted oldest first, ties by name: the order

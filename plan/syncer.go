@@ -57,6 +57,8 @@ type planMemory struct {
 	sent    [2]model.Deployment
 	nSent   int
 	wc      model.Deployment
+	rs      [rsScratch]*model.ReplicaSet // see rsSlice
+	nRS     int
 }
 
 func newSyncer(s State, cfg config) *syncer {
@@ -205,6 +207,7 @@ func (s *syncer) touchReplicaSet(a Action) {
 
 func (s *syncer) finish() Plan {
 	s.mem.wc = model.Deployment{}
+	clear(s.mem.rs[:s.mem.nRS])
 	p := s.plan
 	invalidOutcome(&p)
 	p.Status = s.statusComputed

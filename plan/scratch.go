@@ -1,0 +1,67 @@
+package plan
+
+import (
+	"slices"
+
+	"github.com/rolloutplan/rolloutplan/model"
+	"github.com/rolloutplan/rolloutplan/proportion"
+)
+
+// rsScratch is how many ReplicaSet pointers the working lists of one sync
+// (claimed, old, all, active, sorted) take from planMemory before they are
+// allocated on their own.
+const rsScratch = 32
+
+// rsSlice returns an empty list with room for n ReplicaSets, for a list the
+// sync works through and the plan does not keep. Lists taken from the
+// scratch are capped at n, so appending past n moves a list out instead of
+// overwriting the next one.
+func (s *syncer) rsSlice(n int) []*model.ReplicaSet {
+	m := s.mem
+	if m.nRS+n > len(m.rs) {
+		return make([]*model.ReplicaSet, 0, n)
+	}
+	out := m.rs[m.nRS : m.nRS : m.nRS+n]
+	m.nRS += n
+	return out
+}
+
+// appendRS is the package's appendRS in the scratch: rss and then rs (when
+// non-nil).
+func (s *syncer) appendRS(rss []*model.ReplicaSet, rs *model.ReplicaSet) []*model.ReplicaSet {
+	out := append(s.rsSlice(len(rss)+1), rss...)
+	if rs != nil {
+		out = append(out, rs)
+	}
+	return out
+}
+
+// active is proportion.FilterActiveReplicaSets in the scratch (nil when no
+// ReplicaSet is active).
+func (s *syncer) active(rss []*model.ReplicaSet) []*model.ReplicaSet {
+	out := proportion.AppendActiveReplicaSets(s.rsSlice(len(rss)), rss)
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// sorted returns rss sorted by compare, as proportion.Sorted does, in the
+// scratch.
+func (s *syncer) sorted(rss []*model.ReplicaSet, compare func(a, b *model.ReplicaSet) int) []*model.ReplicaSet {
+	if rss == nil {
+		return nil
+	}
+	out := append(s.rsSlice(len(rss)), rss...)
+	slices.SortFunc(out, compare)
+	return out
+}
+
+// sortedByCreation is the package's sortedByCreation, sorting a copy in the
+// scratch when rss is out of order. The result must not be modified.
+func (s *syncer) sortedByCreation(rss []*model.ReplicaSet) []*model.ReplicaSet {
+	if slices.IsSortedFunc(rss, proportion.ByCreationTimestamp) {
+		return rss
+	}
+	return s.sorted(rss, proportion.ByCreationTimestamp)
+}
