@@ -59,6 +59,17 @@ type planMemory struct {
 	wc      model.Deployment
 	rs      [rsScratch]*model.ReplicaSet // see rsSlice
 	nRS     int
+	ints    [2][2]int32 // see statusInts
+	nInts   int
+}
+
+// statusInts returns room for the values a computed status points to.
+func (s *syncer) statusInts() *[2]int32 {
+	if m := s.mem; m.nInts < len(m.ints) {
+		m.nInts++
+		return &m.ints[m.nInts-1]
+	}
+	return new([2]int32)
 }
 
 func newSyncer(s State, cfg config) *syncer {
