@@ -90,12 +90,13 @@ func (s *syncer) getNewReplicaSet(existing *model.ReplicaSet, oldRSs []*model.Re
 	if existing != nil {
 		// Only the annotations change in place, and only in a copy made
 		// when something would change; a written copy is made whole first.
-		c := *existing
+		c := s.mem.replicaSet()
+		*c = *existing
 		annCopied, annChanged := false, false
 		if !revision.NewReplicaSetAnnotationsCurrent(d, existing, newRevision, model.MaxRevisionHistoryLength) {
 			c.Annotations = maps.Clone(existing.Annotations)
 			annCopied = true
-			annChanged = revision.SetNewReplicaSetAnnotations(d, &c, newRevision, model.MaxRevisionHistoryLength)
+			annChanged = revision.SetNewReplicaSetAnnotations(d, c, newRevision, model.MaxRevisionHistoryLength)
 		}
 		if annChanged || c.Spec.MinReadySeconds != d.Spec.MinReadySeconds {
 			sent := existing.DeepCopy()
@@ -121,7 +122,7 @@ func (s *syncer) getNewReplicaSet(existing *model.ReplicaSet, oldRSs []*model.Re
 		}
 		// Upstream goes on with its copy, which can carry annotations copied
 		// but never written (upstream quirk: a non-numeric revision breaks annotation syncing); later writes of it send them.
-		return &c, true
+		return c, true
 	}
 	if !create {
 		return nil, true

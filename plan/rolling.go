@@ -199,53 +199,62 @@ func (s *syncer) rolloutRolling(rsList []*model.ReplicaSet) {
 // ReplicaSet reports more available pods than its spec; the scales before
 // that error are still upstream's writes.
 func ReconcileOldReplicaSets(allRSs, oldActive []*model.ReplicaSet, newRS *model.ReplicaSet, d *model.Deployment) ([]Scale, []Reason, error) {
-	if d == nil || newRS == nil {
-		return nil, nil, errNil("deployment or newRS")
+	scales, note, err := reconcileOld(nil, allRSs, oldActive, newRS, d)
+	if note.Code != "" {
+		return scales, []Reason{note}, err
 	}
-	oldActive = slices.DeleteFunc(slices.Clone(oldActive), func(rs *model.ReplicaSet) bool { return rs == nil })
+	return scales, nil, err
+}
+
+// reconcileOld is ReconcileOldReplicaSets with at most one note, taking
+// its working lists from m (see planMemory.rsSlice).
+func reconcileOld(m *planMemory, allRSs, oldActive []*model.ReplicaSet, newRS *model.ReplicaSet, d *model.Deployment) ([]Scale, Reason, error) {
+	if d == nil || newRS == nil {
+		return nil, Reason{}, errNil("deployment or newRS")
+	}
+	oldActive = slices.DeleteFunc(append(m.rsSlice(len(oldActive)), oldActive...), func(rs *model.ReplicaSet) bool { return rs == nil })
 	if proportion.ReplicaCount(oldActive) == 0 {
-		return nil, nil, nil
+		return nil, Reason{}, nil
 	}
 	allPods := proportion.ReplicaCount(allRSs)
 	minAvailable := d.DesiredReplicas() - proportion.MaxUnavailable(d)
 	newUnavailable := newRS.SpecReplicas() - newRS.Status.AvailableReplicas
 	maxScaledDown := allPods - minAvailable - newUnavailable
 	if maxScaledDown <= 0 {
-		return nil, []Reason{reason(NoteAvailabilityBudgetSpent,
+		return nil, reason(NoteAvailabilityBudgetSpent,
 			[]Value{v("total", int64(allPods)), v("minAvailable", int64(minAvailable)), v("newUnavailable", int64(newUnavailable))},
 			"total %d − minAvailable %d − unavailable new pods %d ≤ 0: old ReplicaSets wait for new pods to become available",
-			allPods, minAvailable, newUnavailable)}, nil
+			allPods, minAvailable, newUnavailable), nil
 	}
 	cleanups, _, err := CleanupUnhealthyReplicas(oldActive, d, maxScaledDown)
 	if err != nil {
-		return cleanups, nil, err
+		return cleanups, Reason{}, err
 	}
 	// The healthy scale-down sees the sizes the cleanup leaves.
-	resized := slices.Clone(sortedByCreation(oldActive))
+	resized := append(m.rsSlice(len(oldActive)), m.sortedByCreation(oldActive)...)
 	for _, sc := range cleanups {
 		i := slices.Index(resized, sc.ReplicaSet)
 		c := *resized[i]
 		c.Spec.Replicas = model.Int32Ptr(sc.To)
 		resized[i] = &c
 	}
-	downs, _, why := ScaleDownOldReplicaSetsForRollingUpdate(appendRS(resized, newRS), resized, d)
+	downs, _, why := ScaleDownOldReplicaSetsForRollingUpdate(m.appendRS(resized, newRS), resized, d)
 	for i, sc := range downs {
 		downs[i].ReplicaSet = oldActive[slices.IndexFunc(oldActive, func(rs *model.ReplicaSet) bool { return rs.Name == sc.ReplicaSet.Name })]
 	}
-	var notes []Reason
-	if why.Code != "" {
-		notes = append(notes, why)
+	if len(cleanups) == 0 {
+		return downs, why, nil
 	}
-	return append(cleanups, downs...), notes, nil
+	return append(cleanups, downs...), why, nil
 }
 
 // reconcileOldReplicaSets carries ReconcileOldReplicaSets out and reports
 // whether any old ReplicaSet changed. A ReplicaSet scaled twice is written
 // the second time from the first write's result, as upstream does.
 func (s *syncer) reconcileOldReplicaSets(allRSs, oldActive []*model.ReplicaSet, newRS *model.ReplicaSet) bool {
-	scales, notes, err := ReconcileOldReplicaSets(allRSs, oldActive, newRS, s.d)
-	for _, n := range notes {
-		s.note(n)
+	scales, note, err := reconcileOld(s.mem, allRSs, oldActive, newRS, s.d)
+	if note.Code != "" {
+		s.note(note)
 	}
 	latest := map[string]*model.ReplicaSet{}
 	scaled := false

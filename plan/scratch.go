@@ -13,12 +13,12 @@ import (
 const rsScratch = 32
 
 // rsSlice returns an empty list with room for n ReplicaSets, for a list the
-// sync works through and the plan does not keep. Lists taken from the
-// scratch are capped at n, so appending past n moves a list out instead of
-// overwriting the next one.
-func (s *syncer) rsSlice(n int) []*model.ReplicaSet {
-	m := s.mem
-	if m.nRS+n > len(m.rs) {
+// sync works through and the plan does not keep: in m's scratch while it
+// has room (a nil m has none). Lists taken from the scratch are capped at
+// n, so appending past n moves a list out instead of overwriting the next
+// one.
+func (m *planMemory) rsSlice(n int) []*model.ReplicaSet {
+	if m == nil || m.nRS+n > len(m.rs) {
 		return make([]*model.ReplicaSet, 0, n)
 	}
 	out := m.rs[m.nRS : m.nRS : m.nRS+n]
@@ -28,12 +28,46 @@ func (s *syncer) rsSlice(n int) []*model.ReplicaSet {
 
 // appendRS is the package's appendRS in the scratch: rss and then rs (when
 // non-nil).
-func (s *syncer) appendRS(rss []*model.ReplicaSet, rs *model.ReplicaSet) []*model.ReplicaSet {
-	out := append(s.rsSlice(len(rss)+1), rss...)
+func (m *planMemory) appendRS(rss []*model.ReplicaSet, rs *model.ReplicaSet) []*model.ReplicaSet {
+	out := append(m.rsSlice(len(rss)+1), rss...)
 	if rs != nil {
 		out = append(out, rs)
 	}
 	return out
+}
+
+// sorted returns rss sorted by compare, as proportion.Sorted does, in the
+// scratch.
+func (m *planMemory) sorted(rss []*model.ReplicaSet, compare func(a, b *model.ReplicaSet) int) []*model.ReplicaSet {
+	if rss == nil {
+		return nil
+	}
+	out := append(m.rsSlice(len(rss)), rss...)
+	slices.SortFunc(out, compare)
+	return out
+}
+
+// sortedByCreation is the package's sortedByCreation, sorting a copy in the
+// scratch when rss is out of order. The result must not be modified.
+func (m *planMemory) sortedByCreation(rss []*model.ReplicaSet) []*model.ReplicaSet {
+	if slices.IsSortedFunc(rss, proportion.ByCreationTimestamp) {
+		return rss
+	}
+	return m.sorted(rss, proportion.ByCreationTimestamp)
+}
+
+func (s *syncer) rsSlice(n int) []*model.ReplicaSet { return s.mem.rsSlice(n) }
+
+func (s *syncer) appendRS(rss []*model.ReplicaSet, rs *model.ReplicaSet) []*model.ReplicaSet {
+	return s.mem.appendRS(rss, rs)
+}
+
+func (s *syncer) sorted(rss []*model.ReplicaSet, compare func(a, b *model.ReplicaSet) int) []*model.ReplicaSet {
+	return s.mem.sorted(rss, compare)
+}
+
+func (s *syncer) sortedByCreation(rss []*model.ReplicaSet) []*model.ReplicaSet {
+	return s.mem.sortedByCreation(rss)
 }
 
 // active is proportion.FilterActiveReplicaSets in the scratch (nil when no
@@ -44,24 +78,4 @@ func (s *syncer) active(rss []*model.ReplicaSet) []*model.ReplicaSet {
 		return nil
 	}
 	return out
-}
-
-// sorted returns rss sorted by compare, as proportion.Sorted does, in the
-// scratch.
-func (s *syncer) sorted(rss []*model.ReplicaSet, compare func(a, b *model.ReplicaSet) int) []*model.ReplicaSet {
-	if rss == nil {
-		return nil
-	}
-	out := append(s.rsSlice(len(rss)), rss...)
-	slices.SortFunc(out, compare)
-	return out
-}
-
-// sortedByCreation is the package's sortedByCreation, sorting a copy in the
-// scratch when rss is out of order. The result must not be modified.
-func (s *syncer) sortedByCreation(rss []*model.ReplicaSet) []*model.ReplicaSet {
-	if slices.IsSortedFunc(rss, proportion.ByCreationTimestamp) {
-		return rss
-	}
-	return s.sorted(rss, proportion.ByCreationTimestamp)
 }

@@ -163,26 +163,32 @@ func (s *syncer) syncDeploymentStatus(allRSs []*model.ReplicaSet, newRS *model.R
 
 func (s *syncer) writeStatusIfChanged(st model.DeploymentStatus) bool {
 	// st is fresh and, like the working copy, never changed in place.
-	computed := st
-	s.statusComputed = &computed
+	computed := &s.mem.status
+	if s.statusComputed == computed {
+		computed = new(model.DeploymentStatus)
+	}
+	*computed = st
+	s.statusComputed = computed
 	if statusEqual(&s.d.Status, &st) {
 		s.note(reason(NoteStatusUnchanged, nil, "the stored status is current"))
 		return false
 	}
 	s.d.Status = st
 	s.statusOwned = true
-	s.updateStatus(statusReason(&st))
+	s.updateStatus(statusReason(&st, s.mem.valueSlice(5)))
 	return true
 }
 
 // statusReason explains a status write, e.g. "status: 13 replicas, 8
 // updated, 11 ready, 11 available, 2 unavailable". The sentence is built
 // from the reason's values (every sync that writes the status makes one).
-func statusReason(st *model.DeploymentStatus) Reason {
-	values := []Value{
+//
+// The values are appended to values.
+func statusReason(st *model.DeploymentStatus, values []Value) Reason {
+	values = append(values,
 		v("replicas", int64(st.Replicas)), v("updated", int64(st.UpdatedReplicas)), v("ready", int64(st.ReadyReplicas)),
 		v("available", int64(st.AvailableReplicas)), v("unavailable", int64(st.UnavailableReplicas)),
-	}
+	)
 	msg := make([]byte, 0, 96)
 	msg = append(msg, "status: "...)
 	for i, x := range values {

@@ -61,6 +61,35 @@ type planMemory struct {
 	nRS     int
 	ints    [2][2]int32 // see statusInts
 	nInts   int
+	// status is the first status the sync computes (Plan.Status).
+	status  model.DeploymentStatus
+	values  [16]Value // see valueSlice
+	nValues int
+	// found holds the sync's copies of its new ReplicaSet (see replicaSet).
+	found  [2]model.ReplicaSet
+	nFound int
+}
+
+// replicaSet returns room for a copy of an input ReplicaSet the sync works
+// with (and writes only through copyForWrite): in m while it has room.
+// finish clears them, as they share the input's maps.
+func (m *planMemory) replicaSet() *model.ReplicaSet {
+	if m.nFound == len(m.found) {
+		return new(model.ReplicaSet)
+	}
+	m.nFound++
+	return &m.found[m.nFound-1]
+}
+
+// valueSlice returns an empty list with room for n values of a reason, in
+// m while it has room. Like rsSlice's lists, it is capped at n.
+func (m *planMemory) valueSlice(n int) []Value {
+	if m.nValues+n > len(m.values) {
+		return make([]Value, 0, n)
+	}
+	out := m.values[m.nValues : m.nValues : m.nValues+n]
+	m.nValues += n
+	return out
 }
 
 // statusInts returns room for the values a computed status points to.
@@ -219,6 +248,7 @@ func (s *syncer) touchReplicaSet(a Action) {
 func (s *syncer) finish() Plan {
 	s.mem.wc = model.Deployment{}
 	clear(s.mem.rs[:s.mem.nRS])
+	clear(s.mem.found[:s.mem.nFound])
 	p := s.plan
 	invalidOutcome(&p)
 	p.Status = s.statusComputed
