@@ -164,7 +164,15 @@ func (s *LabelSelector) DeepCopy() *LabelSelector {
 	if s == nil {
 		return nil
 	}
-	out := &LabelSelector{MatchLabels: maps.Clone(s.MatchLabels)}
+	out := new(LabelSelector)
+	s.deepCopyInto(out)
+	return out
+}
+
+// deepCopyInto sets *out to a copy of the non-nil s sharing nothing with it,
+// for a copy placed in a block allocated with others.
+func (s *LabelSelector) deepCopyInto(out *LabelSelector) {
+	*out = LabelSelector{MatchLabels: maps.Clone(s.MatchLabels)}
 	if s.MatchExpressions != nil {
 		out.MatchExpressions = make([]LabelSelectorRequirement, len(s.MatchExpressions))
 		for i, r := range s.MatchExpressions {
@@ -172,7 +180,6 @@ func (s *LabelSelector) DeepCopy() *LabelSelector {
 			out.MatchExpressions[i] = r
 		}
 	}
-	return out
 }
 
 // SelectorFromLabels returns a selector requiring every label in labels, as
