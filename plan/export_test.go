@@ -1,5 +1,9 @@
 package plan
 
+import "github.com/rolloutplan/rolloutplan/model"
+
 // NewRSNewReplicas exposes newRSNewReplicas (upstream's NewRSNewReplicas
 // with its reason) to the external tests.
-var NewRSNewReplicas = newRSNewReplicas
+func NewRSNewReplicas(d *model.Deployment, allRSs []*model.ReplicaSet, newRS *model.ReplicaSet) (int32, Reason, error) {
+	return newRSNewReplicas(nil, d, allRSs, newRS)
+}

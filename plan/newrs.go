@@ -105,7 +105,7 @@ func (s *syncer) getNewReplicaSet(existing *model.ReplicaSet, oldRSs []*model.Re
 			}
 			sent.Spec.MinReadySeconds = d.Spec.MinReadySeconds
 			out := s.writeReplicaSet(UpdateReplicaSet, sent, existing, reason(ReasonSyncNewReplicaSet,
-				[]Value{v("minReadySeconds", int64(d.Spec.MinReadySeconds))},
+				s.mem.vals(v("minReadySeconds", int64(d.Spec.MinReadySeconds))),
 				"the new ReplicaSet %s gets the Deployment's annotations, revision %s and minReadySeconds %d",
 				sent.Name, sent.Annotations[model.RevisionAnnotation], d.Spec.MinReadySeconds))
 			return out, true
@@ -157,7 +157,7 @@ func (s *syncer) createNewReplicaSet(oldRSs []*model.ReplicaSet, newRevision str
 			Replicas: model.Int32Ptr(0), MinReadySeconds: d.Spec.MinReadySeconds, Selector: selector, Template: tmpl,
 		},
 	}
-	count, why, err := newRSNewReplicas(d, s.appendRS(oldRSs, rs), rs)
+	count, why, err := newRSNewReplicas(s.mem, d, s.appendRS(oldRSs, rs), rs)
 	if err != nil {
 		s.failFencepost(err)
 		return nil, false
@@ -177,7 +177,7 @@ func (s *syncer) createNewReplicaSet(oldRSs []*model.ReplicaSet, newRevision str
 		created, alreadyExists = taken, true
 	} else {
 		created = s.writeReplicaSet(CreateReplicaSet, rs, nil, reason(ReasonCreateNewReplicaSet,
-			append([]Value{v("replicas", int64(count))}, why.Values...),
+			append(append(s.mem.valueSlice(1+len(why.Values)), v("replicas", int64(count))), why.Values...),
 			"no ReplicaSet has the current template: create %s (revision %s) with %d: %s",
 			rs.Name, newRevision, count, why.Message))
 	}
@@ -207,7 +207,7 @@ func (s *syncer) hashCollision(name, podHash string) {
 	}
 	count++
 	d.Status.CollisionCount = model.Int32Ptr(count)
-	s.updateStatus(reason(ReasonHashCollision, []Value{v("collisionCount", int64(count))},
+	s.updateStatus(reason(ReasonHashCollision, s.mem.vals(v("collisionCount", int64(count))),
 		"ReplicaSet %s (hash %s) already exists with another template: collisionCount becomes %d", name, podHash, count))
 	s.fail(ErrKindAlreadyExists, "replicasets.apps %q already exists", name)
 }

@@ -18,7 +18,7 @@ func (s *syncer) rolloutRecreate(rsList []*model.ReplicaSet) {
 	for _, rs := range s.active(oldRSs) {
 		from := rs.SpecReplicas()
 		did, _ := s.scaleReplicaSetAndRecordEvent(rs, 0, reason(ReasonRecreateScaleDown,
-			[]Value{v("from", int64(from)), v("to", 0)}, "Recreate stops every old pod first: old %s %d→0", rs.Name, from))
+			s.mem.vals(v("from", int64(from)), v("to", 0)), "Recreate stops every old pod first: old %s %d→0", rs.Name, from))
 		scaledDown = scaledDown || did
 	}
 	if scaledDown {
@@ -39,7 +39,7 @@ func (s *syncer) rolloutRecreate(rsList []*model.ReplicaSet) {
 	}
 	from := newRS.SpecReplicas()
 	s.scaleReplicaSetAndRecordEvent(newRS, s.replicas(), reason(ReasonRecreateScaleUp,
-		[]Value{v("from", int64(from)), v("to", int64(s.replicas()))},
+		s.mem.vals(v("from", int64(from)), v("to", int64(s.replicas()))),
 		"no old pod runs: the new ReplicaSet %s goes %d→%d", newRS.Name, from, s.replicas()))
 	if DeploymentComplete(d, &d.Status) {
 		s.cleanupDeployment(oldRSs)

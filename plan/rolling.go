@@ -24,7 +24,9 @@ type Scale struct {
 // 10 and a new one of 0 the answer is 0 + min(13 − 10, 10 − 0) = 3. Recreate
 // returns replicas. maxSurge is resolved directly, without the fencepost
 // rule, so an unresolvable maxSurge is an error here.
-func newRSNewReplicas(d *model.Deployment, allRSs []*model.ReplicaSet, newRS *model.ReplicaSet) (int32, Reason, error) {
+//
+// The reason's values are taken from m (see planMemory.vals).
+func newRSNewReplicas(m *planMemory, d *model.Deployment, allRSs []*model.ReplicaSet, newRS *model.ReplicaSet) (int32, Reason, error) {
 	if d != nil && d.Spec.Strategy.Type != model.RollingUpdateStrategy && d.Spec.Strategy.Type != model.RecreateStrategy {
 		return 0, Reason{}, fmt.Errorf("deployment type %s isn't supported", d.Spec.Strategy.Type)
 	}
@@ -33,11 +35,11 @@ func newRSNewReplicas(d *model.Deployment, allRSs []*model.ReplicaSet, newRS *mo
 		return 0, Reason{}, err
 	}
 	if d.Spec.Strategy.Type == model.RecreateStrategy {
-		return n.Count, reason(ReasonRecreateScaleUp, []Value{v("replicas", int64(n.Desired))},
+		return n.Count, reason(ReasonRecreateScaleUp, m.vals(v("replicas", int64(n.Desired))),
 			"Recreate sizes the new ReplicaSet to replicas %d at once", n.Desired), nil
 	}
-	values := []Value{v("from", int64(n.From)), v("to", int64(n.Count)), v("current", int64(n.Current)),
-		v("maxTotal", int64(n.MaxTotal)), v("replicas", int64(n.Desired)), v("maxSurge", int64(n.Surge))}
+	values := m.vals(v("from", int64(n.From)), v("to", int64(n.Count)), v("current", int64(n.Current)),
+		v("maxTotal", int64(n.MaxTotal)), v("replicas", int64(n.Desired)), v("maxSurge", int64(n.Surge)))
 	if n.Full {
 		return n.Count, reason(NoteSurgeBudgetSpent, values,
 			"total %d ≥ replicas %d + maxSurge %d = %d: the new ReplicaSet %s stays at %d",
@@ -53,20 +55,26 @@ func newRSNewReplicas(d *model.Deployment, allRSs []*model.ReplicaSet, newRS *mo
 // [proportion.NewRSNewReplicas] allows. ok
 // is false when the size stays.
 func ReconcileNewReplicaSet(allRSs []*model.ReplicaSet, newRS *model.ReplicaSet, d *model.Deployment) (to int32, ok bool, why Reason, err error) {
+	return reconcileNew(nil, allRSs, newRS, d)
+}
+
+// reconcileNew is ReconcileNewReplicaSet with the reason's values taken from
+// m.
+func reconcileNew(m *planMemory, allRSs []*model.ReplicaSet, newRS *model.ReplicaSet, d *model.Deployment) (to int32, ok bool, why Reason, err error) {
 	if d == nil || newRS == nil {
 		return 0, false, Reason{}, errNil("deployment or newRS")
 	}
 	desired := d.DesiredReplicas()
 	have := newRS.SpecReplicas()
 	if have == desired {
-		return have, false, reason(NoteReplicasReached, []Value{v("replicas", int64(desired))},
+		return have, false, reason(NoteReplicasReached, m.vals(v("replicas", int64(desired))),
 			"the new ReplicaSet %s already has replicas %d", newRS.Name, desired), nil
 	}
 	if have > desired {
-		return desired, true, reason(ReasonScaleDownNew, []Value{v("from", int64(have)), v("to", int64(desired))},
+		return desired, true, reason(ReasonScaleDownNew, m.vals(v("from", int64(have)), v("to", int64(desired))),
 			"the new ReplicaSet %s has %d > replicas %d", newRS.Name, have, desired), nil
 	}
-	to, why, err = newRSNewReplicas(d, allRSs, newRS)
+	to, why, err = newRSNewReplicas(m, d, allRSs, newRS)
 	if err != nil {
 		return have, false, Reason{}, err
 	}
@@ -159,7 +167,7 @@ func (s *syncer) rolloutRolling(rsList []*model.ReplicaSet) {
 	}
 	allRSs := s.appendRS(oldRSs, newRS)
 
-	to, scale, why, err := ReconcileNewReplicaSet(allRSs, newRS, d)
+	to, scale, why, err := reconcileNew(s.mem, allRSs, newRS, d)
 	if err != nil {
 		s.failFencepost(err)
 		return
@@ -222,7 +230,7 @@ func reconcileOld(m *planMemory, allRSs, oldActive []*model.ReplicaSet, newRS *m
 	maxScaledDown := allPods - minAvailable - newUnavailable
 	if maxScaledDown <= 0 {
 		return nil, reason(NoteAvailabilityBudgetSpent,
-			[]Value{v("total", int64(allPods)), v("minAvailable", int64(minAvailable)), v("newUnavailable", int64(newUnavailable))},
+			m.vals(v("total", int64(allPods)), v("minAvailable", int64(minAvailable)), v("newUnavailable", int64(newUnavailable))),
 			"total %d − minAvailable %d − unavailable new pods %d ≤ 0: old ReplicaSets wait for new pods to become available",
 			allPods, minAvailable, newUnavailable), nil
 	}

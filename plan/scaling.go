@@ -62,8 +62,12 @@ func (s *syncer) scaleReplicaSet(rs *model.ReplicaSet, newScale int32, why Reaso
 	if !sizeChange && !ReplicasAnnotationsNeedUpdate(rs, desired, maxReplicas) {
 		return false, rs
 	}
-	c := s.copyForWrite(rs)
-	c.Spec.Replicas = model.Int32Ptr(newScale)
+	c, deep := s.copyForWrite(rs)
+	if deep && c.Spec.Replicas != nil {
+		*c.Spec.Replicas = newScale // the deep copy's own
+	} else {
+		c.Spec.Replicas = model.Int32Ptr(newScale)
+	}
 	SetReplicasAnnotations(c, desired, maxReplicas)
 	out := s.writeReplicaSet(UpdateReplicaSet, c, rs, why)
 	if !sizeChange {
@@ -78,13 +82,13 @@ func (s *syncer) scaleReplicaSet(rs *model.ReplicaSet, newScale int32, why Reaso
 }
 
 // copyForWrite returns a copy of rs to change and write: a deep copy of an
-// input object, or, for an object this plan wrote before, a copy sharing the
-// maps the write does not change (all but the annotations).
-func (s *syncer) copyForWrite(rs *model.ReplicaSet) *model.ReplicaSet {
+// input object (deep is true), or, for an object this plan wrote before, a
+// copy sharing everything but the annotations with it.
+func (s *syncer) copyForWrite(rs *model.ReplicaSet) (c *model.ReplicaSet, deep bool) {
 	if _, owned := s.objVersion.get(rs); !owned {
-		return rs.DeepCopy()
+		return rs.DeepCopy(), true
 	}
-	c := *rs
-	c.Annotations = maps.Clone(rs.Annotations)
-	return &c
+	shallow := *rs
+	shallow.Annotations = maps.Clone(rs.Annotations)
+	return &shallow, false
 }

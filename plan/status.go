@@ -212,7 +212,7 @@ func (s *syncer) syncRolloutStatus(allRSs []*model.ReplicaSet, newRS *model.Repl
 		removeCondition(&st, model.DeploymentProgressing, true)
 	}
 	if DeploymentComplete(d, &st) {
-		s.note(reason(NoteComplete, []Value{v("replicas", int64(st.Replicas))},
+		s.note(reason(NoteComplete, s.mem.vals(v("replicas", int64(st.Replicas))),
 			"complete: %d replicas, all updated and available", st.Replicas))
 	}
 	cur := d.Status.Condition(model.DeploymentProgressing)
@@ -239,7 +239,7 @@ func (s *syncer) syncRolloutStatus(allRSs []*model.ReplicaSet, newRS *model.Repl
 		case DeploymentTimedOut(d, &st, s.now):
 			setCondition(&st, newCondition(model.DeploymentProgressing, model.ConditionFalse,
 				model.ReasonProgressDeadlineExceeded, sprintf("%s %q has timed out progressing.", kind, name), s.now), true)
-			s.note(reason(NoteDeadlineExceeded, []Value{v("progressDeadlineSeconds", int64(*d.Spec.ProgressDeadlineSeconds))},
+			s.note(reason(NoteDeadlineExceeded, s.mem.vals(v("progressDeadlineSeconds", int64(*d.Spec.ProgressDeadlineSeconds))),
 				"no progress for more than %d seconds", *d.Spec.ProgressDeadlineSeconds))
 		}
 	}

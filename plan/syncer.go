@@ -70,6 +70,11 @@ type planMemory struct {
 	nFound int
 }
 
+// vals returns the values of a reason, vs, in m's value memory.
+func (m *planMemory) vals(vs ...Value) []Value {
+	return append(m.valueSlice(len(vs)), vs...)
+}
+
 // replicaSet returns room for a copy of an input ReplicaSet the sync works
 // with (and writes only through copyForWrite): in m while it has room.
 // finish clears them, as they share the input's maps.
@@ -82,9 +87,10 @@ func (m *planMemory) replicaSet() *model.ReplicaSet {
 }
 
 // valueSlice returns an empty list with room for n values of a reason, in
-// m while it has room. Like rsSlice's lists, it is capped at n.
+// m while it has room (a nil m has none). Like rsSlice's lists, it is
+// capped at n.
 func (m *planMemory) valueSlice(n int) []Value {
-	if m.nValues+n > len(m.values) {
+	if m == nil || m.nValues+n > len(m.values) {
 		return make([]Value, 0, n)
 	}
 	out := m.values[m.nValues : m.nValues : m.nValues+n]
