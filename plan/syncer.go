@@ -34,6 +34,13 @@ type syncer struct {
 	// hasherErr is set when the WithHasher function returned an unusable
 	// hash; Sync then returns it instead of a plan.
 	hasherErr error
+	// memory is the Planner planning this sync, or nil; input is the
+	// Deployment of the State, the key of its memory.
+	memory *Planner
+	input  *model.Deployment
+	// templateReplaced is set when the working copy's template is no
+	// longer the input's (a rollback).
+	templateReplaced bool
 	// statusOwned is set when the working copy's status is one the sync
 	// computed (fresh, shared with no input), so owning the working copy
 	// need not copy it again.
@@ -43,68 +50,19 @@ type syncer struct {
 	mem *planMemory
 }
 
-// planMemory holds, in one allocation, what most plans hold: up to four
-// actions, four notes and two events (the plan's slices start in these
-// arrays and move out when they grow past them), and the Deployments its
-// first two Deployment writes send; and, during the sync, the working copy.
-// Each array backs one slice only, so appending to one of the plan's slices
-// never overwrites another. finish clears the working copy, which may
-// still point into the input: the plan keeps none of the input alive.
-type planMemory struct {
-	actions [4]Action
-	notes   [4]Reason
-	events  [2]Event
-	sent    [2]model.Deployment
-	nSent   int
-	wc      model.Deployment
-	rs      [rsScratch]*model.ReplicaSet // see rsSlice
-	nRS     int
-	ints    [2][2]int32 // see statusInts
-	nInts   int
-	// status is the first status the sync computes (Plan.Status).
-	status  model.DeploymentStatus
-	values  [16]Value // see valueSlice
-	nValues int
-	// found holds the sync's copies of its new ReplicaSet (see replicaSet).
-	found  [2]model.ReplicaSet
-	nFound int
-}
-
-// vals returns the values of a reason, vs, in m's value memory.
-func (m *planMemory) vals(vs ...Value) []Value {
-	return append(m.valueSlice(len(vs)), vs...)
-}
-
-// replicaSet returns room for a copy of an input ReplicaSet the sync works
-// with (and writes only through copyForWrite): in m while it has room.
-// finish clears them, as they share the input's maps.
-func (m *planMemory) replicaSet() *model.ReplicaSet {
-	if m.nFound == len(m.found) {
-		return new(model.ReplicaSet)
+// podTemplateHash is the hasher's value for the working copy's template
+// and collision count, remembered by the Planner when the template is the
+// input's.
+func (s *syncer) podTemplateHash() string {
+	d := s.d
+	if s.memory == nil || s.templateReplaced || !sameCollisionCount(d.Status.CollisionCount, s.input.Status.CollisionCount) {
+		return s.cfg.hasher(d.Spec.Template, d.Status.CollisionCount)
 	}
-	m.nFound++
-	return &m.found[m.nFound-1]
+	return s.memory.podTemplateHash(s.cfg.hasher, s.input)
 }
 
-// valueSlice returns an empty list with room for n values of a reason, in
-// m while it has room (a nil m has none). Like rsSlice's lists, it is
-// capped at n.
-func (m *planMemory) valueSlice(n int) []Value {
-	if m == nil || m.nValues+n > len(m.values) {
-		return make([]Value, 0, n)
-	}
-	out := m.values[m.nValues : m.nValues : m.nValues+n]
-	m.nValues += n
-	return out
-}
-
-// statusInts returns room for the values a computed status points to.
-func (s *syncer) statusInts() *[2]int32 {
-	if m := s.mem; m.nInts < len(m.ints) {
-		m.nInts++
-		return &m.ints[m.nInts-1]
-	}
-	return new([2]int32)
+func sameCollisionCount(a, b *int32) bool {
+	return a == b || a != nil && b != nil && *a == *b
 }
 
 func newSyncer(s State, cfg config) *syncer {
