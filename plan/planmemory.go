@@ -22,11 +22,24 @@ type planMemory struct {
 	nInts   int
 	// status is the first status the sync computes (Plan.Status).
 	status  model.DeploymentStatus
-	values  [16]Value // see valueSlice
+	values  [24]Value // see valueSlice
 	nValues int
+	// conds holds the conditions of the first status the sync computes.
+	conds     [5]model.DeploymentCondition
+	condsUsed bool
 	// found holds the sync's copies of its new ReplicaSet (see replicaSet).
 	found  [2]model.ReplicaSet
 	nFound int
+}
+
+// conditions returns room for the conditions of a computed status: m's,
+// the first time.
+func (m *planMemory) conditions() []model.DeploymentCondition {
+	if m.condsUsed {
+		return nil
+	}
+	m.condsUsed = true
+	return m.conds[:0]
 }
 
 // vals returns the values of a reason, vs, in m's value memory.

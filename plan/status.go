@@ -25,14 +25,16 @@ func HasProgressDeadline(d *model.Deployment) bool {
 // status.terminatingReplicas (the DeploymentReplicaSetTerminatingReplicas
 // gate).
 func CalculateStatus(allRSs []*model.ReplicaSet, newRS *model.ReplicaSet, d *model.Deployment, now time.Time, terminating bool) model.DeploymentStatus {
-	return calculateStatus(allRSs, newRS, d, now, terminating, nil)
+	return calculateStatus(allRSs, newRS, d, now, terminating, nil, nil)
 }
 
 // calculateStatus is CalculateStatus with the status's pointers (collision
 // count, terminating replicas) pointing into ints, allocated when nil. The
-// conditions are the status's own, with room for the conditions a rollout
-// sync adds (setCondition changes them in place).
-func calculateStatus(allRSs []*model.ReplicaSet, newRS *model.ReplicaSet, d *model.Deployment, now time.Time, terminating bool, ints *[2]int32) model.DeploymentStatus {
+// conditions are the status's own, appended to conds when it has room for
+// them and for the conditions a rollout sync adds (setCondition changes
+// them in place).
+func calculateStatus(allRSs []*model.ReplicaSet, newRS *model.ReplicaSet, d *model.Deployment, now time.Time, terminating bool,
+	ints *[2]int32, conds []model.DeploymentCondition) model.DeploymentStatus {
 	var st model.DeploymentStatus
 	if d == nil {
 		return st
@@ -69,7 +71,10 @@ func calculateStatus(allRSs []*model.ReplicaSet, newRS *model.ReplicaSet, d *mod
 		st.TerminatingReplicas = &ints[1]
 	}
 	// Room for Available, Progressing and ReplicaFailure.
-	st.Conditions = append(make([]model.DeploymentCondition, 0, len(d.Status.Conditions)+3), d.Status.Conditions...)
+	if room := len(d.Status.Conditions) + 3; cap(conds) < room {
+		conds = make([]model.DeploymentCondition, 0, room)
+	}
+	st.Conditions = append(conds[:0], d.Status.Conditions...)
 	if st.AvailableReplicas >= d.DesiredReplicas()-proportion.MaxUnavailable(d) {
 		setCondition(&st, newCondition(model.DeploymentAvailable, model.ConditionTrue,
 			model.ReasonMinimumReplicasAvailable, "Deployment has minimum availability.", now), true)
@@ -157,7 +162,7 @@ func DeploymentTimedOut(d *model.Deployment, st *model.DeploymentStatus, now tim
 // syncDeploymentStatus writes the plain status (no Progressing estimation)
 // when it changed: the paused, scaling and deleting syncs.
 func (s *syncer) syncDeploymentStatus(allRSs []*model.ReplicaSet, newRS *model.ReplicaSet) {
-	st := calculateStatus(allRSs, newRS, s.d, s.now, s.cfg.terminatingReplicas, s.statusInts())
+	st := calculateStatus(allRSs, newRS, s.d, s.now, s.cfg.terminatingReplicas, s.statusInts(), s.mem.conditions())
 	s.writeStatusIfChanged(st)
 }
 
@@ -207,7 +212,7 @@ func statusReason(st *model.DeploymentStatus, values []Value) Reason {
 // nothing is written.
 func (s *syncer) syncRolloutStatus(allRSs []*model.ReplicaSet, newRS *model.ReplicaSet) {
 	d := s.d
-	st := calculateStatus(allRSs, newRS, d, s.now, s.cfg.terminatingReplicas, s.statusInts())
+	st := calculateStatus(allRSs, newRS, d, s.now, s.cfg.terminatingReplicas, s.statusInts(), s.mem.conditions())
 	if !HasProgressDeadline(d) {
 		removeCondition(&st, model.DeploymentProgressing, true)
 	}

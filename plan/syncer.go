@@ -105,8 +105,13 @@ func (s *syncer) event(typ, reason, format string, args ...any) {
 	if s.plan.Events == nil {
 		s.plan.Events = s.mem.events[:0]
 	}
+	// The object and the message are one string, cut in two.
+	var buf [192]byte
+	b := append(append(append(buf[:0], model.DeploymentKind...), '/'), s.d.Name...)
+	cut := len(b)
+	both := string(appendf(b, format, args))
 	s.plan.Events = append(s.plan.Events, Event{
-		Type: typ, Reason: reason, Message: sprintf(format, args...), Object: model.DeploymentKind + "/" + s.d.Name,
+		Type: typ, Reason: reason, Message: both[cut:], Object: both[:cut],
 		AfterAction: len(s.plan.Actions) - 1,
 	})
 }
