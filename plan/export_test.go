@@ -23,3 +23,15 @@ func SetPlannerLimit(p *Planner, limit int) {
 	defer p.mu.Unlock()
 	p.limit = limit
 }
+
+// CopyReplicaSet exposes copyReplicaSet, the plan's read-only copy of an
+// input ReplicaSet.
+var CopyReplicaSet = copyReplicaSet
+
+// OwnDeployment returns the copy of d a sync's working copy becomes when it
+// first writes (its annotations aside, which stay d's).
+func OwnDeployment(d *model.Deployment) *model.Deployment {
+	c := *d
+	ownMetaAndSpec(&c, new(model.LabelSelector))
+	return &c
+}

@@ -99,7 +99,7 @@ func (s *syncer) getNewReplicaSet(existing *model.ReplicaSet, oldRSs []*model.Re
 			annChanged = revision.SetNewReplicaSetAnnotations(d, c, newRevision, model.MaxRevisionHistoryLength)
 		}
 		if annChanged || c.Spec.MinReadySeconds != d.Spec.MinReadySeconds {
-			sent := existing.DeepCopy()
+			sent := copyReplicaSet(existing)
 			if annCopied {
 				sent.Annotations = c.Annotations
 			}
@@ -138,19 +138,25 @@ func (s *syncer) createNewReplicaSet(oldRSs []*model.ReplicaSet, newRevision str
 		return nil, false
 	}
 	// Copies of the template and the selector; the label maps are made anew
-	// with the hash rather than copied twice.
+	// with the hash rather than copied twice, and the ReplicaSet's labels,
+	// its template's and (when the Deployment's are equal) its selector's
+	// are one map (see labelMaps).
 	tmpl := d.Spec.Template
 	tmpl.Labels = withLabel(d.Spec.Template.Labels, model.PodTemplateHashLabel, podHash)
 	tmpl.Annotations = maps.Clone(d.Spec.Template.Annotations)
 	sel := *d.Spec.Selector
 	sel.MatchLabels = nil
 	selector := sel.DeepCopy()
-	selector.MatchLabels = withLabel(d.Spec.Selector.MatchLabels, model.PodTemplateHashLabel, podHash)
+	if maps.Equal(d.Spec.Selector.MatchLabels, d.Spec.Template.Labels) && d.Spec.Selector.MatchLabels != nil {
+		selector.MatchLabels = tmpl.Labels
+	} else {
+		selector.MatchLabels = withLabel(d.Spec.Selector.MatchLabels, model.PodTemplateHashLabel, podHash)
+	}
 	rs := &model.ReplicaSet{
 		ObjectMeta: model.ObjectMeta{
 			Name:            hash.ReplicaSetName(d.Name, podHash),
 			Namespace:       d.Namespace,
-			Labels:          maps.Clone(tmpl.Labels),
+			Labels:          tmpl.Labels,
 			OwnerReferences: []model.OwnerReference{model.NewControllerRef(model.AppsV1APIVersion, model.DeploymentKind, d.Name, d.UID)},
 		},
 		Spec: model.ReplicaSetSpec{

@@ -16,10 +16,13 @@ type planMemory struct {
 	sent    [2]model.Deployment
 	nSent   int
 	wc      model.Deployment
-	rs      [rsScratch]*model.ReplicaSet // see rsSlice
-	nRS     int
-	ints    [2][2]int32 // see statusInts
-	nInts   int
+	// selector is the working copy's own selector, once it owns one (the
+	// plan's Deployments share it).
+	selector model.LabelSelector
+	rs       [rsScratch]*model.ReplicaSet // see rsSlice
+	nRS      int
+	ints     [2][2]int32 // see statusInts
+	nInts    int
 	// status is the first status the sync computes (Plan.Status).
 	status  model.DeploymentStatus
 	values  [24]Value // see valueSlice

@@ -86,7 +86,7 @@ func (s *syncer) scaleReplicaSet(rs *model.ReplicaSet, newScale int32, why Reaso
 // copy sharing everything but the annotations with it.
 func (s *syncer) copyForWrite(rs *model.ReplicaSet) (c *model.ReplicaSet, deep bool) {
 	if _, owned := s.objVersion.get(rs); !owned {
-		return rs.DeepCopy(), true
+		return copyReplicaSet(rs), true
 	}
 	shallow := *rs
 	shallow.Annotations = maps.Clone(rs.Annotations)

@@ -151,14 +151,11 @@ func (s *syncer) ownWorkingCopy() {
 	}
 	s.owned = true
 	d := s.d
-	annotations := d.Annotations
-	d.Annotations = nil // copied separately, and only when changed
-	d.ObjectMeta = d.ObjectMeta.DeepCopy()
-	d.Spec = d.Spec.DeepCopy()
+	// The annotations are copied separately, and only when changed.
+	ownMetaAndSpec(d, &s.mem.selector)
 	if !s.statusOwned {
 		d.Status = d.Status.DeepCopy()
 	}
-	d.Annotations = annotations
 }
 
 // ownAnnotations gives the working copy its own annotation map before the
