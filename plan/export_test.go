@@ -32,6 +32,6 @@ var CopyReplicaSet = copyReplicaSet
 // first writes (its annotations aside, which stay d's).
 func OwnDeployment(d *model.Deployment) *model.Deployment {
 	c := *d
-	ownMetaAndSpec(&c, new(model.LabelSelector))
+	ownMetaAndSpec(&c, new(specCopy))
 	return &c
 }

@@ -67,21 +67,45 @@ func copyTemplate(t model.PodTemplate, c *labelMaps) model.PodTemplate {
 	return t
 }
 
+// specCopy holds what a copied DeploymentSpec points to.
+type specCopy struct {
+	selector                 model.LabelSelector
+	ints                     [3]int32
+	rollingUpdate            model.RollingUpdate
+	maxSurge, maxUnavailable model.IntOrString
+}
+
 // ownMetaAndSpec makes d's metadata (but its annotations, which the caller
-// copies on its own) and spec share nothing with what they were, the
-// selector placed in sel, the label maps through one labelMaps.
-func ownMetaAndSpec(d *model.Deployment, sel *model.LabelSelector) {
+// copies on its own) and spec share nothing with what they were, what the
+// spec points to placed in m, the label maps through one labelMaps.
+func ownMetaAndSpec(d *model.Deployment, m *specCopy) {
 	var c labelMaps
 	meta := d.ObjectMeta
 	meta.Labels, meta.Annotations = nil, nil
 	meta = meta.DeepCopy()
 	meta.Labels, meta.Annotations = c.clone(d.Labels), d.Annotations
 	spec := d.Spec
-	spec.Selector, spec.Template = nil, model.PodTemplate{}
-	spec = spec.DeepCopy()
+	spec.Replicas = copyInt32(&m.ints[0], spec.Replicas)
+	spec.RevisionHistoryLimit = copyInt32(&m.ints[1], spec.RevisionHistoryLimit)
+	spec.ProgressDeadlineSeconds = copyInt32(&m.ints[2], spec.ProgressDeadlineSeconds)
+	if ru := spec.Strategy.RollingUpdate; ru != nil {
+		m.rollingUpdate = *ru
+		m.rollingUpdate.MaxSurge = copyIntOrString(&m.maxSurge, ru.MaxSurge)
+		m.rollingUpdate.MaxUnavailable = copyIntOrString(&m.maxUnavailable, ru.MaxUnavailable)
+		spec.Strategy.RollingUpdate = &m.rollingUpdate
+	}
 	spec.Template = copyTemplate(d.Spec.Template, &c)
-	spec.Selector = copySelector(d.Spec.Selector, &c, sel)
+	spec.Selector = copySelector(d.Spec.Selector, &c, &m.selector)
 	d.ObjectMeta, d.Spec = meta, spec
+}
+
+// copyIntOrString returns nil for a nil p, else dst holding *p.
+func copyIntOrString(dst, p *model.IntOrString) *model.IntOrString {
+	if p == nil {
+		return nil
+	}
+	*dst = *p
+	return dst
 }
 
 // replicaSetCopy is a copied ReplicaSet with its selector and the values

@@ -2,36 +2,38 @@ package plan
 
 import "github.com/rolloutplan/rolloutplan/model"
 
-// planMemory holds, in one allocation, what most plans hold: up to four
-// actions, four notes and two events (the plan's slices start in these
-// arrays and move out when they grow past them), and the Deployments its
-// first two Deployment writes send; and, during the sync, the working copy.
+// planMemory holds, in one allocation, what most plans hold: up to two
+// actions, two notes and one event (the plan's slices start in these
+// arrays and move out when they grow past them), and the Deployment its
+// first Deployment write sends; and, during the sync, the working copy.
+// Its arrays are sized for a typical sync: every byte allocated costs
+// garbage collection time, used or not.
 // Each array backs one slice only, so appending to one of the plan's slices
 // never overwrites another. finish clears the working copy, which may
 // still point into the input: the plan keeps none of the input alive.
 type planMemory struct {
-	actions [4]Action
-	notes   [4]Reason
-	events  [2]Event
-	sent    [2]model.Deployment
+	actions [2]Action
+	notes   [2]Reason
+	events  [1]Event
+	sent    [1]model.Deployment
 	nSent   int
 	wc      model.Deployment
-	// selector is the working copy's own selector, once it owns one (the
-	// plan's Deployments share it).
-	selector model.LabelSelector
-	rs       [rsScratch]*model.ReplicaSet // see rsSlice
-	nRS      int
-	ints     [2][2]int32 // see statusInts
-	nInts    int
+	// spec holds what the working copy's spec points to once it owns it
+	// (the plan's Deployments share it).
+	spec  specCopy
+	rs    [rsScratch]*model.ReplicaSet // see rsSlice
+	nRS   int
+	ints  [2][2]int32 // see statusInts
+	nInts int
 	// status is the first status the sync computes (Plan.Status).
 	status  model.DeploymentStatus
-	values  [24]Value // see valueSlice
+	values  [12]Value // see valueSlice
 	nValues int
 	// conds holds the conditions of the first status the sync computes.
-	conds     [5]model.DeploymentCondition
+	conds     [4]model.DeploymentCondition
 	condsUsed bool
 	// found holds the sync's copies of its new ReplicaSet (see replicaSet).
-	found  [2]model.ReplicaSet
+	found  [1]model.ReplicaSet
 	nFound int
 }
 

@@ -70,8 +70,9 @@ func calculateStatus(allRSs []*model.ReplicaSet, newRS *model.ReplicaSet, d *mod
 		ints[1] = sum
 		st.TerminatingReplicas = &ints[1]
 	}
-	// Room for Available, Progressing and ReplicaFailure.
-	if room := len(d.Status.Conditions) + 3; cap(conds) < room {
+	// Room for Available and Progressing (a ReplicaFailure to promote, which
+	// is rare, moves them out).
+	if room := len(d.Status.Conditions) + 2; cap(conds) < room {
 		conds = make([]model.DeploymentCondition, 0, room)
 	}
 	st.Conditions = append(conds[:0], d.Status.Conditions...)

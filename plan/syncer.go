@@ -152,7 +152,7 @@ func (s *syncer) ownWorkingCopy() {
 	s.owned = true
 	d := s.d
 	// The annotations are copied separately, and only when changed.
-	ownMetaAndSpec(d, &s.mem.selector)
+	ownMetaAndSpec(d, &s.mem.spec)
 	if !s.statusOwned {
 		d.Status = d.Status.DeepCopy()
 	}
