@@ -71,8 +71,12 @@ func (s *syncer) sortedByCreation(rss []*model.ReplicaSet) []*model.ReplicaSet {
 }
 
 // active is proportion.FilterActiveReplicaSets in the scratch (nil when no
-// ReplicaSet is active).
+// ReplicaSet is active). A list too long for the scratch is filtered into
+// a list of its own, of the size it needs.
 func (s *syncer) active(rss []*model.ReplicaSet) []*model.ReplicaSet {
+	if len(rss) > rsScratch {
+		return proportion.FilterActiveReplicaSets(rss)
+	}
 	out := proportion.AppendActiveReplicaSets(s.rsSlice(len(rss)), rss)
 	if len(out) == 0 {
 		return nil
