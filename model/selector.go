@@ -154,6 +154,17 @@ func NewMatcher(s *LabelSelector) (Matcher, error) {
 	return Matcher{sel: s.DeepCopy()}, nil
 }
 
+// NewSharedMatcher is NewMatcher without the copy: the Matcher evaluates s
+// itself, so s must not change while the Matcher is in use (as a planner's
+// input, which it only reads). It saves the copy's allocations where a
+// selector is matched against a few objects.
+func NewSharedMatcher(s *LabelSelector) (Matcher, error) {
+	if err := s.Check(); err != nil {
+		return Matcher{}, err
+	}
+	return Matcher{sel: s}, nil
+}
+
 // Matches reports whether labels satisfy the selector.
 func (m Matcher) Matches(labels map[string]string) bool {
 	return m.sel != nil && m.sel.matches(labels)
