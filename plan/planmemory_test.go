@@ -82,3 +82,22 @@ func TestFinishKeepsNoInput(t *testing.T) {
 		}
 	}
 }
+
+// TestReplicasAnnotationsCompareWithoutAllocating: checking the replica
+// annotations of a ReplicaSet of 1000 replicas (past strconv's cached small
+// numbers) makes no string.
+func TestReplicasAnnotationsCompareWithoutAllocating(t *testing.T) {
+	rs := &model.ReplicaSet{ObjectMeta: model.ObjectMeta{Annotations: map[string]string{
+		model.DesiredReplicasAnnotation: "1000", model.MaxReplicasAnnotation: "1250"}}}
+	if allocs := testing.AllocsPerRun(100, func() {
+		if ReplicasAnnotationsNeedUpdate(rs, 1000, 1250) || SetReplicasAnnotations(rs, 1000, 1250) {
+			t.Fatal("the annotations are current")
+		}
+	}); allocs != 0 {
+		t.Errorf("%v allocations, want 0", allocs)
+	}
+	if !annotationIs(rs.Annotations, model.DesiredReplicasAnnotation, 1000) || annotationIs(rs.Annotations, model.DesiredReplicasAnnotation, -1000) ||
+		annotationIs(rs.Annotations, "missing", 0) {
+		t.Error("annotationIs compares wrongly")
+	}
+}

@@ -15,8 +15,16 @@ func ReplicasAnnotationsNeedUpdate(rs *model.ReplicaSet, desired, maxReplicas in
 		return false
 	}
 	return rs.Annotations == nil ||
-		rs.Annotations[model.DesiredReplicasAnnotation] != strconv.Itoa(int(desired)) ||
-		rs.Annotations[model.MaxReplicasAnnotation] != strconv.Itoa(int(maxReplicas))
+		!annotationIs(rs.Annotations, model.DesiredReplicasAnnotation, desired) ||
+		!annotationIs(rs.Annotations, model.MaxReplicasAnnotation, maxReplicas)
+}
+
+// annotationIs reports whether annotations[key] is the decimal n (compared
+// without making the decimal string).
+func annotationIs(annotations map[string]string, key string, n int32) bool {
+	var buf [16]byte
+	v, ok := annotations[key]
+	return ok && v == string(strconv.AppendInt(buf[:0], int64(n), 10))
 }
 
 // SetReplicasAnnotations sets rs's desired-replicas and max-replicas
@@ -30,16 +38,18 @@ func SetReplicasAnnotations(rs *model.ReplicaSet, desired, maxReplicas int32) bo
 	if rs.Annotations == nil {
 		rs.Annotations = map[string]string{}
 	}
-	desiredChanged := setAnnotation(rs.Annotations, model.DesiredReplicasAnnotation, strconv.Itoa(int(desired)))
-	maxChanged := setAnnotation(rs.Annotations, model.MaxReplicasAnnotation, strconv.Itoa(int(maxReplicas)))
+	desiredChanged := setAnnotation(rs.Annotations, model.DesiredReplicasAnnotation, desired)
+	maxChanged := setAnnotation(rs.Annotations, model.MaxReplicasAnnotation, maxReplicas)
 	return desiredChanged || maxChanged
 }
 
-func setAnnotation(annotations map[string]string, key, value string) bool {
-	if old, ok := annotations[key]; ok && old == value {
+// setAnnotation sets annotations[key] to the decimal n and reports whether
+// it changed; the string is made only when it does.
+func setAnnotation(annotations map[string]string, key string, n int32) bool {
+	if annotationIs(annotations, key, n) {
 		return false
 	}
-	annotations[key] = value
+	annotations[key] = strconv.Itoa(int(n))
 	return true
 }
 
