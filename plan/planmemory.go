@@ -27,7 +27,7 @@ type planMemory struct {
 	nInts int
 	// status is the first status the sync computes (Plan.Status).
 	status  model.DeploymentStatus
-	values  [12]Value // see valueSlice
+	values  [16]Value // see valueSlice
 	nValues int
 	// conds holds the conditions of the first status the sync computes.
 	conds     [4]model.DeploymentCondition
