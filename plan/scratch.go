@@ -26,8 +26,8 @@ func (m *planMemory) rsSlice(n int) []*model.ReplicaSet {
 	return out
 }
 
-// appendRS is the package's appendRS in the scratch: rss and then rs (when
-// non-nil).
+// appendRS returns a list holding rss and then rs (when non-nil), in the
+// scratch.
 func (m *planMemory) appendRS(rss []*model.ReplicaSet, rs *model.ReplicaSet) []*model.ReplicaSet {
 	out := append(m.rsSlice(len(rss)+1), rss...)
 	if rs != nil {

@@ -118,16 +118,6 @@ func sortedByCreation(rss []*model.ReplicaSet) []*model.ReplicaSet {
 	return out
 }
 
-// appendRS returns a new slice holding rss and then rs (when non-nil).
-func appendRS(rss []*model.ReplicaSet, rs *model.ReplicaSet) []*model.ReplicaSet {
-	out := make([]*model.ReplicaSet, 0, len(rss)+1)
-	out = append(out, rss...)
-	if rs != nil {
-		out = append(out, rs)
-	}
-	return out
-}
-
 // rollbackTo reads the legacy rollback annotation: absent, empty or not an
 // integer means no request (an invalid value is ignored and left in place).
 func rollbackTo(d *model.Deployment) (int64, bool) {
