@@ -47,7 +47,7 @@ func appendf(b []byte, format string, args []any) []byte {
 		verb, size := utf8.DecodeRuneInString(format[i:])
 		i += size - 1
 		switch {
-		case verb == '%' && !plus:
+		case verb == '%': // as fmt: no operand, flags ignored
 			b = append(b, '%')
 			continue
 		case next >= len(args):

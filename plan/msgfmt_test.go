@@ -150,6 +150,7 @@ func TestSprintfLikeFmt(t *testing.T) {
 		{"%q", []any{"tab\there \u00e9 \x01"}},
 		{"", []any{1}},
 		{"%é and %", []any{}},
+		{"%+% takes no argument", []any{"a"}},
 	} {
 		if got, want := sprintf(tc.format, tc.args...), fmt.Sprintf(tc.format, tc.args...); got != want {
 			t.Errorf("sprintf(%q, %v) = %q, fmt.Sprintf gives %q", tc.format, tc.args, got, want)
@@ -210,4 +211,43 @@ func BenchmarkSprintf(b *testing.B) {
 	for b.Loop() {
 		_ = sprintf("old %s %d→%d: available %d > minAvailable %d = replicas %d − maxUnavailable %d", name, n, n-2, 10, 8, 10, 2)
 	}
+}
+
+// FuzzSprintf: for any format made of text and the supported verbs, with a
+// string for %s, %q and %v and an integer for %d and %+d, sprintf writes
+// fmt.Sprintf's text (formats with other verbs or flags are skipped).
+func FuzzSprintf(f *testing.F) {
+	f.Add("old %s %d→%d: %q", "web-5d7", int64(-3))
+	f.Add("100%% %+d of %v", "é\x00", int64(0))
+	f.Add("ends with %", "", int64(9))
+	f.Fuzz(func(t *testing.T, format, s string, n int64) {
+		var args []any
+		for i := 0; i < len(format); i++ {
+			if format[i] != '%' {
+				continue
+			}
+			i++
+			if i < len(format) && format[i] == '+' {
+				i++
+				if i < len(format) && format[i] != 'd' && format[i] != '%' {
+					t.Skip("a flag sprintf does not support")
+				}
+			}
+			if i >= len(format) {
+				break
+			}
+			switch format[i] {
+			case 's', 'q', 'v':
+				args = append(args, s)
+			case 'd':
+				args = append(args, n)
+			case '%':
+			default:
+				t.Skip("a verb sprintf does not support")
+			}
+		}
+		if got, want := sprintf(format, args...), fmt.Sprintf(format, args...); got != want {
+			t.Fatalf("sprintf(%q, %v) = %q, fmt.Sprintf gives %q", format, args, got, want)
+		}
+	})
 }
