@@ -45,8 +45,8 @@ type syncer struct {
 	// computed (fresh, shared with no input), so owning the working copy
 	// need not copy it again.
 	statusOwned bool
-	// mem holds the plan's first actions, notes and events and the
-	// Deployments it writes, in one allocation.
+	// mem is the sync's one allocation for the plan's usual parts, the
+	// working copy and the working lists (see planMemory).
 	mem *planMemory
 }
 
@@ -187,9 +187,9 @@ func (s *syncer) updateStatus(r Reason) { s.writeDeployment(UpdateDeploymentStat
 func (s *syncer) writeReplicaSet(kind ActionKind, rs, base *model.ReplicaSet, r Reason) *model.ReplicaSet {
 	conflict := false
 	if kind == UpdateReplicaSet {
-		base, _ := s.objVersion.get(base)
+		derivedFrom, _ := s.objVersion.get(base)
 		server, _ := s.serverVersion.get(rs.Name)
-		conflict = base != server
+		conflict = derivedFrom != server
 	}
 	s.bumpVersion(rs.Name)
 	s.record(Action{Kind: kind, Name: rs.Name, ReplicaSet: rs, Conflict: conflict, Reason: r})
