@@ -89,11 +89,13 @@ func (s *syncer) getNewReplicaSet(existing *model.ReplicaSet, oldRSs []*model.Re
 	newRevision := strconv.FormatInt(revision.MaxRevision(oldRSs)+1, 10)
 	if existing != nil {
 		// Only the annotations change in place, and only in a copy made
-		// when something would change; a written copy is made whole first.
-		c := s.mem.replicaSet()
-		*c = *existing
+		// when something would change (else the sync goes on with existing
+		// itself, which it only reads); a written copy is made whole first.
+		c := existing
 		annCopied, annChanged := false, false
 		if !revision.NewReplicaSetAnnotationsCurrent(d, existing, newRevision, model.MaxRevisionHistoryLength) {
+			cp := *existing
+			c = &cp
 			c.Annotations = maps.Clone(existing.Annotations)
 			annCopied = true
 			annChanged = revision.SetNewReplicaSetAnnotations(d, c, newRevision, model.MaxRevisionHistoryLength)

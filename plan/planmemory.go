@@ -27,14 +27,11 @@ type planMemory struct {
 	nInts int
 	// status is the first status the sync computes (Plan.Status).
 	status  model.DeploymentStatus
-	values  [16]Value // see valueSlice
+	values  [12]Value // see valueSlice
 	nValues int
 	// conds holds the conditions of the first status the sync computes.
 	conds     [4]model.DeploymentCondition
 	condsUsed bool
-	// found holds the sync's copies of its new ReplicaSet (see replicaSet).
-	found  [1]model.ReplicaSet
-	nFound int
 }
 
 // conditions returns room for the conditions of a computed status: m's,
@@ -50,17 +47,6 @@ func (m *planMemory) conditions() []model.DeploymentCondition {
 // vals returns the values of a reason, vs, in m's value memory.
 func (m *planMemory) vals(vs ...Value) []Value {
 	return append(m.valueSlice(len(vs)), vs...)
-}
-
-// replicaSet returns room for a copy of an input ReplicaSet the sync works
-// with (and writes only through copyForWrite): in m while it has room.
-// finish clears them, as they share the input's maps.
-func (m *planMemory) replicaSet() *model.ReplicaSet {
-	if m.nFound == len(m.found) {
-		return new(model.ReplicaSet)
-	}
-	m.nFound++
-	return &m.found[m.nFound-1]
 }
 
 // valueSlice returns an empty list with room for n values of a reason, in

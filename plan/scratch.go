@@ -10,7 +10,7 @@ import (
 // rsScratch is how many ReplicaSet pointers the working lists of one sync
 // (claimed, old, all, active, sorted) take from planMemory before they are
 // allocated on their own.
-const rsScratch = 20
+const rsScratch = 18
 
 // rsSlice returns an empty list with room for n ReplicaSets, for a list the
 // sync works through and the plan does not keep: in m's scratch while it

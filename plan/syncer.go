@@ -214,7 +214,6 @@ func (s *syncer) touchReplicaSet(a Action) {
 func (s *syncer) finish() Plan {
 	s.mem.wc = model.Deployment{}
 	clear(s.mem.rs[:s.mem.nRS])
-	clear(s.mem.found[:s.mem.nFound])
 	p := s.plan
 	invalidOutcome(&p)
 	p.Status = s.statusComputed
