@@ -102,14 +102,18 @@ func (d *Deployment) DeepCopy() *Deployment {
 // DeepCopy returns a copy sharing nothing with s.
 func (s DeploymentSpec) DeepCopy() DeploymentSpec {
 	out := s
-	out.Selector = s.Selector.DeepCopy()
 	out.Template = s.Template.DeepCopy()
-	if s.Replicas == nil && s.RevisionHistoryLimit == nil && s.ProgressDeadlineSeconds == nil && s.Strategy.RollingUpdate == nil {
+	if s.Selector == nil && s.Replicas == nil && s.RevisionHistoryLimit == nil && s.ProgressDeadlineSeconds == nil && s.Strategy.RollingUpdate == nil {
 		return out
 	}
-	// The pointed-to values are copied into one block: one allocation
-	// instead of up to six, each pointer still to its own variable.
+	// The selector and the pointed-to values are copied into one block: one
+	// allocation instead of up to seven, each pointer still to its own
+	// variable.
 	b := new(specPointees)
+	if s.Selector != nil {
+		s.Selector.deepCopyInto(&b.selector)
+		out.Selector = &b.selector
+	}
 	out.Replicas = copyInt32To(&b.ints[0], s.Replicas)
 	out.RevisionHistoryLimit = copyInt32To(&b.ints[1], s.RevisionHistoryLimit)
 	out.ProgressDeadlineSeconds = copyInt32To(&b.ints[2], s.ProgressDeadlineSeconds)
@@ -129,6 +133,7 @@ func (s DeploymentSpec) DeepCopy() DeploymentSpec {
 
 // specPointees holds the values a copied DeploymentSpec points to.
 type specPointees struct {
+	selector                 LabelSelector
 	ints                     [3]int32
 	rollingUpdate            RollingUpdate
 	maxSurge, maxUnavailable IntOrString

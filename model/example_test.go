@@ -82,6 +82,27 @@ func ExampleLabelSelector_Matches() {
 	// false matchExpressions[0]: operator In for key "app" needs at least one value
 }
 
+// A selector checked once and matched against many label sets; the
+// Matcher reads the selector itself, which must not change meanwhile.
+func ExampleNewSharedMatcher() {
+	sel := &model.LabelSelector{MatchLabels: map[string]string{"app": "web"}}
+	m, err := model.NewSharedMatcher(sel)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, labels := range []map[string]string{{"app": "web", "pod-template-hash": "5d7"}, {"app": "api"}, nil} {
+		fmt.Println(m.Matches(labels))
+	}
+	_, err = model.NewSharedMatcher(&model.LabelSelector{MatchLabels: map[string]string{"app": "not valid"}})
+	fmt.Println(err)
+	// Output:
+	// true
+	// false
+	// false
+	// matchLabels: value "not valid" of key "app": must consist of alphanumeric characters, '-', '_' or '.'
+}
+
 func ExampleEqualIgnoreHash() {
 	spec, _ := model.CanonicalJSON([]byte(`{"containers":[{"name":"web","image":"nginx:1.25"}]}`))
 	deployment := model.PodTemplate{Labels: map[string]string{"app": "web"}, Spec: spec}

@@ -58,16 +58,28 @@ func (rs *ReplicaSet) DeepCopy() *ReplicaSet {
 	if rs == nil {
 		return nil
 	}
-	out := &ReplicaSet{ObjectMeta: rs.ObjectMeta.DeepCopy(), Spec: rs.Spec, Status: rs.Status}
-	if rs.Spec.Replicas != nil || rs.Status.TerminatingReplicas != nil {
-		ints := new([2]int32) // one allocation for both
-		out.Spec.Replicas = copyInt32To(&ints[0], rs.Spec.Replicas)
-		out.Status.TerminatingReplicas = copyInt32To(&ints[1], rs.Status.TerminatingReplicas)
+	// The copy, its selector and the values its pointers point to are one
+	// allocation, each pointer still to its own variable.
+	b := new(replicaSetBlock)
+	out := &b.rs
+	*out = ReplicaSet{ObjectMeta: rs.ObjectMeta.DeepCopy(), Spec: rs.Spec, Status: rs.Status}
+	out.Spec.Replicas = copyInt32To(&b.ints[0], rs.Spec.Replicas)
+	out.Status.TerminatingReplicas = copyInt32To(&b.ints[1], rs.Status.TerminatingReplicas)
+	if rs.Spec.Selector != nil {
+		rs.Spec.Selector.deepCopyInto(&b.selector)
+		out.Spec.Selector = &b.selector
 	}
-	out.Spec.Selector = rs.Spec.Selector.DeepCopy()
 	out.Spec.Template = rs.Spec.Template.DeepCopy()
 	out.Status.Conditions = slices.Clone(rs.Status.Conditions)
 	return out
+}
+
+// replicaSetBlock holds a copied ReplicaSet with its selector and the
+// values its pointers point to.
+type replicaSetBlock struct {
+	rs       ReplicaSet
+	ints     [2]int32
+	selector LabelSelector
 }
 
 // CompareCreation orders two ReplicaSets oldest first and, at equal

@@ -154,6 +154,17 @@ func NewMatcher(s *LabelSelector) (Matcher, error) {
 	return Matcher{sel: s.DeepCopy()}, nil
 }
 
+// NewSharedMatcher is NewMatcher without the copy: the Matcher evaluates s
+// itself, so s must not change while the Matcher is in use (as a planner's
+// input, which it only reads). It saves the copy's allocations where a
+// selector is matched against a few objects.
+func NewSharedMatcher(s *LabelSelector) (Matcher, error) {
+	if err := s.Check(); err != nil {
+		return Matcher{}, err
+	}
+	return Matcher{sel: s}, nil
+}
+
 // Matches reports whether labels satisfy the selector.
 func (m Matcher) Matches(labels map[string]string) bool {
 	return m.sel != nil && m.sel.matches(labels)
@@ -164,7 +175,15 @@ func (s *LabelSelector) DeepCopy() *LabelSelector {
 	if s == nil {
 		return nil
 	}
-	out := &LabelSelector{MatchLabels: maps.Clone(s.MatchLabels)}
+	out := new(LabelSelector)
+	s.deepCopyInto(out)
+	return out
+}
+
+// deepCopyInto sets *out to a copy of the non-nil s sharing nothing with it,
+// for a copy placed in a block allocated with others.
+func (s *LabelSelector) deepCopyInto(out *LabelSelector) {
+	*out = LabelSelector{MatchLabels: maps.Clone(s.MatchLabels)}
 	if s.MatchExpressions != nil {
 		out.MatchExpressions = make([]LabelSelectorRequirement, len(s.MatchExpressions))
 		for i, r := range s.MatchExpressions {
@@ -172,7 +191,6 @@ func (s *LabelSelector) DeepCopy() *LabelSelector {
 			out.MatchExpressions[i] = r
 		}
 	}
-	return out
 }
 
 // SelectorFromLabels returns a selector requiring every label in labels, as

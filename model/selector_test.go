@@ -83,6 +83,13 @@ func TestLabelSelectorMatches(t *testing.T) {
 		if m.Matches(c.labels) != c.want {
 			t.Fatalf("Matcher.Matches(%v) = %v, want %v", c.labels, !c.want, c.want)
 		}
+		sm, err := model.NewSharedMatcher(c.sel)
+		if err != nil {
+			t.Fatalf("NewSharedMatcher: %v", err)
+		}
+		if sm.Matches(c.labels) != c.want {
+			t.Fatalf("shared Matcher.Matches(%v) = %v, want %v", c.labels, !c.want, c.want)
+		}
 	})
 }
 
@@ -147,6 +154,10 @@ func TestLabelSelectorCheck(t *testing.T) {
 		}
 		if nerr != nil && m.Matches(nil) {
 			t.Fatal("the Matcher returned with an error must match nothing")
+		}
+		sm, serr := model.NewSharedMatcher(c.sel)
+		if (serr != nil) != c.wantErr || serr != nil && sm.Matches(nil) {
+			t.Fatalf("NewSharedMatcher error = %v, wantErr %v; with an error it must match nothing", serr, c.wantErr)
 		}
 	})
 }

@@ -11,9 +11,11 @@ import (
 // possible patch orders and keeps the plan independent of the input order.
 func (s *syncer) claimReplicaSets() []*model.ReplicaSet {
 	d := s.d
-	sel := newSelectorMatcher(d.Spec.Selector, len(s.all))
-	claimed := make([]*model.ReplicaSet, 0, len(s.all))
-	for _, rs := range sortedByCreation(s.all) {
+	// State.Validate has checked the selector, so this cannot fail; the
+	// working copy's selector is never changed.
+	sel, _ := model.NewSharedMatcher(d.Spec.Selector)
+	claimed := s.rsSlice(len(s.all))
+	for _, rs := range s.sortedByCreation(s.all) {
 		if ref := rs.ControllerRef(); ref != nil {
 			if ref.UID != d.UID {
 				continue
@@ -43,32 +45,4 @@ func (s *syncer) claimReplicaSets() []*model.ReplicaSet {
 		claimed = append(claimed, rs)
 	}
 	return claimed
-}
-
-// selectorMatcher evaluates a selector State.Validate has checked, so
-// matching cannot fail. For many ReplicaSets it goes through a
-// [model.Matcher], which checks the selector once instead of once per
-// ReplicaSet; for a few, copying the selector into the Matcher costs more
-// than checking it again.
-type selectorMatcher struct {
-	sel     *model.LabelSelector
-	matcher model.Matcher
-	many    bool
-}
-
-func newSelectorMatcher(sel *model.LabelSelector, n int) selectorMatcher {
-	if n <= 8 {
-		return selectorMatcher{sel: sel}
-	}
-	m, _ := model.NewMatcher(sel)
-	return selectorMatcher{matcher: m, many: true}
-}
-
-// Matches reports whether labels satisfy the selector.
-func (m selectorMatcher) Matches(labels map[string]string) bool {
-	if m.many {
-		return m.matcher.Matches(labels)
-	}
-	ok, _ := m.sel.Matches(labels)
-	return ok
 }

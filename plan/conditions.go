@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"slices"
 	"time"
 
 	"github.com/rolloutplan/rolloutplan/model"
@@ -19,6 +20,13 @@ func newCondition(t model.DeploymentConditionType, status model.ConditionStatus,
 // SetDeploymentCondition modifies st in place: pass your own copy (the
 // planner calls it on its own copy of the status, never on its input).
 func SetDeploymentCondition(st *model.DeploymentStatus, c model.DeploymentCondition) {
+	setCondition(st, c, false)
+}
+
+// setCondition is SetDeploymentCondition. With owned, st's conditions are
+// the caller's alone (their backing array is shared with nothing) and
+// change in place, within spare capacity.
+func setCondition(st *model.DeploymentStatus, c model.DeploymentCondition, owned bool) {
 	if st == nil {
 		return
 	}
@@ -29,27 +37,57 @@ func SetDeploymentCondition(st *model.DeploymentStatus, c model.DeploymentCondit
 	if cur != nil && cur.Status == c.Status {
 		c.LastTransitionTime = cur.LastTransitionTime
 	}
-	st.Conditions = append(withoutCondition(st.Conditions, c.Type), c)
+	if owned {
+		st.Conditions = append(deleteCondition(st.Conditions, c.Type), c)
+		return
+	}
+	st.Conditions = append(withoutCondition(st.Conditions, c.Type, 1), c)
 }
 
 // RemoveDeploymentCondition removes the condition of type t from st.
 func RemoveDeploymentCondition(st *model.DeploymentStatus, t model.DeploymentConditionType) {
+	removeCondition(st, t, false)
+}
+
+// removeCondition is RemoveDeploymentCondition; owned as for setCondition.
+func removeCondition(st *model.DeploymentStatus, t model.DeploymentConditionType, owned bool) {
 	if st == nil || len(st.Conditions) > 0 && st.Condition(t) == nil {
 		return // nothing to remove (an empty list still becomes nil below)
 	}
-	st.Conditions = withoutCondition(st.Conditions, t)
+	if !owned {
+		st.Conditions = withoutCondition(st.Conditions, t, 0)
+		return
+	}
+	if st.Conditions = deleteCondition(st.Conditions, t); len(st.Conditions) == 0 {
+		st.Conditions = nil
+	}
 }
 
-// withoutCondition returns a new slice without conditions of type t (nil when
-// none remain), never sharing the backing array of conds.
-func withoutCondition(conds []model.DeploymentCondition, t model.DeploymentConditionType) []model.DeploymentCondition {
-	var out []model.DeploymentCondition
+// withoutCondition returns a new slice without conditions of type t, with
+// room for spare more (nil when none remain and spare is 0), never sharing
+// the backing array of conds.
+func withoutCondition(conds []model.DeploymentCondition, t model.DeploymentConditionType, spare int) []model.DeploymentCondition {
+	n := 0
+	for _, c := range conds {
+		if c.Type != t {
+			n++
+		}
+	}
+	if n+spare == 0 {
+		return nil
+	}
+	out := make([]model.DeploymentCondition, 0, n+spare)
 	for _, c := range conds {
 		if c.Type != t {
 			out = append(out, c)
 		}
 	}
 	return out
+}
+
+// deleteCondition removes the conditions of type t from conds in place.
+func deleteCondition(conds []model.DeploymentCondition, t model.DeploymentConditionType) []model.DeploymentCondition {
+	return slices.DeleteFunc(conds, func(c model.DeploymentCondition) bool { return c.Type == t })
 }
 
 // checkPausedConditions records a pause or a resume in the Progressing

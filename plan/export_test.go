@@ -1,8 +1,12 @@
 package plan
 
+import "github.com/rolloutplan/rolloutplan/model"
+
 // NewRSNewReplicas exposes newRSNewReplicas (upstream's NewRSNewReplicas
 // with its reason) to the external tests.
-var NewRSNewReplicas = newRSNewReplicas
+func NewRSNewReplicas(d *model.Deployment, allRSs []*model.ReplicaSet, newRS *model.ReplicaSet) (int32, Reason, error) {
+	return newRSNewReplicas(nil, d, allRSs, newRS)
+}
 
 // PlannerMemory reports how many objects and hashes p remembers, over both
 // generations, and the size at which a generation is retired.
@@ -18,4 +22,16 @@ func SetPlannerLimit(p *Planner, limit int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.limit = limit
+}
+
+// CopyReplicaSet exposes copyReplicaSet, the plan's read-only copy of an
+// input ReplicaSet.
+var CopyReplicaSet = copyReplicaSet
+
+// OwnDeployment returns the copy of d a sync's working copy becomes when it
+// first writes (its annotations aside, which stay d's).
+func OwnDeployment(d *model.Deployment) *model.Deployment {
+	c := *d
+	ownMetaAndSpec(&c, new(specCopy))
+	return &c
 }

@@ -1,7 +1,6 @@
 package plan
 
 import (
-	"fmt"
 	"maps"
 	"strconv"
 
@@ -61,7 +60,7 @@ func (s *syncer) getAllReplicaSetsAndSyncRevision(rsList []*model.ReplicaSet, cr
 	writes := len(s.plan.Actions)
 	// rsList is the claimed list, already in creation order.
 	existing := FindNewReplicaSet(s.d, rsList)
-	oldRSs = make([]*model.ReplicaSet, 0, len(rsList))
+	oldRSs = s.rsSlice(len(rsList))
 	for _, rs := range rsList {
 		if rs != existing {
 			oldRSs = append(oldRSs, rs)
@@ -90,22 +89,25 @@ func (s *syncer) getNewReplicaSet(existing *model.ReplicaSet, oldRSs []*model.Re
 	newRevision := strconv.FormatInt(revision.MaxRevision(oldRSs)+1, 10)
 	if existing != nil {
 		// Only the annotations change in place, and only in a copy made
-		// when something would change; a written copy is made whole first.
-		c := *existing
+		// when something would change (else the sync goes on with existing
+		// itself, which it only reads); a written copy is made whole first.
+		c := existing
 		annCopied, annChanged := false, false
 		if !revision.NewReplicaSetAnnotationsCurrent(d, existing, newRevision, model.MaxRevisionHistoryLength) {
+			cp := *existing
+			c = &cp
 			c.Annotations = maps.Clone(existing.Annotations)
 			annCopied = true
-			annChanged = revision.SetNewReplicaSetAnnotations(d, &c, newRevision, model.MaxRevisionHistoryLength)
+			annChanged = revision.SetNewReplicaSetAnnotations(d, c, newRevision, model.MaxRevisionHistoryLength)
 		}
 		if annChanged || c.Spec.MinReadySeconds != d.Spec.MinReadySeconds {
-			sent := existing.DeepCopy()
+			sent := copyReplicaSet(existing)
 			if annCopied {
 				sent.Annotations = c.Annotations
 			}
 			sent.Spec.MinReadySeconds = d.Spec.MinReadySeconds
 			out := s.writeReplicaSet(UpdateReplicaSet, sent, existing, reason(ReasonSyncNewReplicaSet,
-				[]Value{v("minReadySeconds", int64(d.Spec.MinReadySeconds))},
+				s.mem.vals(v("minReadySeconds", int64(d.Spec.MinReadySeconds))),
 				"the new ReplicaSet %s gets the Deployment's annotations, revision %s and minReadySeconds %d",
 				sent.Name, sent.Annotations[model.RevisionAnnotation], d.Spec.MinReadySeconds))
 			return out, true
@@ -113,7 +115,7 @@ func (s *syncer) getNewReplicaSet(existing *model.ReplicaSet, oldRSs []*model.Re
 		needs := s.setDeploymentRevision(c.Annotations[model.RevisionAnnotation])
 		if HasProgressDeadline(d) && d.Status.Condition(model.DeploymentProgressing) == nil {
 			SetDeploymentCondition(&d.Status, newCondition(model.DeploymentProgressing, model.ConditionTrue,
-				model.ReasonFoundNewReplicaSet, fmt.Sprintf("Found new replica set %q", c.Name), s.now))
+				model.ReasonFoundNewReplicaSet, sprintf("Found new replica set %q", c.Name), s.now))
 			needs = true
 		}
 		if needs {
@@ -122,7 +124,7 @@ func (s *syncer) getNewReplicaSet(existing *model.ReplicaSet, oldRSs []*model.Re
 		}
 		// Upstream goes on with its copy, which can carry annotations copied
 		// but never written (upstream quirk: a non-numeric revision breaks annotation syncing); later writes of it send them.
-		return &c, true
+		return c, true
 	}
 	if !create {
 		return nil, true
@@ -138,26 +140,32 @@ func (s *syncer) createNewReplicaSet(oldRSs []*model.ReplicaSet, newRevision str
 		return nil, false
 	}
 	// Copies of the template and the selector; the label maps are made anew
-	// with the hash rather than copied twice.
+	// with the hash rather than copied twice, and the ReplicaSet's labels,
+	// its template's and (when the Deployment's are equal) its selector's
+	// are one map (see labelMaps).
 	tmpl := d.Spec.Template
 	tmpl.Labels = withLabel(d.Spec.Template.Labels, model.PodTemplateHashLabel, podHash)
 	tmpl.Annotations = maps.Clone(d.Spec.Template.Annotations)
 	sel := *d.Spec.Selector
 	sel.MatchLabels = nil
 	selector := sel.DeepCopy()
-	selector.MatchLabels = withLabel(d.Spec.Selector.MatchLabels, model.PodTemplateHashLabel, podHash)
+	if maps.Equal(d.Spec.Selector.MatchLabels, d.Spec.Template.Labels) && d.Spec.Selector.MatchLabels != nil {
+		selector.MatchLabels = tmpl.Labels
+	} else {
+		selector.MatchLabels = withLabel(d.Spec.Selector.MatchLabels, model.PodTemplateHashLabel, podHash)
+	}
 	rs := &model.ReplicaSet{
 		ObjectMeta: model.ObjectMeta{
 			Name:            hash.ReplicaSetName(d.Name, podHash),
 			Namespace:       d.Namespace,
-			Labels:          maps.Clone(tmpl.Labels),
+			Labels:          tmpl.Labels,
 			OwnerReferences: []model.OwnerReference{model.NewControllerRef(model.AppsV1APIVersion, model.DeploymentKind, d.Name, d.UID)},
 		},
 		Spec: model.ReplicaSetSpec{
 			Replicas: model.Int32Ptr(0), MinReadySeconds: d.Spec.MinReadySeconds, Selector: selector, Template: tmpl,
 		},
 	}
-	count, why, err := newRSNewReplicas(d, appendRS(oldRSs, rs), rs)
+	count, why, err := newRSNewReplicas(s.mem, d, s.appendRS(oldRSs, rs), rs)
 	if err != nil {
 		s.failFencepost(err)
 		return nil, false
@@ -177,7 +185,7 @@ func (s *syncer) createNewReplicaSet(oldRSs []*model.ReplicaSet, newRevision str
 		created, alreadyExists = taken, true
 	} else {
 		created = s.writeReplicaSet(CreateReplicaSet, rs, nil, reason(ReasonCreateNewReplicaSet,
-			append([]Value{v("replicas", int64(count))}, why.Values...),
+			append(append(s.mem.valueSlice(1+len(why.Values)), v("replicas", int64(count))), why.Values...),
 			"no ReplicaSet has the current template: create %s (revision %s) with %d: %s",
 			rs.Name, newRevision, count, why.Message))
 	}
@@ -187,7 +195,7 @@ func (s *syncer) createNewReplicaSet(oldRSs []*model.ReplicaSet, newRevision str
 	needs := s.setDeploymentRevision(newRevision)
 	if !alreadyExists && HasProgressDeadline(d) {
 		SetDeploymentCondition(&d.Status, newCondition(model.DeploymentProgressing, model.ConditionTrue,
-			model.ReasonNewReplicaSetCreated, fmt.Sprintf("Created new replica set %q", rs.Name), s.now))
+			model.ReasonNewReplicaSetCreated, sprintf("Created new replica set %q", rs.Name), s.now))
 		needs = true
 	}
 	if needs {
@@ -207,7 +215,7 @@ func (s *syncer) hashCollision(name, podHash string) {
 	}
 	count++
 	d.Status.CollisionCount = model.Int32Ptr(count)
-	s.updateStatus(reason(ReasonHashCollision, []Value{v("collisionCount", int64(count))},
+	s.updateStatus(reason(ReasonHashCollision, s.mem.vals(v("collisionCount", int64(count))),
 		"ReplicaSet %s (hash %s) already exists with another template: collisionCount becomes %d", name, podHash, count))
 	s.fail(ErrKindAlreadyExists, "replicasets.apps %q already exists", name)
 }

@@ -13,8 +13,10 @@ import (
 //
 // A Plan shares no memory with the State it was planned from. The objects
 // of its actions may share maps and slices with each other (a ReplicaSet
-// written twice shares its labels and template), so treat them as read-only
-// or DeepCopy one before changing it.
+// written twice shares its labels and template) and, within one object,
+// label maps of equal content (the labels, the selector's matchLabels and
+// the template's labels may be one map), so treat them as read-only or
+// DeepCopy one before changing it.
 type Plan struct {
 	// Actions are the writes upstream attempts, in its order.
 	Actions []Action `json:"actions"`

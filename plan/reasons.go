@@ -1,9 +1,6 @@
 package plan
 
-import (
-	"fmt"
-	"strings"
-)
+import "strings"
 
 // Reason codes of actions.
 const (
@@ -106,7 +103,7 @@ const (
 func reason(code ReasonCode, values []Value, format string, args ...any) Reason {
 	msg := format // a constant sentence needs no formatting
 	if len(args) > 0 || strings.IndexByte(format, '%') >= 0 {
-		msg = fmt.Sprintf(format, args...)
+		msg = sprintf(format, args...)
 	}
 	return Reason{Code: code, Message: msg, Values: values}
 }

@@ -2,7 +2,6 @@ package plan
 
 import (
 	"github.com/rolloutplan/rolloutplan/model"
-	"github.com/rolloutplan/rolloutplan/proportion"
 )
 
 // rolloutRecreate is one Recreate sync (upstream rolloutRecreate): stop every old pod, wait
@@ -13,13 +12,13 @@ func (s *syncer) rolloutRecreate(rsList []*model.ReplicaSet) {
 	if !ok {
 		return
 	}
-	allRSs := appendRS(oldRSs, newRS)
+	allRSs := s.appendRS(oldRSs, newRS)
 
 	scaledDown := false
-	for _, rs := range proportion.FilterActiveReplicaSets(oldRSs) {
+	for _, rs := range s.active(oldRSs) {
 		from := rs.SpecReplicas()
 		did, _ := s.scaleReplicaSetAndRecordEvent(rs, 0, reason(ReasonRecreateScaleDown,
-			[]Value{v("from", int64(from)), v("to", 0)}, "Recreate stops every old pod first: old %s %d→0", rs.Name, from))
+			s.mem.vals(v("from", int64(from)), v("to", 0)), "Recreate stops every old pod first: old %s %d→0", rs.Name, from))
 		scaledDown = scaledDown || did
 	}
 	if scaledDown {
@@ -36,11 +35,11 @@ func (s *syncer) rolloutRecreate(rsList []*model.ReplicaSet) {
 		if !ok {
 			return
 		}
-		allRSs = appendRS(oldRSs, newRS)
+		allRSs = s.appendRS(oldRSs, newRS)
 	}
 	from := newRS.SpecReplicas()
 	s.scaleReplicaSetAndRecordEvent(newRS, s.replicas(), reason(ReasonRecreateScaleUp,
-		[]Value{v("from", int64(from)), v("to", int64(s.replicas()))},
+		s.mem.vals(v("from", int64(from)), v("to", int64(s.replicas()))),
 		"no old pod runs: the new ReplicaSet %s goes %d→%d", newRS.Name, from, s.replicas()))
 	if DeploymentComplete(d, &d.Status) {
 		s.cleanupDeployment(oldRSs)

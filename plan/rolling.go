@@ -24,7 +24,9 @@ type Scale struct {
 // 10 and a new one of 0 the answer is 0 + min(13 − 10, 10 − 0) = 3. Recreate
 // returns replicas. maxSurge is resolved directly, without the fencepost
 // rule, so an unresolvable maxSurge is an error here.
-func newRSNewReplicas(d *model.Deployment, allRSs []*model.ReplicaSet, newRS *model.ReplicaSet) (int32, Reason, error) {
+//
+// The reason's values are taken from m (see planMemory.vals).
+func newRSNewReplicas(m *planMemory, d *model.Deployment, allRSs []*model.ReplicaSet, newRS *model.ReplicaSet) (int32, Reason, error) {
 	if d != nil && d.Spec.Strategy.Type != model.RollingUpdateStrategy && d.Spec.Strategy.Type != model.RecreateStrategy {
 		return 0, Reason{}, fmt.Errorf("deployment type %s isn't supported", d.Spec.Strategy.Type)
 	}
@@ -33,11 +35,11 @@ func newRSNewReplicas(d *model.Deployment, allRSs []*model.ReplicaSet, newRS *mo
 		return 0, Reason{}, err
 	}
 	if d.Spec.Strategy.Type == model.RecreateStrategy {
-		return n.Count, reason(ReasonRecreateScaleUp, []Value{v("replicas", int64(n.Desired))},
+		return n.Count, reason(ReasonRecreateScaleUp, m.vals(v("replicas", int64(n.Desired))),
 			"Recreate sizes the new ReplicaSet to replicas %d at once", n.Desired), nil
 	}
-	values := []Value{v("from", int64(n.From)), v("to", int64(n.Count)), v("current", int64(n.Current)),
-		v("maxTotal", int64(n.MaxTotal)), v("replicas", int64(n.Desired)), v("maxSurge", int64(n.Surge))}
+	values := m.vals(v("from", int64(n.From)), v("to", int64(n.Count)), v("current", int64(n.Current)),
+		v("maxTotal", int64(n.MaxTotal)), v("replicas", int64(n.Desired)), v("maxSurge", int64(n.Surge)))
 	if n.Full {
 		return n.Count, reason(NoteSurgeBudgetSpent, values,
 			"total %d ≥ replicas %d + maxSurge %d = %d: the new ReplicaSet %s stays at %d",
@@ -53,25 +55,31 @@ func newRSNewReplicas(d *model.Deployment, allRSs []*model.ReplicaSet, newRS *mo
 // [proportion.NewRSNewReplicas] allows. ok
 // is false when the size stays.
 func ReconcileNewReplicaSet(allRSs []*model.ReplicaSet, newRS *model.ReplicaSet, d *model.Deployment) (to int32, ok bool, why Reason, err error) {
+	return reconcileNew(nil, allRSs, newRS, d)
+}
+
+// reconcileNew is ReconcileNewReplicaSet with the reason's values taken from
+// m.
+func reconcileNew(m *planMemory, allRSs []*model.ReplicaSet, newRS *model.ReplicaSet, d *model.Deployment) (to int32, ok bool, why Reason, err error) {
 	if d == nil || newRS == nil {
 		return 0, false, Reason{}, errNil("deployment or newRS")
 	}
 	desired := d.DesiredReplicas()
 	have := newRS.SpecReplicas()
 	if have == desired {
-		return have, false, reason(NoteReplicasReached, []Value{v("replicas", int64(desired))},
+		return have, false, reason(NoteReplicasReached, m.vals(v("replicas", int64(desired))),
 			"the new ReplicaSet %s already has replicas %d", newRS.Name, desired), nil
 	}
 	if have > desired {
-		return desired, true, reason(ReasonScaleDownNew, []Value{v("from", int64(have)), v("to", int64(desired))},
+		return desired, true, reason(ReasonScaleDownNew, m.vals(v("from", int64(have)), v("to", int64(desired))),
 			"the new ReplicaSet %s has %d > replicas %d", newRS.Name, have, desired), nil
 	}
-	to, why, err = newRSNewReplicas(d, allRSs, newRS)
+	to, why, err = newRSNewReplicas(m, d, allRSs, newRS)
 	if err != nil {
 		return have, false, Reason{}, err
 	}
 	if to != have {
-		why.Message = fmt.Sprintf("new %s %d→%d: %s", newRS.Name, have, to, why.Message)
+		why.Message = sprintf("new %s %d→%d: %s", newRS.Name, have, to, why.Message)
 	}
 	return to, to != have, why, nil
 }
@@ -157,9 +165,9 @@ func (s *syncer) rolloutRolling(rsList []*model.ReplicaSet) {
 	if !ok {
 		return
 	}
-	allRSs := appendRS(oldRSs, newRS)
+	allRSs := s.appendRS(oldRSs, newRS)
 
-	to, scale, why, err := ReconcileNewReplicaSet(allRSs, newRS, d)
+	to, scale, why, err := reconcileNew(s.mem, allRSs, newRS, d)
 	if err != nil {
 		s.failFencepost(err)
 		return
@@ -173,7 +181,7 @@ func (s *syncer) rolloutRolling(rsList []*model.ReplicaSet) {
 		s.note(why)
 	}
 
-	if s.reconcileOldReplicaSets(allRSs, proportion.FilterActiveReplicaSets(oldRSs), newRS) {
+	if s.reconcileOldReplicaSets(allRSs, s.active(oldRSs), newRS) {
 		s.syncRolloutStatus(allRSs, newRS)
 		return
 	}
@@ -199,52 +207,63 @@ func (s *syncer) rolloutRolling(rsList []*model.ReplicaSet) {
 // ReplicaSet reports more available pods than its spec; the scales before
 // that error are still upstream's writes.
 func ReconcileOldReplicaSets(allRSs, oldActive []*model.ReplicaSet, newRS *model.ReplicaSet, d *model.Deployment) ([]Scale, []Reason, error) {
-	if d == nil || newRS == nil {
-		return nil, nil, errNil("deployment or newRS")
+	scales, note, err := reconcileOld(nil, allRSs, oldActive, newRS, d)
+	if note.Code != "" {
+		return scales, []Reason{note}, err
 	}
-	oldActive = slices.DeleteFunc(slices.Clone(oldActive), func(rs *model.ReplicaSet) bool { return rs == nil })
+	return scales, nil, err
+}
+
+// reconcileOld is ReconcileOldReplicaSets with at most one note, taking
+// its working lists from m (see planMemory.rsSlice).
+func reconcileOld(m *planMemory, allRSs, oldActive []*model.ReplicaSet, newRS *model.ReplicaSet, d *model.Deployment) ([]Scale, Reason, error) {
+	if d == nil || newRS == nil {
+		return nil, Reason{}, errNil("deployment or newRS")
+	}
+	oldActive = slices.DeleteFunc(append(m.rsSlice(len(oldActive)), oldActive...), func(rs *model.ReplicaSet) bool { return rs == nil })
 	if proportion.ReplicaCount(oldActive) == 0 {
-		return nil, nil, nil
+		return nil, Reason{}, nil
 	}
 	allPods := proportion.ReplicaCount(allRSs)
 	minAvailable := d.DesiredReplicas() - proportion.MaxUnavailable(d)
 	newUnavailable := newRS.SpecReplicas() - newRS.Status.AvailableReplicas
 	maxScaledDown := allPods - minAvailable - newUnavailable
 	if maxScaledDown <= 0 {
-		return nil, []Reason{reason(NoteAvailabilityBudgetSpent,
-			[]Value{v("total", int64(allPods)), v("minAvailable", int64(minAvailable)), v("newUnavailable", int64(newUnavailable))},
+		return nil, reason(NoteAvailabilityBudgetSpent,
+			m.vals(v("total", int64(allPods)), v("minAvailable", int64(minAvailable)), v("newUnavailable", int64(newUnavailable))),
 			"total %d − minAvailable %d − unavailable new pods %d ≤ 0: old ReplicaSets wait for new pods to become available",
-			allPods, minAvailable, newUnavailable)}, nil
+			allPods, minAvailable, newUnavailable), nil
 	}
 	cleanups, _, err := CleanupUnhealthyReplicas(oldActive, d, maxScaledDown)
 	if err != nil {
-		return cleanups, nil, err
+		return cleanups, Reason{}, err
 	}
 	// The healthy scale-down sees the sizes the cleanup leaves.
-	resized := slices.Clone(sortedByCreation(oldActive))
+	resized := append(m.rsSlice(len(oldActive)), m.sortedByCreation(oldActive)...)
 	for _, sc := range cleanups {
 		i := slices.Index(resized, sc.ReplicaSet)
 		c := *resized[i]
 		c.Spec.Replicas = model.Int32Ptr(sc.To)
 		resized[i] = &c
 	}
-	downs, _, why := ScaleDownOldReplicaSetsForRollingUpdate(appendRS(resized, newRS), resized, d)
+	downs, _, why := ScaleDownOldReplicaSetsForRollingUpdate(m.appendRS(resized, newRS), resized, d)
 	for i, sc := range downs {
 		downs[i].ReplicaSet = oldActive[slices.IndexFunc(oldActive, func(rs *model.ReplicaSet) bool { return rs.Name == sc.ReplicaSet.Name })]
 	}
-	var notes []Reason
-	if why.Code != "" {
-		notes = append(notes, why)
+	if len(cleanups) == 0 {
+		return downs, why, nil
 	}
-	return append(cleanups, downs...), notes, nil
+	return append(cleanups, downs...), why, nil
 }
 
 // reconcileOldReplicaSets carries ReconcileOldReplicaSets out and reports
 // whether any old ReplicaSet changed. A ReplicaSet scaled twice is written
 // the second time from the first write's result, as upstream does.
 func (s *syncer) reconcileOldReplicaSets(allRSs, oldActive []*model.ReplicaSet, newRS *model.ReplicaSet) bool {
-	scales, notes, err := ReconcileOldReplicaSets(allRSs, oldActive, newRS, s.d)
-	s.plan.Notes = append(s.plan.Notes, notes...)
+	scales, note, err := reconcileOld(s.mem, allRSs, oldActive, newRS, s.d)
+	if note.Code != "" {
+		s.note(note)
+	}
 	latest := map[string]*model.ReplicaSet{}
 	scaled := false
 	for _, sc := range scales {
@@ -266,10 +285,10 @@ func (s *syncer) reconcileOldReplicaSets(allRSs, oldActive []*model.ReplicaSet, 
 // swallowed by released upstream, surfaced by the newest tree.
 func (s *syncer) oldReplicaSetError(err error) bool {
 	if s.cfg.surfaceOldRSErrors {
-		s.fail(ErrKindInvalidScale, "%v", err)
+		s.fail(ErrKindInvalidScale, "%s", err.Error())
 		return false
 	}
-	s.note(reason(NoteSwallowedError, nil, "upstream ignores: %v", err))
+	s.note(reason(NoteSwallowedError, nil, "upstream ignores: %s", err.Error()))
 	return false
 }
 

@@ -16,10 +16,10 @@ func (s *syncer) isScalingEvent(rsList []*model.ReplicaSet) bool {
 		return false
 	}
 	desired := s.replicas()
-	for _, rs := range proportion.FilterActiveReplicaSets(appendRS(oldRSs, newRS)) {
+	for _, rs := range s.active(s.appendRS(oldRSs, newRS)) {
 		annotated, ok := proportion.NonNegativeInt32Annotation(rs.Annotations, model.DesiredReplicasAnnotation)
 		if ok && annotated != desired {
-			s.note(reason(NoteScalingEvent, []Value{v("annotated", int64(annotated)), v("replicas", int64(desired))},
+			s.note(reason(NoteScalingEvent, s.mem.vals(v("annotated", int64(annotated)), v("replicas", int64(desired))),
 				"%s was sized for %d replicas, the Deployment now wants %d: scale instead of rolling out", rs.Name, annotated, desired))
 			return true
 		}
@@ -36,16 +36,12 @@ func (s *syncer) sync(rsList []*model.ReplicaSet) {
 	}
 	// Upstream's FindActiveOrLatest sorts the old ReplicaSets newest first in
 	// place; the rest of the sync sees that order.
-	oldRSs = newestFirst(oldRSs)
+	oldRSs = s.sorted(oldRSs, proportion.NewestFirst)
 	s.scale(newRS, oldRSs)
 	if _, pendingRollback := rollbackTo(s.d); s.d.Spec.Paused && !pendingRollback {
 		s.cleanupDeployment(oldRSs)
 	}
-	s.syncDeploymentStatus(appendRS(oldRSs, newRS), newRS)
-}
-
-func newestFirst(rss []*model.ReplicaSet) []*model.ReplicaSet {
-	return proportion.Sorted(rss, proportion.NewestFirst)
+	s.syncDeploymentStatus(s.appendRS(oldRSs, newRS), newRS)
 }
 
 // IsSaturated reports whether rs is a new ReplicaSet that has fully rolled
@@ -73,25 +69,25 @@ func (s *syncer) scale(newRS *model.ReplicaSet, oldRSs []*model.ReplicaSet) {
 		from := rs.SpecReplicas()
 		if from == desired {
 			if annotated, ok := proportion.NonNegativeInt32Annotation(rs.Annotations, model.DesiredReplicasAnnotation); ok && annotated != desired {
-				s.note(reason(NoteStaleDesiredAnnotation, []Value{v("annotated", int64(annotated)), v("replicas", int64(desired))},
+				s.note(reason(NoteStaleDesiredAnnotation, s.mem.vals(v("annotated", int64(annotated)), v("replicas", int64(desired))),
 					"the only active ReplicaSet %s already has %d replicas but is annotated for %d; upstream does not update the annotation here, so every sync is a scaling event and no rollout starts (upstream quirk)",
 					rs.Name, desired, annotated))
 				return
 			}
-			s.note(reason(NoteReplicasReached, []Value{v("replicas", int64(desired))},
+			s.note(reason(NoteReplicasReached, s.mem.vals(v("replicas", int64(desired))),
 				"the only active ReplicaSet %s already has %d replicas", rs.Name, desired))
 			return
 		}
 		s.scaleReplicaSetAndRecordEvent(rs, desired, reason(ReasonScaleActive,
-			[]Value{v("from", int64(from)), v("to", int64(desired))},
+			s.mem.vals(v("from", int64(from)), v("to", int64(desired))),
 			"%s is the only active ReplicaSet: %d→%d", rs.Name, from, desired))
 		return
 	}
 	if IsSaturated(d, newRS) {
-		for _, rs := range proportion.FilterActiveReplicaSets(oldRSs) {
+		for _, rs := range s.active(oldRSs) {
 			from := rs.SpecReplicas()
 			s.scaleReplicaSetAndRecordEvent(rs, 0, reason(ReasonScaleSaturated,
-				[]Value{v("from", int64(from)), v("to", 0)},
+				s.mem.vals(v("from", int64(from)), v("to", 0)),
 				"the new ReplicaSet %s is saturated: old %s %d→0", newRS.Name, rs.Name, from))
 		}
 		return
@@ -101,8 +97,8 @@ func (s *syncer) scale(newRS *model.ReplicaSet, oldRSs []*model.ReplicaSet) {
 			"several ReplicaSets are active and Recreate has no proportional scaling: nothing changes (upstream quirk)"))
 		return
 	}
-	dist := proportion.Distribute(d, proportion.FilterActiveReplicaSets(appendRS(oldRSs, newRS)), s.cfg.proportion)
+	dist := proportion.Distribute(d, s.active(s.appendRS(oldRSs, newRS)), s.cfg.proportion)
 	for _, sh := range dist.Shares {
-		s.scaleReplicaSet(sh.ReplicaSet, sh.To, proportionalReason(dist, sh))
+		s.scaleReplicaSet(sh.ReplicaSet, sh.To, proportionalReason(s.mem, dist, sh))
 	}
 }

@@ -15,8 +15,16 @@ func ReplicasAnnotationsNeedUpdate(rs *model.ReplicaSet, desired, maxReplicas in
 		return false
 	}
 	return rs.Annotations == nil ||
-		rs.Annotations[model.DesiredReplicasAnnotation] != strconv.Itoa(int(desired)) ||
-		rs.Annotations[model.MaxReplicasAnnotation] != strconv.Itoa(int(maxReplicas))
+		!annotationIs(rs.Annotations, model.DesiredReplicasAnnotation, desired) ||
+		!annotationIs(rs.Annotations, model.MaxReplicasAnnotation, maxReplicas)
+}
+
+// annotationIs reports whether annotations[key] is the decimal n (compared
+// without making the decimal string).
+func annotationIs(annotations map[string]string, key string, n int32) bool {
+	var buf [16]byte
+	v, ok := annotations[key]
+	return ok && v == string(strconv.AppendInt(buf[:0], int64(n), 10))
 }
 
 // SetReplicasAnnotations sets rs's desired-replicas and max-replicas
@@ -30,16 +38,18 @@ func SetReplicasAnnotations(rs *model.ReplicaSet, desired, maxReplicas int32) bo
 	if rs.Annotations == nil {
 		rs.Annotations = map[string]string{}
 	}
-	desiredChanged := setAnnotation(rs.Annotations, model.DesiredReplicasAnnotation, strconv.Itoa(int(desired)))
-	maxChanged := setAnnotation(rs.Annotations, model.MaxReplicasAnnotation, strconv.Itoa(int(maxReplicas)))
+	desiredChanged := setAnnotation(rs.Annotations, model.DesiredReplicasAnnotation, desired)
+	maxChanged := setAnnotation(rs.Annotations, model.MaxReplicasAnnotation, maxReplicas)
 	return desiredChanged || maxChanged
 }
 
-func setAnnotation(annotations map[string]string, key, value string) bool {
-	if old, ok := annotations[key]; ok && old == value {
+// setAnnotation sets annotations[key] to the decimal n and reports whether
+// it changed; the string is made only when it does.
+func setAnnotation(annotations map[string]string, key string, n int32) bool {
+	if annotationIs(annotations, key, n) {
 		return false
 	}
-	annotations[key] = value
+	annotations[key] = strconv.Itoa(int(n))
 	return true
 }
 
@@ -62,8 +72,12 @@ func (s *syncer) scaleReplicaSet(rs *model.ReplicaSet, newScale int32, why Reaso
 	if !sizeChange && !ReplicasAnnotationsNeedUpdate(rs, desired, maxReplicas) {
 		return false, rs
 	}
-	c := s.copyForWrite(rs)
-	c.Spec.Replicas = model.Int32Ptr(newScale)
+	c, deep := s.copyForWrite(rs)
+	if deep && c.Spec.Replicas != nil {
+		*c.Spec.Replicas = newScale // the deep copy's own
+	} else {
+		c.Spec.Replicas = model.Int32Ptr(newScale)
+	}
 	SetReplicasAnnotations(c, desired, maxReplicas)
 	out := s.writeReplicaSet(UpdateReplicaSet, c, rs, why)
 	if !sizeChange {
@@ -78,13 +92,13 @@ func (s *syncer) scaleReplicaSet(rs *model.ReplicaSet, newScale int32, why Reaso
 }
 
 // copyForWrite returns a copy of rs to change and write: a deep copy of an
-// input object, or, for an object this plan wrote before, a copy sharing the
-// maps the write does not change (all but the annotations).
-func (s *syncer) copyForWrite(rs *model.ReplicaSet) *model.ReplicaSet {
-	if _, owned := s.objVersion[rs]; !owned {
-		return rs.DeepCopy()
+// input object (deep is true), or, for an object this plan wrote before, a
+// copy sharing everything but the annotations with it.
+func (s *syncer) copyForWrite(rs *model.ReplicaSet) (c *model.ReplicaSet, deep bool) {
+	if _, owned := s.objVersion.get(rs); !owned {
+		return copyReplicaSet(rs), true
 	}
-	c := *rs
-	c.Annotations = maps.Clone(rs.Annotations)
-	return &c
+	shallow := *rs
+	shallow.Annotations = maps.Clone(rs.Annotations)
+	return &shallow, false
 }

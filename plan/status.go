@@ -25,6 +25,16 @@ func HasProgressDeadline(d *model.Deployment) bool {
 // status.terminatingReplicas (the DeploymentReplicaSetTerminatingReplicas
 // gate).
 func CalculateStatus(allRSs []*model.ReplicaSet, newRS *model.ReplicaSet, d *model.Deployment, now time.Time, terminating bool) model.DeploymentStatus {
+	return calculateStatus(allRSs, newRS, d, now, terminating, nil, nil)
+}
+
+// calculateStatus is CalculateStatus with the status's pointers (collision
+// count, terminating replicas) pointing into ints, allocated when nil. The
+// conditions are the status's own, appended to conds when it has room for
+// them and for the conditions a rollout sync adds (setCondition changes
+// them in place).
+func calculateStatus(allRSs []*model.ReplicaSet, newRS *model.ReplicaSet, d *model.Deployment, now time.Time, terminating bool,
+	ints *[2]int32, conds []model.DeploymentCondition) model.DeploymentStatus {
 	var st model.DeploymentStatus
 	if d == nil {
 		return st
@@ -44,22 +54,34 @@ func CalculateStatus(allRSs []*model.ReplicaSet, newRS *model.ReplicaSet, d *mod
 		st.UpdatedReplicas = newRS.Status.Replicas
 	}
 	st.UnavailableReplicas = max(0, totalSpec-st.AvailableReplicas)
-	st.CollisionCount = d.Status.CollisionCount
-	if st.CollisionCount != nil {
-		st.CollisionCount = model.Int32Ptr(*st.CollisionCount)
-	}
+	var sum int32
+	known := false
 	if terminating {
-		st.TerminatingReplicas = TerminatingReplicas(allRSs)
+		sum, known = terminatingReplicas(allRSs)
 	}
-	if len(d.Status.Conditions) > 0 {
-		st.Conditions = append([]model.DeploymentCondition(nil), d.Status.Conditions...)
+	if ints == nil && (known || d.Status.CollisionCount != nil) {
+		ints = new([2]int32)
 	}
+	if c := d.Status.CollisionCount; c != nil {
+		ints[0] = *c
+		st.CollisionCount = &ints[0]
+	}
+	if known {
+		ints[1] = sum
+		st.TerminatingReplicas = &ints[1]
+	}
+	// Room for Available and Progressing (a ReplicaFailure to promote, which
+	// is rare, moves them out).
+	if room := len(d.Status.Conditions) + 2; cap(conds) < room {
+		conds = make([]model.DeploymentCondition, 0, room)
+	}
+	st.Conditions = append(conds[:0], d.Status.Conditions...)
 	if st.AvailableReplicas >= d.DesiredReplicas()-proportion.MaxUnavailable(d) {
-		SetDeploymentCondition(&st, newCondition(model.DeploymentAvailable, model.ConditionTrue,
-			model.ReasonMinimumReplicasAvailable, "Deployment has minimum availability.", now))
+		setCondition(&st, newCondition(model.DeploymentAvailable, model.ConditionTrue,
+			model.ReasonMinimumReplicasAvailable, "Deployment has minimum availability.", now), true)
 	} else {
-		SetDeploymentCondition(&st, newCondition(model.DeploymentAvailable, model.ConditionFalse,
-			model.ReasonMinimumReplicasUnavailable, "Deployment does not have minimum availability.", now))
+		setCondition(&st, newCondition(model.DeploymentAvailable, model.ConditionFalse,
+			model.ReasonMinimumReplicasUnavailable, "Deployment does not have minimum availability.", now), true)
 	}
 	return st
 }
@@ -68,6 +90,16 @@ func CalculateStatus(allRSs []*model.ReplicaSet, newRS *model.ReplicaSet, d *mod
 // ReplicaSet never synced (observedGeneration 0, no count) is skipped; one
 // synced but not reporting makes the total unknown (nil).
 func TerminatingReplicas(rss []*model.ReplicaSet) *int32 {
+	sum, known := terminatingReplicas(rss)
+	if !known {
+		return nil
+	}
+	return model.Int32Ptr(sum)
+}
+
+// terminatingReplicas is TerminatingReplicas as a value: the sum and whether
+// it is known. The sum is int32 arithmetic, as upstream's.
+func terminatingReplicas(rss []*model.ReplicaSet) (int32, bool) {
 	var sum int32
 	for _, rs := range rss {
 		if rs == nil {
@@ -78,11 +110,11 @@ func TerminatingReplicas(rss []*model.ReplicaSet) *int32 {
 			continue
 		}
 		if t == nil {
-			return nil
+			return 0, false
 		}
 		sum += *t
 	}
-	return &sum
+	return sum, true
 }
 
 // DeploymentComplete reports whether st shows every replica updated and
@@ -131,31 +163,38 @@ func DeploymentTimedOut(d *model.Deployment, st *model.DeploymentStatus, now tim
 // syncDeploymentStatus writes the plain status (no Progressing estimation)
 // when it changed: the paused, scaling and deleting syncs.
 func (s *syncer) syncDeploymentStatus(allRSs []*model.ReplicaSet, newRS *model.ReplicaSet) {
-	st := CalculateStatus(allRSs, newRS, s.d, s.now, s.cfg.terminatingReplicas)
+	st := calculateStatus(allRSs, newRS, s.d, s.now, s.cfg.terminatingReplicas, s.statusInts(), s.mem.conditions())
 	s.writeStatusIfChanged(st)
 }
 
 func (s *syncer) writeStatusIfChanged(st model.DeploymentStatus) bool {
 	// st is fresh and, like the working copy, never changed in place.
-	computed := st
-	s.statusComputed = &computed
+	computed := &s.mem.status
+	if s.statusComputed == computed {
+		computed = new(model.DeploymentStatus)
+	}
+	*computed = st
+	s.statusComputed = computed
 	if statusEqual(&s.d.Status, &st) {
 		s.note(reason(NoteStatusUnchanged, nil, "the stored status is current"))
 		return false
 	}
 	s.d.Status = st
-	s.updateStatus(statusReason(&st))
+	s.statusOwned = true
+	s.updateStatus(statusReason(&st, s.mem.valueSlice(5)))
 	return true
 }
 
 // statusReason explains a status write, e.g. "status: 13 replicas, 8
 // updated, 11 ready, 11 available, 2 unavailable". The sentence is built
 // from the reason's values (every sync that writes the status makes one).
-func statusReason(st *model.DeploymentStatus) Reason {
-	values := []Value{
+//
+// The values are appended to values.
+func statusReason(st *model.DeploymentStatus, values []Value) Reason {
+	values = append(values,
 		v("replicas", int64(st.Replicas)), v("updated", int64(st.UpdatedReplicas)), v("ready", int64(st.ReadyReplicas)),
 		v("available", int64(st.AvailableReplicas)), v("unavailable", int64(st.UnavailableReplicas)),
-	}
+	)
 	msg := make([]byte, 0, 96)
 	msg = append(msg, "status: "...)
 	for i, x := range values {
@@ -174,45 +213,46 @@ func statusReason(st *model.DeploymentStatus) Reason {
 // nothing is written.
 func (s *syncer) syncRolloutStatus(allRSs []*model.ReplicaSet, newRS *model.ReplicaSet) {
 	d := s.d
-	st := CalculateStatus(allRSs, newRS, d, s.now, s.cfg.terminatingReplicas)
+	st := calculateStatus(allRSs, newRS, d, s.now, s.cfg.terminatingReplicas, s.statusInts(), s.mem.conditions())
 	if !HasProgressDeadline(d) {
-		RemoveDeploymentCondition(&st, model.DeploymentProgressing)
+		removeCondition(&st, model.DeploymentProgressing, true)
 	}
 	if DeploymentComplete(d, &st) {
-		s.note(reason(NoteComplete, []Value{v("replicas", int64(st.Replicas))},
+		s.note(reason(NoteComplete, s.mem.vals(v("replicas", int64(st.Replicas))),
 			"complete: %d replicas, all updated and available", st.Replicas))
 	}
 	cur := d.Status.Condition(model.DeploymentProgressing)
 	isComplete := st.Replicas == st.UpdatedReplicas && cur != nil && cur.Reason == model.ReasonNewReplicaSetAvailable
 	if HasProgressDeadline(d) && !isComplete {
-		subject := "Deployment " + strconv.Quote(d.Name)
+		// The subject of the messages: `Deployment "web"` or `ReplicaSet "web-5d7"`.
+		kind, name := "Deployment", d.Name
 		if newRS != nil {
-			subject = "ReplicaSet " + strconv.Quote(newRS.Name)
+			kind, name = "ReplicaSet", newRS.Name
 		}
 		switch {
 		case DeploymentComplete(d, &st):
-			SetDeploymentCondition(&st, newCondition(model.DeploymentProgressing, model.ConditionTrue,
-				model.ReasonNewReplicaSetAvailable, subject+" has successfully progressed.", s.now))
+			setCondition(&st, newCondition(model.DeploymentProgressing, model.ConditionTrue,
+				model.ReasonNewReplicaSetAvailable, sprintf("%s %q has successfully progressed.", kind, name), s.now), true)
 		case DeploymentProgressing(d, &st):
-			c := newCondition(model.DeploymentProgressing, model.ConditionTrue, model.ReasonReplicaSetUpdated, subject+" is progressing.", s.now)
+			c := newCondition(model.DeploymentProgressing, model.ConditionTrue, model.ReasonReplicaSetUpdated, sprintf("%s %q is progressing.", kind, name), s.now)
 			if cur != nil {
 				if cur.Status == model.ConditionTrue {
 					c.LastTransitionTime = cur.LastTransitionTime
 				}
-				RemoveDeploymentCondition(&st, model.DeploymentProgressing)
+				removeCondition(&st, model.DeploymentProgressing, true)
 			}
-			SetDeploymentCondition(&st, c)
+			setCondition(&st, c, true)
 		case DeploymentTimedOut(d, &st, s.now):
-			SetDeploymentCondition(&st, newCondition(model.DeploymentProgressing, model.ConditionFalse,
-				model.ReasonProgressDeadlineExceeded, subject+" has timed out progressing.", s.now))
-			s.note(reason(NoteDeadlineExceeded, []Value{v("progressDeadlineSeconds", int64(*d.Spec.ProgressDeadlineSeconds))},
+			setCondition(&st, newCondition(model.DeploymentProgressing, model.ConditionFalse,
+				model.ReasonProgressDeadlineExceeded, sprintf("%s %q has timed out progressing.", kind, name), s.now), true)
+			s.note(reason(NoteDeadlineExceeded, s.mem.vals(v("progressDeadlineSeconds", int64(*d.Spec.ProgressDeadlineSeconds))),
 				"no progress for more than %d seconds", *d.Spec.ProgressDeadlineSeconds))
 		}
 	}
 	if failures := replicaFailures(allRSs, newRS); len(failures) > 0 {
-		SetDeploymentCondition(&st, failures[0])
+		setCondition(&st, failures[0], true)
 	} else {
-		RemoveDeploymentCondition(&st, model.DeploymentReplicaFailure)
+		removeCondition(&st, model.DeploymentReplicaFailure, true)
 	}
 	if !s.writeStatusIfChanged(st) {
 		s.requeueStuckDeployment(&st)

@@ -103,7 +103,7 @@ func (s *syncer) syncStatusOnly(rsList []*model.ReplicaSet) {
 	if !ok {
 		return
 	}
-	s.syncDeploymentStatus(appendRS(oldRSs, newRS), newRS)
+	s.syncDeploymentStatus(s.appendRS(oldRSs, newRS), newRS)
 }
 
 // sortedByCreation returns rss sorted oldest first, ties by name: the order
@@ -115,16 +115,6 @@ func sortedByCreation(rss []*model.ReplicaSet) []*model.ReplicaSet {
 	}
 	out := slices.Clone(rss)
 	slices.SortFunc(out, proportion.ByCreationTimestamp)
-	return out
-}
-
-// appendRS returns a new slice holding rss and then rs (when non-nil).
-func appendRS(rss []*model.ReplicaSet, rs *model.ReplicaSet) []*model.ReplicaSet {
-	out := make([]*model.ReplicaSet, 0, len(rss)+1)
-	out = append(out, rss...)
-	if rs != nil {
-		out = append(out, rs)
-	}
 	return out
 }
 

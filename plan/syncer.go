@@ -1,7 +1,6 @@
 package plan
 
 import (
-	"fmt"
 	"maps"
 	"time"
 
@@ -27,8 +26,8 @@ type syncer struct {
 	// serverVersion counts the writes each ReplicaSet (by name) has received
 	// this sync; objVersion records which of those versions an object in
 	// hand was derived from (absent: the cached input, version 0).
-	serverVersion map[string]int
-	objVersion    map[*model.ReplicaSet]int
+	serverVersion smallMap[string]
+	objVersion    smallMap[*model.ReplicaSet]
 	found         foundReplicaSets
 	// statusComputed is set by the status writers, for Plan.Status.
 	statusComputed *model.DeploymentStatus
@@ -42,6 +41,13 @@ type syncer struct {
 	// templateReplaced is set when the working copy's template is no
 	// longer the input's (a rollback).
 	templateReplaced bool
+	// statusOwned is set when the working copy's status is one the sync
+	// computed (fresh, shared with no input), so owning the working copy
+	// need not copy it again.
+	statusOwned bool
+	// mem is the sync's one allocation for the plan's usual parts, the
+	// working copy and the working lists (see planMemory).
+	mem *planMemory
 }
 
 // podTemplateHash is the hasher's value for the working copy's template
@@ -64,15 +70,17 @@ func newSyncer(s State, cfg config) *syncer {
 	// only the annotations in place, and copies them first
 	// (ownAnnotations); everything else it changes is replaced whole
 	// (conditions, status, template).
-	d := *s.Deployment
-	return &syncer{
+	sy := &syncer{
 		cfg:  cfg,
 		now:  s.Now,
-		d:    &d,
 		all:  s.ReplicaSets,
 		pods: s.Pods,
-		plan: Plan{ConflictAt: -1, Actions: make([]Action, 0, 4)},
+		mem:  new(planMemory),
 	}
+	sy.mem.wc = *s.Deployment
+	sy.d = &sy.mem.wc
+	sy.plan = Plan{ConflictAt: -1, Actions: sy.mem.actions[:0]}
+	return sy
 }
 
 func (s *syncer) replicas() int32 { return s.d.DesiredReplicas() }
@@ -86,11 +94,24 @@ func (s *syncer) record(a Action) {
 	s.plan.Actions = append(s.plan.Actions, a)
 }
 
-func (s *syncer) note(r Reason) { s.plan.Notes = append(s.plan.Notes, r) }
+func (s *syncer) note(r Reason) {
+	if s.plan.Notes == nil {
+		s.plan.Notes = s.mem.notes[:0]
+	}
+	s.plan.Notes = append(s.plan.Notes, r)
+}
 
 func (s *syncer) event(typ, reason, format string, args ...any) {
+	if s.plan.Events == nil {
+		s.plan.Events = s.mem.events[:0]
+	}
+	// The object and the message are one string, cut in two.
+	var buf [192]byte
+	b := append(append(append(buf[:0], model.DeploymentKind...), '/'), s.d.Name...)
+	cut := len(b)
+	both := string(appendf(b, format, args))
 	s.plan.Events = append(s.plan.Events, Event{
-		Type: typ, Reason: reason, Message: fmt.Sprintf(format, args...), Object: model.DeploymentKind + "/" + s.d.Name,
+		Type: typ, Reason: reason, Message: both[cut:], Object: both[:cut],
 		AfterAction: len(s.plan.Actions) - 1,
 	})
 }
@@ -108,8 +129,15 @@ func (s *syncer) writeDeployment(kind ActionKind, r Reason) {
 		s.d.Annotations = maps.Clone(s.d.Annotations) // still the input's
 	}
 	s.annotationsOwned, s.annotationsSent = false, true
-	sent := *s.d
-	s.record(Action{Kind: kind, Name: s.d.Name, Deployment: &sent, Conflict: s.deploymentWrites > 0, Reason: r})
+	var sent *model.Deployment
+	if m := s.mem; m.nSent < len(m.sent) {
+		sent = &m.sent[m.nSent]
+		m.nSent++
+	} else {
+		sent = new(model.Deployment)
+	}
+	*sent = *s.d
+	s.record(Action{Kind: kind, Name: s.d.Name, Deployment: sent, Conflict: s.deploymentWrites > 0, Reason: r})
 	s.deploymentWrites++
 }
 
@@ -123,12 +151,11 @@ func (s *syncer) ownWorkingCopy() {
 	}
 	s.owned = true
 	d := s.d
-	annotations := d.Annotations
-	d.Annotations = nil // copied separately, and only when changed
-	d.ObjectMeta = d.ObjectMeta.DeepCopy()
-	d.Spec = d.Spec.DeepCopy()
-	d.Status = d.Status.DeepCopy()
-	d.Annotations = annotations
+	// The annotations are copied separately, and only when changed.
+	ownMetaAndSpec(d, &s.mem.spec)
+	if !s.statusOwned {
+		d.Status = d.Status.DeepCopy()
+	}
 }
 
 // ownAnnotations gives the working copy its own annotation map before the
@@ -160,24 +187,21 @@ func (s *syncer) updateStatus(r Reason) { s.writeDeployment(UpdateDeploymentStat
 func (s *syncer) writeReplicaSet(kind ActionKind, rs, base *model.ReplicaSet, r Reason) *model.ReplicaSet {
 	conflict := false
 	if kind == UpdateReplicaSet {
-		conflict = s.objVersion[base] != s.serverVersion[rs.Name]
+		derivedFrom, _ := s.objVersion.get(base)
+		server, _ := s.serverVersion.get(rs.Name)
+		conflict = derivedFrom != server
 	}
 	s.bumpVersion(rs.Name)
 	s.record(Action{Kind: kind, Name: rs.Name, ReplicaSet: rs, Conflict: conflict, Reason: r})
-	if s.objVersion == nil {
-		s.objVersion = map[*model.ReplicaSet]int{}
-	}
-	s.objVersion[rs] = s.serverVersion[rs.Name]
+	server, _ := s.serverVersion.get(rs.Name)
+	s.objVersion.set(rs, server)
 	return rs
 }
 
-// bumpVersion counts a write to the named ReplicaSet. The version maps are
-// made on the first write: most syncs write no ReplicaSet twice, many none.
+// bumpVersion counts a write to the named ReplicaSet.
 func (s *syncer) bumpVersion(name string) {
-	if s.serverVersion == nil {
-		s.serverVersion = map[string]int{}
-	}
-	s.serverVersion[name]++
+	n, _ := s.serverVersion.get(name)
+	s.serverVersion.set(name, n+1)
 }
 
 // touchReplicaSet records a write (patch or delete) that changes the stored
@@ -188,15 +212,18 @@ func (s *syncer) touchReplicaSet(a Action) {
 }
 
 func (s *syncer) finish() Plan {
+	s.mem.wc = model.Deployment{}
+	clear(s.mem.rs[:s.mem.nRS])
 	p := s.plan
 	invalidOutcome(&p)
 	p.Status = s.statusComputed
 	if len(p.Actions) == 0 && len(p.Notes) == 0 {
-		p.Notes = append(p.Notes, reason(NoteStatusUnchanged, nil, "nothing to do: the stored status is current"))
+		s.note(reason(NoteStatusUnchanged, nil, "nothing to do: the stored status is current"))
+		p.Notes = s.plan.Notes
 	}
 	return p
 }
 
 func (s *syncer) fail(kind ErrorKind, format string, args ...any) {
-	s.plan.Err = &SyncError{Kind: kind, Message: fmt.Sprintf(format, args...)}
+	s.plan.Err = &SyncError{Kind: kind, Message: sprintf(format, args...)}
 }

@@ -102,13 +102,19 @@ func FilterActiveReplicaSets(rss []*model.ReplicaSet) []*model.ReplicaSet {
 	if n == 0 {
 		return nil
 	}
-	out := make([]*model.ReplicaSet, 0, n)
+	return AppendActiveReplicaSets(make([]*model.ReplicaSet, 0, n), rss)
+}
+
+// AppendActiveReplicaSets appends to dst the ReplicaSets
+// FilterActiveReplicaSets keeps, in their original order, and returns the
+// extended slice: FilterActiveReplicaSets for a caller with a buffer.
+func AppendActiveReplicaSets(dst, rss []*model.ReplicaSet) []*model.ReplicaSet {
 	for _, rs := range rss {
 		if isActive(rs) {
-			out = append(out, rs)
+			dst = append(dst, rs)
 		}
 	}
-	return out
+	return dst
 }
 
 // FindActiveOrLatest decides how a scaling event is handled. If exactly one

@@ -119,6 +119,25 @@ func TestFilterActiveReplicaSets(t *testing.T) {
 	})
 }
 
+// TestAppendActiveReplicaSets: appending keeps dst and adds what
+// FilterActiveReplicaSets keeps, in the same order, within dst's capacity.
+func TestAppendActiveReplicaSets(t *testing.T) {
+	x := replicaSet("x", 3, minute(9))
+	in := []*model.ReplicaSet{replicaSet("c", 1, minute(3)), nil, replicaSet("b", 0, minute(2)), replicaSet("a", 2, minute(1))}
+	buf := make([]*model.ReplicaSet, 1, 8)
+	buf[0] = x
+	got := AppendActiveReplicaSets(buf, in)
+	if diff := cmp.Diff([]string{"x", "c", "a"}, names(got)); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	if &got[0] != &buf[0] {
+		t.Error("AppendActiveReplicaSets allocated although dst had room")
+	}
+	if diff := cmp.Diff(names(FilterActiveReplicaSets(in)), names(got[1:])); diff != "" {
+		t.Errorf("differs from FilterActiveReplicaSets (-filter +append):\n%s", diff)
+	}
+}
+
 func TestScaleCandidates(t *testing.T) {
 	type tc struct {
 		why

@@ -72,12 +72,12 @@ func newReplicaSetAnnotations(d *model.Deployment, rs *model.ReplicaSet, newRevi
 	}
 	// copyDeploymentAnnotations has made rs.Annotations non-nil.
 	oldRevision, hadRevision := rs.Annotations[model.RevisionAnnotation]
-	oldRev, err := strconv.ParseInt(oldRevision, 10, 64)
-	if err != nil {
-		if oldRevision != "" {
+	var oldRev int64 // none yet: 0 (not parsed, which would only make an error to drop)
+	if oldRevision != "" {
+		var err error
+		if oldRev, err = strconv.ParseInt(oldRevision, 10, 64); err != nil {
 			return changed, false // upstream quirk (a non-numeric revision breaks annotation syncing): the copies above are reported as unchanged
 		}
-		oldRev = 0
 	}
 	newRev, err := strconv.ParseInt(newRevision, 10, 64)
 	if err != nil {

@@ -1,0 +1,71 @@
+package plan
+
+import "github.com/rolloutplan/rolloutplan/model"
+
+// planMemory holds, in one allocation, what most plans hold: up to two
+// actions, two notes and one event (the plan's slices start in these
+// arrays and move out when they grow past them), and the Deployment its
+// first Deployment write sends; and, during the sync, the working copy.
+// Its arrays are sized for a typical sync: every byte allocated costs
+// garbage collection time, used or not.
+// Each array backs one slice only, so appending to one of the plan's slices
+// never overwrites another. finish clears the working copy, which may
+// still point into the input: the plan keeps none of the input alive.
+type planMemory struct {
+	actions [2]Action
+	notes   [2]Reason
+	events  [1]Event
+	sent    [1]model.Deployment
+	nSent   int
+	wc      model.Deployment
+	// spec holds what the working copy's spec points to once it owns it
+	// (the plan's Deployments share it).
+	spec  specCopy
+	rs    [rsScratch]*model.ReplicaSet // see rsSlice
+	nRS   int
+	ints  [2][2]int32 // see statusInts
+	nInts int
+	// status is the first status the sync computes (Plan.Status).
+	status  model.DeploymentStatus
+	values  [12]Value // see valueSlice
+	nValues int
+	// conds holds the conditions of the first status the sync computes.
+	conds     [4]model.DeploymentCondition
+	condsUsed bool
+}
+
+// conditions returns room for the conditions of a computed status: m's,
+// the first time.
+func (m *planMemory) conditions() []model.DeploymentCondition {
+	if m.condsUsed {
+		return nil
+	}
+	m.condsUsed = true
+	return m.conds[:0]
+}
+
+// vals returns the values of a reason, vs, in m's value memory.
+func (m *planMemory) vals(vs ...Value) []Value {
+	return append(m.valueSlice(len(vs)), vs...)
+}
+
+// valueSlice returns an empty list with room for n values of a reason, in
+// m while it has room (a nil m has none). Like rsSlice's lists, it is
+// capped at n.
+func (m *planMemory) valueSlice(n int) []Value {
+	if m == nil || m.nValues+n > len(m.values) {
+		return make([]Value, 0, n)
+	}
+	out := m.values[m.nValues : m.nValues : m.nValues+n]
+	m.nValues += n
+	return out
+}
+
+// statusInts returns room for the values a computed status points to.
+func (s *syncer) statusInts() *[2]int32 {
+	if m := s.mem; m.nInts < len(m.ints) {
+		m.nInts++
+		return &m.ints[m.nInts-1]
+	}
+	return new([2]int32)
+}

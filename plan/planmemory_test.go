@@ -1,0 +1,98 @@
+package plan
+
+import (
+	"compress/gzip"
+	"encoding/json"
+	"os"
+	"testing"
+
+	"github.com/rolloutplan/rolloutplan/model"
+)
+
+// TestPlanMemoryListsAreIndependent: lists taken from the plan's memory are
+// capped, so appending past one never overwrites the next; a nil memory
+// allocates.
+func TestPlanMemoryListsAreIndependent(t *testing.T) {
+	m := new(planMemory)
+	a, b := m.rsSlice(2), m.rsSlice(2)
+	x, y, z := &model.ReplicaSet{}, &model.ReplicaSet{}, &model.ReplicaSet{}
+	b = append(b, y, y)
+	a = append(a, x, x)
+	a = append(a, z) // past its room: moves out
+	if b[0] != y || b[1] != y || a[2] != z || m.rs[0] != x || m.rs[1] != x || m.rs[2] != y {
+		t.Error("lists taken from the scratch overlap")
+	}
+	u, w := m.vals(v("a", 1)), m.vals(v("b", 2))
+	u = append(u, v("c", 3))
+	if w[0].Name != "b" || len(u) != 2 {
+		t.Errorf("values overlap: %v, %v", u, w)
+	}
+	var none *planMemory
+	if got := none.appendRS(nil, x); len(got) != 1 || got[0] != x {
+		t.Errorf("nil memory appendRS = %v", got)
+	}
+	if got := none.vals(v("a", 1)); len(got) != 1 {
+		t.Errorf("nil memory vals = %v", got)
+	}
+	big := m.rsSlice(2 * rsScratch) // more than the scratch holds
+	if cap(big) != 2*rsScratch {
+		t.Errorf("cap = %d", cap(big))
+	}
+}
+
+// TestFinishKeepsNoInput: after a sync, the plan's memory holds nothing of
+// the input (the working copy and the scratch lists are cleared), so a
+// plan does not keep its input alive.
+func TestFinishKeepsNoInput(t *testing.T) {
+	f, err := os.Open("testdata/conformance-states.json.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []struct {
+		State State `json:"state"`
+	}
+	if err := json.NewDecoder(r).Decode(&cases); err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range cases {
+		sy := newSyncer(c.State, newConfig(nil))
+		sy.syncDeployment()
+		if sy.hasherErr != nil {
+			t.Fatal(sy.hasherErr)
+		}
+		sy.finish()
+		m := sy.mem
+		if m.wc.Name != "" || m.wc.Labels != nil || m.wc.Spec.Selector != nil {
+			t.Errorf("state %d: the working copy survives the sync", i)
+		}
+		for j, rs := range m.rs {
+			if rs != nil {
+				t.Errorf("state %d: scratch[%d] still holds %s", i, j, rs.Name)
+			}
+		}
+	}
+}
+
+// TestReplicasAnnotationsCompareWithoutAllocating: checking the replica
+// annotations of a ReplicaSet of 1000 replicas (past strconv's cached small
+// numbers) makes no string.
+func TestReplicasAnnotationsCompareWithoutAllocating(t *testing.T) {
+	rs := &model.ReplicaSet{ObjectMeta: model.ObjectMeta{Annotations: map[string]string{
+		model.DesiredReplicasAnnotation: "1000", model.MaxReplicasAnnotation: "1250"}}}
+	if allocs := testing.AllocsPerRun(100, func() {
+		if ReplicasAnnotationsNeedUpdate(rs, 1000, 1250) || SetReplicasAnnotations(rs, 1000, 1250) {
+			t.Fatal("the annotations are current")
+		}
+	}); allocs != 0 {
+		t.Errorf("%v allocations, want 0", allocs)
+	}
+	if !annotationIs(rs.Annotations, model.DesiredReplicasAnnotation, 1000) || annotationIs(rs.Annotations, model.DesiredReplicasAnnotation, -1000) ||
+		annotationIs(rs.Annotations, "missing", 0) {
+		t.Error("annotationIs compares wrongly")
+	}
+}
