@@ -56,6 +56,7 @@ type Cluster struct {
 
 	version int64 // last resourceVersion handed out
 	uids    int64 // last UID suffix handed out
+	rvs     versionBatch
 }
 
 // State returns the snapshot the planner sees at now. The slices are fresh;
@@ -68,7 +69,7 @@ func (c *Cluster) State(now time.Time) plan.State {
 // adds to the cluster itself.
 func (c *Cluster) NextResourceVersion() string {
 	c.version++
-	return strconv.FormatInt(c.version, 10)
+	return c.rvs.format(c.version)
 }
 
 // NextUID returns a fresh UID with the given prefix, e.g. "rs-7".
@@ -154,7 +155,7 @@ func (c *Cluster) Apply(a plan.Action, now time.Time) error {
 			return notFound("deployments", a.Name)
 		}
 		d := *c.Deployment
-		d.Status = a.Deployment.Status.DeepCopy()
+		d.Status = a.Deployment.Status // kept like the plan's other maps and slices
 		d.Annotations = a.Deployment.Annotations
 		d.ResourceVersion = c.NextResourceVersion()
 		c.Deployment = &d
@@ -200,10 +201,21 @@ func (c *Cluster) SetReplicaSetStatus(name string, st model.ReplicaSetStatus) er
 	if i < 0 {
 		return notFound("replicasets", name)
 	}
-	rs := *c.ReplicaSets[i]
+	old := c.ReplicaSets[i]
+	rs := *old
 	rs.Status = st
-	rs.Status.Conditions = slices.Clone(st.Conditions)
-	rs.Status.TerminatingReplicas = cloneInt32(st.TerminatingReplicas)
+	// The caller keeps st's slice and pointer: store copies, or the stored
+	// ones when they are equal (they are never changed in place).
+	if !slices.Equal(old.Status.Conditions, st.Conditions) || (old.Status.Conditions == nil) != (st.Conditions == nil) {
+		rs.Status.Conditions = slices.Clone(st.Conditions)
+	} else {
+		rs.Status.Conditions = old.Status.Conditions
+	}
+	if t, o := st.TerminatingReplicas, old.Status.TerminatingReplicas; t != nil && o != nil && *t == *o {
+		rs.Status.TerminatingReplicas = o
+	} else {
+		rs.Status.TerminatingReplicas = cloneInt32(t)
+	}
 	rs.ResourceVersion = c.NextResourceVersion()
 	c.setReplicaSet(i, &rs)
 	return nil
