@@ -21,14 +21,14 @@ type world interface {
 	advance(c *plantest.Cluster, now time.Time) bool
 	reconcile(c *plantest.Cluster, now time.Time) (bool, error)
 	next(c *plantest.Cluster, now time.Time) time.Time
-	// tally fills out (cleared first) with each ReplicaSet's pods.
-	tally(c *plantest.Cluster, now time.Time, out map[string]podTally)
+	// tally fills out[i] (zeroed first) with the pods of the cluster's
+	// ReplicaSets[i] and returns the number of terminating pods whose
+	// ReplicaSet is gone.
+	tally(c *plantest.Cluster, now time.Time, out []podTally) (gone int32)
 }
 
 // podTally counts one ReplicaSet's pods as they exist in the modelled
-// cluster; each pod is counted once, as active or as terminating. The pods
-// of a deleted ReplicaSet are tallied under its name (Counts fidelity) or
-// under "" (Pods fidelity, where only the owner's UID is left).
+// cluster; each pod is counted once, as active or as terminating.
 type podTally struct{ active, ready, available, terminating int32 }
 
 type countAdapter struct{ *countWorld }
@@ -70,11 +70,10 @@ type runner struct {
 
 	// Scratch reused by every sync, so that a long simulation allocates
 	// per sync only what the planner and the trace keep.
-	rsBuf   []*model.ReplicaSet // the planner's snapshot of the ReplicaSets
-	podBuf  []*model.Pod        // the planner's snapshot of the pods
-	writes  []Write             // the writes of a sync, when the trace does not keep them
-	byRS    map[string]podTally // the world's tally
-	ownedRS map[string]bool     // names of the existing ReplicaSets, for tally
+	rsBuf  []*model.ReplicaSet // the planner's snapshot of the ReplicaSets
+	podBuf []*model.Pod        // the planner's snapshot of the pods
+	writes []Write             // the writes of a sync, when the trace does not keep them
+	byRS   []podTally          // the world's tally, by the cluster's ReplicaSets
 
 	// sync is plan.Sync; tests measure the planner's share through it.
 	sync func(plan.State, ...plan.Option) (plan.Plan, error)
@@ -98,8 +97,7 @@ func newRunner(cfg Config) (*runner, error) {
 	if cfg.Start.IsZero() {
 		cfg.Start = defaultStart
 	}
-	r := &runner{cfg: cfg, interval: cfg.SyncInterval, userAt: -1, prev: map[string]model.ReplicaSetStatus{},
-		byRS: map[string]podTally{}, ownedRS: map[string]bool{}, sync: plan.Sync}
+	r := &runner{cfg: cfg, interval: cfg.SyncInterval, userAt: -1, prev: map[string]model.ReplicaSetStatus{}, sync: plan.Sync}
 	if r.interval <= 0 {
 		r.interval = time.Second
 	}
@@ -345,29 +343,23 @@ func (r *runner) nextEvent(p plan.Plan, now time.Time) time.Time {
 
 // tally counts the Deployment's pods from the modelled pods: those of the
 // ReplicaSets it controls, and terminating pods whose ReplicaSet is gone.
-// The map it returns is reused by the next sync.
-func (r *runner) tally(now time.Time) (PodCounts, map[string]podTally) {
-	byRS := r.byRS
+// It also returns each ReplicaSet's tally, by the cluster's ReplicaSets, in
+// a slice the next sync reuses.
+func (r *runner) tally(now time.Time) (PodCounts, []podTally) {
+	byRS := slices.Grow(r.byRS[:0], len(r.cluster.ReplicaSets))[:len(r.cluster.ReplicaSets)]
 	clear(byRS)
-	r.world.tally(&r.cluster, now, byRS)
+	r.byRS = byRS
 	var c PodCounts
-	owned := r.ownedRS
-	clear(owned)
-	for _, rs := range r.cluster.ReplicaSets {
-		owned[rs.Name] = true
+	c.Terminating = r.world.tally(&r.cluster, now, byRS)
+	for i, rs := range r.cluster.ReplicaSets {
 		if !rs.IsControlledBy(r.cluster.Deployment.UID) {
 			continue
 		}
-		t := byRS[rs.Name]
+		t := byRS[i]
 		c.Active += t.active
 		c.Ready += t.ready
 		c.Available += t.available
 		c.Terminating += t.terminating
-	}
-	for name, t := range byRS {
-		if !owned[name] {
-			c.Terminating += t.terminating
-		}
 	}
 	c.Pods = c.Active + c.Terminating
 	c.Unavailable = max(0, r.cluster.Deployment.DesiredReplicas()-c.Available)
@@ -415,8 +407,11 @@ func (r *runner) record(sync int, now time.Time, user []string, p plan.Plan, wri
 		step.Err = p.Err.Message
 	}
 	newRS := plan.FindNewReplicaSet(d, r.owned())
-	for _, rs := range r.owned() {
-		t := byRS[rs.Name]
+	for i, rs := range r.cluster.ReplicaSets {
+		if !rs.IsControlledBy(d.UID) {
+			continue
+		}
+		t := byRS[i]
 		step.Sets = append(step.Sets, ReplicaSetAt{
 			Name: rs.Name, Revision: rs.Annotations[model.RevisionAnnotation], New: rs == newRS, Spec: rs.SpecReplicas(),
 			Active: t.active, Ready: t.ready, Available: t.available, Terminating: t.terminating,
