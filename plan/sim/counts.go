@@ -52,6 +52,9 @@ type countWorld struct {
 	byName map[string]*rsPods
 	pass   uint64   // counts the walks over the cluster that mark the live sets
 	keep   []cohort // scratch of remove
+	// terminating is the scratch of reconcile: the terminating count of the
+	// status it compares and writes.
+	terminating int32
 }
 
 func newCountWorld(w World, rng *rand.Rand, rss []*model.ReplicaSet, start time.Time) *countWorld {
@@ -157,16 +160,9 @@ func (cw *countWorld) reconcile(c *plantest.Cluster, now time.Time) bool {
 			changed = true
 		}
 		st, terminating := cw.status(rs, p, now)
-		same := false
-		if old := rs.Status.TerminatingReplicas; old != nil && *old == terminating {
-			st.TerminatingReplicas = old // equal: compare the rest
-			same = replicaSetStatusEqual(&rs.Status, &st)
-		}
-		if !same {
-			// Only a status that is written needs its terminating count
-			// on the heap.
-			t := terminating
-			st.TerminatingReplicas = &t
+		cw.terminating = terminating
+		st.TerminatingReplicas = &cw.terminating // SetReplicaSetStatus copies it
+		if !replicaSetStatusEqual(&rs.Status, &st) {
 			_ = c.SetReplicaSetStatus(rs.Name, st)
 			changed = true
 		}
@@ -230,8 +226,7 @@ func (cw *countWorld) remove(p *rsPods, k int32, now time.Time) {
 }
 
 // status is the status the ReplicaSet controller writes, except that its
-// TerminatingReplicas is left nil and the count returned apart, so that
-// comparing it with the stored status allocates nothing.
+// TerminatingReplicas is left nil and the count returned apart.
 func (cw *countWorld) status(rs *model.ReplicaSet, p *rsPods, now time.Time) (st model.ReplicaSetStatus, terminating int32) {
 	st = model.ReplicaSetStatus{ObservedGeneration: rs.Generation, Conditions: rs.Status.Conditions}
 	st.Replicas = p.active()
