@@ -57,6 +57,7 @@ type Cluster struct {
 	version int64 // last resourceVersion handed out
 	uids    int64 // last UID suffix handed out
 	rvs     versionBatch
+	slab    *slabs
 }
 
 // State returns the snapshot the planner sees at now. The slices are fresh;
@@ -113,7 +114,7 @@ func (c *Cluster) Apply(a plan.Action, now time.Time) error {
 		rs.Generation = 1
 		rs.ResourceVersion = c.NextResourceVersion()
 		rs.Status = model.ReplicaSetStatus{}
-		c.ReplicaSets = append(c.ReplicaSets, &rs)
+		c.ReplicaSets = append(c.ReplicaSets, c.newReplicaSet(&rs))
 	case plan.UpdateReplicaSet:
 		i := c.replicaSet(a.Name)
 		if i < 0 {
@@ -126,7 +127,7 @@ func (c *Cluster) Apply(a plan.Action, now time.Time) error {
 			rs.Generation++
 		}
 		rs.ResourceVersion = c.NextResourceVersion()
-		c.setReplicaSet(i, &rs)
+		c.setReplicaSet(i, c.newReplicaSet(&rs))
 	case plan.DeleteReplicaSet:
 		i := c.replicaSet(a.Name)
 		if i < 0 {
@@ -158,7 +159,7 @@ func (c *Cluster) Apply(a plan.Action, now time.Time) error {
 		d.Status = a.Deployment.Status // kept like the plan's other maps and slices
 		d.Annotations = a.Deployment.Annotations
 		d.ResourceVersion = c.NextResourceVersion()
-		c.Deployment = &d
+		c.Deployment = c.newDeployment(&d)
 	case plan.UpdateDeployment:
 		if c.Deployment == nil || c.Deployment.Name != a.Name {
 			return notFound("deployments", a.Name)
@@ -217,7 +218,7 @@ func (c *Cluster) SetReplicaSetStatus(name string, st model.ReplicaSetStatus) er
 		rs.Status.TerminatingReplicas = cloneInt32(t)
 	}
 	rs.ResourceVersion = c.NextResourceVersion()
-	c.setReplicaSet(i, &rs)
+	c.setReplicaSet(i, c.newReplicaSet(&rs))
 	return nil
 }
 
