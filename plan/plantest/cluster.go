@@ -108,26 +108,28 @@ func (c *Cluster) Apply(a plan.Action, now time.Time) error {
 		if c.replicaSet(a.Name) >= 0 {
 			return fmt.Errorf("replicasets.apps %q already exists", a.Name)
 		}
-		rs := *a.ReplicaSet
+		rs := c.newReplicaSet()
+		*rs = *a.ReplicaSet
 		rs.UID = c.NextUID("rs")
 		rs.CreationTimestamp = now
 		rs.Generation = 1
 		rs.ResourceVersion = c.NextResourceVersion()
 		rs.Status = model.ReplicaSetStatus{}
-		c.ReplicaSets = append(c.ReplicaSets, c.newReplicaSet(&rs))
+		c.ReplicaSets = append(c.ReplicaSets, rs)
 	case plan.UpdateReplicaSet:
 		i := c.replicaSet(a.Name)
 		if i < 0 {
 			return notFound("replicasets", a.Name)
 		}
 		old := c.ReplicaSets[i]
-		rs := *a.ReplicaSet
+		rs := c.newReplicaSet()
+		*rs = *a.ReplicaSet
 		rs.UID, rs.CreationTimestamp, rs.Status, rs.Generation = old.UID, old.CreationTimestamp, old.Status, old.Generation
 		if !replicaSetSpecEqual(&old.Spec, &rs.Spec) {
 			rs.Generation++
 		}
 		rs.ResourceVersion = c.NextResourceVersion()
-		c.setReplicaSet(i, c.newReplicaSet(&rs))
+		c.setReplicaSet(i, rs)
 	case plan.DeleteReplicaSet:
 		i := c.replicaSet(a.Name)
 		if i < 0 {
@@ -155,11 +157,12 @@ func (c *Cluster) Apply(a plan.Action, now time.Time) error {
 		if c.Deployment == nil || c.Deployment.Name != a.Name {
 			return notFound("deployments", a.Name)
 		}
-		d := *c.Deployment
+		d := c.newDeployment()
+		*d = *c.Deployment
 		d.Status = a.Deployment.Status // kept like the plan's other maps and slices
 		d.Annotations = a.Deployment.Annotations
 		d.ResourceVersion = c.NextResourceVersion()
-		c.Deployment = c.newDeployment(&d)
+		c.Deployment = d
 	case plan.UpdateDeployment:
 		if c.Deployment == nil || c.Deployment.Name != a.Name {
 			return notFound("deployments", a.Name)
@@ -203,7 +206,8 @@ func (c *Cluster) SetReplicaSetStatus(name string, st model.ReplicaSetStatus) er
 		return notFound("replicasets", name)
 	}
 	old := c.ReplicaSets[i]
-	rs := *old
+	rs := c.newReplicaSet()
+	*rs = *old
 	rs.Status = st
 	// The caller keeps st's slice and pointer: store copies, or the stored
 	// ones when they are equal (they are never changed in place).
@@ -218,7 +222,7 @@ func (c *Cluster) SetReplicaSetStatus(name string, st model.ReplicaSetStatus) er
 		rs.Status.TerminatingReplicas = cloneInt32(t)
 	}
 	rs.ResourceVersion = c.NextResourceVersion()
-	c.setReplicaSet(i, c.newReplicaSet(&rs))
+	c.setReplicaSet(i, rs)
 	return nil
 }
 

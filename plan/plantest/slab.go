@@ -18,27 +18,25 @@ type slabs struct {
 	deployments []model.Deployment
 }
 
-// replicaSet returns a new ReplicaSet equal to v.
-func (c *Cluster) newReplicaSet(v *model.ReplicaSet) *model.ReplicaSet {
+// newReplicaSet returns a new zero ReplicaSet.
+func (c *Cluster) newReplicaSet() *model.ReplicaSet {
 	s := c.slabs()
 	if len(s.replicaSets) == 0 {
 		s.replicaSets = make([]model.ReplicaSet, slabSize)
 	}
 	p := &s.replicaSets[0]
 	s.replicaSets = s.replicaSets[1:]
-	*p = *v
 	return p
 }
 
-// newDeployment returns a new Deployment equal to v.
-func (c *Cluster) newDeployment(v *model.Deployment) *model.Deployment {
+// newDeployment returns a new zero Deployment.
+func (c *Cluster) newDeployment() *model.Deployment {
 	s := c.slabs()
 	if len(s.deployments) == 0 {
 		s.deployments = make([]model.Deployment, slabSize)
 	}
 	p := &s.deployments[0]
 	s.deployments = s.deployments[1:]
-	*p = *v
 	return p
 }
 

@@ -139,3 +139,53 @@ func TestCountsHeapStaysFlat(t *testing.T) {
 		t.Errorf("heap grew by %d bytes over %d syncs, want < 10 MiB", m.peakHeapGrowth, m.syncs)
 	}
 }
+
+// BenchmarkSimOwnWork is the simulator's own work per sync at Counts
+// fidelity, without the planner: a first run records every plan.Sync
+// result, and the timed runs replay them in order (the simulation is
+// deterministic, so each replayed plan is the one plan.Sync would return
+// for that state; the summary must come out the same). What is left is
+// the world model, the cluster's writes and the accounting.
+func BenchmarkSimOwnWork(b *testing.B) {
+	for _, replicas := range []int32{1_000, 10_000} {
+		b.Run(fmt.Sprintf("replicas=%d", replicas), func(b *testing.B) {
+			cfg := countsRollout(replicas)
+			r, err := newRunner(cfg)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var plans []plan.Plan
+			r.sync = func(s plan.State, opts ...plan.Option) (plan.Plan, error) {
+				p, err := plan.Sync(s, opts...)
+				plans = append(plans, p)
+				return p, err
+			}
+			want, err := r.run()
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			var cpu time.Duration
+			for b.Loop() {
+				r, err := newRunner(cfg)
+				if err != nil {
+					b.Fatal(err)
+				}
+				next := 0
+				r.sync = func(plan.State, ...plan.Option) (plan.Plan, error) {
+					next++
+					return plans[next-1], nil
+				}
+				start := cpuTime()
+				got, err := r.run()
+				cpu += cpuTime() - start
+				if err != nil || got.Summary != want.Summary {
+					b.Fatalf("replay: %v\ngot  %+v\nwant %+v", err, got.Summary, want.Summary)
+				}
+			}
+			b.ReportMetric(float64(len(plans)), "syncs")
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(plans)), "ns/sync")
+			b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N)/float64(len(plans)), "cpu-ns/sync")
+		})
+	}
+}
