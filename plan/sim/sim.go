@@ -75,8 +75,13 @@ type runner struct {
 	writes []Write             // the writes of a sync, when the trace does not keep them
 	byRS   []podTally          // the world's tally, by the cluster's ReplicaSets
 
-	// sync is plan.Sync; tests measure the planner's share through it.
-	sync func(plan.State, ...plan.Option) (plan.Plan, error)
+	// sync plans a sync: plan.Sync with Config.PlanOptions. A
+	// plan.Planner plans the same (a test checks it) but saves nothing
+	// here: nearly every sync writes the Deployment and a ReplicaSet, so
+	// what it remembers is rarely asked for again, and it would keep tens
+	// of thousands of old objects reachable. Tests measure the planner's
+	// share through it.
+	sync func(plan.State) (plan.Plan, error)
 }
 
 func newRunner(cfg Config) (*runner, error) {
@@ -97,7 +102,8 @@ func newRunner(cfg Config) (*runner, error) {
 	if cfg.Start.IsZero() {
 		cfg.Start = defaultStart
 	}
-	r := &runner{cfg: cfg, interval: cfg.SyncInterval, userAt: -1, prev: map[string]model.ReplicaSetStatus{}, sync: plan.Sync}
+	r := &runner{cfg: cfg, interval: cfg.SyncInterval, userAt: -1, prev: map[string]model.ReplicaSetStatus{}}
+	r.sync = func(s plan.State) (plan.Plan, error) { return plan.Sync(s, cfg.PlanOptions...) }
 	if r.interval <= 0 {
 		r.interval = time.Second
 	}
@@ -151,7 +157,7 @@ func (r *runner) run() (*Trace, error) {
 		changed = changed || moved
 
 		state, lagging := r.observe(now)
-		p, err := r.sync(state, r.cfg.PlanOptions...)
+		p, err := r.sync(state)
 		if err != nil {
 			return nil, fmt.Errorf("sim: sync %d: the planner rejected the state: %w", sync, err)
 		}
