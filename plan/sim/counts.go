@@ -53,7 +53,7 @@ type countWorld struct {
 	pass   uint64   // counts the walks over the cluster that mark the live sets
 	keep   []cohort // scratch of remove
 	// terminating is the scratch of reconcile: the terminating count of the
-	// status it compares and writes.
+	// status it writes.
 	terminating int32
 }
 
@@ -159,11 +159,13 @@ func (cw *countWorld) reconcile(c *plantest.Cluster, now time.Time) bool {
 			cw.remove(p, min(active-spec, replicaset.BurstReplicas), now)
 			changed = true
 		}
-		st, terminating := cw.status(rs, p, now)
-		cw.terminating = terminating
-		st.TerminatingReplicas = &cw.terminating // SetReplicaSetStatus copies it
-		if !replicaSetStatusEqual(&rs.Status, &st) {
-			_ = c.SetReplicaSetStatus(rs.Name, st)
+		if t := p.tally(now); !statusShows(&rs.Status, rs.Generation, t) {
+			cw.terminating = t.terminating
+			_ = c.SetReplicaSetStatus(rs.Name, model.ReplicaSetStatus{
+				Replicas: t.active, FullyLabeledReplicas: t.active, ReadyReplicas: t.ready, AvailableReplicas: t.available,
+				ObservedGeneration: rs.Generation, Conditions: rs.Status.Conditions,
+				TerminatingReplicas: &cw.terminating, // SetReplicaSetStatus copies it
+			})
 			changed = true
 		}
 	}
@@ -225,24 +227,13 @@ func (cw *countWorld) remove(p *rsPods, k int32, now time.Time) {
 	}
 }
 
-// status is the status the ReplicaSet controller writes, except that its
-// TerminatingReplicas is left nil and the count returned apart.
-func (cw *countWorld) status(rs *model.ReplicaSet, p *rsPods, now time.Time) (st model.ReplicaSetStatus, terminating int32) {
-	st = model.ReplicaSetStatus{ObservedGeneration: rs.Generation, Conditions: rs.Status.Conditions}
-	st.Replicas = p.active()
-	st.FullyLabeledReplicas = st.Replicas
-	st.ReadyReplicas, st.AvailableReplicas = p.settled, p.settled
-	for _, co := range p.pending {
-		if !co.readyAt.IsZero() && !co.readyAt.After(now) {
-			st.ReadyReplicas += co.n
-		}
-	}
-	for _, l := range p.terminating {
-		if l.at.After(now) {
-			terminating += l.n
-		}
-	}
-	return st, terminating
+// statusShows reports whether st is the status the ReplicaSet controller
+// writes for a ReplicaSet of generation gen whose pods tally t: every pod
+// counted is fully labeled, settled pods are available.
+func statusShows(st *model.ReplicaSetStatus, gen int64, t podTally) bool {
+	return st.Replicas == t.active && st.FullyLabeledReplicas == t.active && st.ReadyReplicas == t.ready &&
+		st.AvailableReplicas == t.available && st.ObservedGeneration == gen &&
+		st.TerminatingReplicas != nil && *st.TerminatingReplicas == t.terminating
 }
 
 // next returns the earliest pending pod transition after now, or zero.
