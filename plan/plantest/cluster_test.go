@@ -138,3 +138,37 @@ func mustJSON(t *testing.T, v any) string {
 	}
 	return string(b)
 }
+
+// Objects written by a Cluster and by a copy of it are distinct objects,
+// also when they come from the same slab, and no earlier object changes.
+func TestCopiesWriteDistinctObjects(t *testing.T) {
+	c := Cluster{Deployment: testDeployment()}
+	now := Epoch()
+	p, err := plan.Sync(c.State(now))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.ApplyPlan(p, ApplyAccepted, now)
+	name := c.ReplicaSets[0].Name
+	d := c
+	d.ReplicaSets = append([]*model.ReplicaSet(nil), c.ReplicaSets...)
+	seen := map[*model.ReplicaSet]int32{}
+	for i := range int32(2 * slabSize) {
+		for j, cl := range []*Cluster{&c, &d} {
+			n := 10*i + int32(j)
+			if err := cl.SetReplicaSetStatus(name, model.ReplicaSetStatus{Replicas: n}); err != nil {
+				t.Fatal(err)
+			}
+			rs := cl.ReplicaSet(name)
+			if _, dup := seen[rs]; dup {
+				t.Fatalf("write %d handed out an object already handed out", n)
+			}
+			seen[rs] = n
+		}
+	}
+	for rs, n := range seen {
+		if rs.Status.Replicas != n {
+			t.Fatalf("an object written with %d replicas now has %d", n, rs.Status.Replicas)
+		}
+	}
+}
