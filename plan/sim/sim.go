@@ -72,7 +72,6 @@ type runner struct {
 	// per sync only what the planner and the trace keep.
 	rsBuf  []*model.ReplicaSet // the planner's snapshot of the ReplicaSets
 	podBuf []*model.Pod        // the planner's snapshot of the pods
-	writes []Write             // the writes of a sync, when the trace does not keep them
 	byRS   []podTally          // the world's tally, by the cluster's ReplicaSets
 
 	// sync plans a sync: plan.Sync with Config.PlanOptions. A
@@ -168,7 +167,7 @@ func (r *runner) run() (*Trace, error) {
 		// Done with the snapshot: let go of its pods, or the versions
 		// replaced from now on would stay reachable until the next sync.
 		clear(r.podBuf)
-		writes := r.applyPlan(p, now)
+		writes, lost := r.applyPlan(p, now)
 		moved, err = r.world.reconcile(&r.cluster, now)
 		if err != nil {
 			return nil, err
@@ -179,7 +178,7 @@ func (r *runner) run() (*Trace, error) {
 		// collision) is retried by the controller's rate limiter.
 		// So is one that saw lagging statuses: the informer catches up and
 		// the status update triggers another sync.
-		retry := p.Err != nil || lagging || slices.ContainsFunc(writes, func(w Write) bool { return !w.Applied })
+		retry := p.Err != nil || lagging || lost
 		changed = changed || retry
 
 		next := now.Add(r.interval)
@@ -285,8 +284,10 @@ func (r *runner) observe(now time.Time) (plan.State, bool) {
 	return s, lagging
 }
 
-// applyPlan applies the writes chosen by Config.Apply, minus injected faults.
-func (r *runner) applyPlan(p plan.Plan, now time.Time) []Write {
+// applyPlan applies the writes chosen by Config.Apply, minus injected
+// faults, and reports whether a write was not applied. It returns the
+// writes for the trace's step, or nil when the trace keeps no steps.
+func (r *runner) applyPlan(p plan.Plan, now time.Time) (writes []Write, lost bool) {
 	actions, applicable := p.Actions, len(p.Actions)
 	switch r.cfg.Apply {
 	case plantest.ApplyAccepted:
@@ -299,35 +300,30 @@ func (r *runner) applyPlan(p plan.Plan, now time.Time) []Write {
 	if f := r.cfg.Faults; f.PrefixRate > 0 && limit > 0 && r.rng.Float64() < f.PrefixRate {
 		limit = r.rng.IntN(limit + 1)
 	}
-	// The trace keeps the writes of every step; without steps the slice
-	// only tells the loop whether a write failed, so it is reused.
-	var writes []Write
-	if r.cfg.Record == RecordSummary {
-		writes = r.writes[:0]
-	} else {
+	steps := r.cfg.Record != RecordSummary
+	if steps {
 		writes = make([]Write, 0, len(actions))
 	}
-	defer func() {
-		if r.cfg.Record == RecordSummary {
-			r.writes = writes[:0]
-		}
-	}()
 	for i, a := range actions {
-		w := Write{Kind: a.Kind, Name: a.Name, Conflict: a.Conflict, Reason: a.Reason}
-		if a.ReplicaSet != nil && r.cfg.Record != RecordSummary {
-			w.Replicas = model.Int32Ptr(a.ReplicaSet.SpecReplicas())
-		}
 		dropped := i >= limit || (r.cfg.Faults.DropRate > 0 && r.rng.Float64() < r.cfg.Faults.DropRate)
-		if !dropped && r.cluster.Apply(a, now) == nil {
-			w.Applied = true
+		applied := !dropped && r.cluster.Apply(a, now) == nil
+		if applied {
 			r.trace.Summary.Writes++
+		} else {
+			lost = true
 		}
 		if a.Conflict {
 			r.trace.Summary.Conflicts++
 		}
-		writes = append(writes, w)
+		if steps {
+			w := Write{Kind: a.Kind, Name: a.Name, Applied: applied, Conflict: a.Conflict, Reason: a.Reason}
+			if a.ReplicaSet != nil {
+				w.Replicas = model.Int32Ptr(a.ReplicaSet.SpecReplicas())
+			}
+			writes = append(writes, w)
+		}
 	}
-	return writes
+	return writes, lost
 }
 
 // nextEvent is when something happens by itself: a pod transition or the
