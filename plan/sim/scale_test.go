@@ -12,7 +12,7 @@ import (
 // measured runs cfg to completion with plan.Sync timed call by call. It
 // reports the time spent in plan.Sync (the floor of any simulator built
 // around it), the syncs, the bytes allocated and the peak growth of the
-// heap in use over the start. Every 101st plan.Sync (an odd stride, as
+// heap in use over the start. Every 251st plan.Sync (an odd stride, as
 // syncs alternate between scaling up and down) is bracketed by
 // runtime.ReadMemStats, which counts its allocations exactly and samples
 // the heap; the time these readings take is kept apart.
@@ -54,7 +54,7 @@ func measure(tb testing.TB, cfg Config) measured {
 	var ms runtime.MemStats
 	sync := r.sync
 	r.sync = func(s plan.State) (plan.Plan, error) {
-		sampled := m.syncs%101 == 0
+		sampled := m.syncs%251 == 0
 		m.syncs++
 		var before uint64
 		if sampled {
@@ -96,7 +96,7 @@ func measure(tb testing.TB, cfg Config) measured {
 // about 2R syncs, so ns/sync should stay flat. plan-ns/sync is the part
 // spent in plan.Sync alone; sim-ns/sync the rest (the simulator's own
 // work, the timer's overhead included, the measurements' excluded).
-// plan-allocs/sync is sampled on every 16th sync; sim-allocs/sync is the
+// plan-allocs/sync is sampled on every 251st sync; sim-allocs/sync is the
 // rest of allocs/sync.
 func BenchmarkScaleCounts(b *testing.B) {
 	for _, replicas := range []int32{10, 100, 1_000, 10_000, 100_000} {
