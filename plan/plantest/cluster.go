@@ -56,6 +56,8 @@ type Cluster struct {
 
 	version int64 // last resourceVersion handed out
 	uids    int64 // last UID suffix handed out
+	rvs     versionBatch
+	slab    *slabs
 }
 
 // State returns the snapshot the planner sees at now. The slices are fresh;
@@ -68,7 +70,7 @@ func (c *Cluster) State(now time.Time) plan.State {
 // adds to the cluster itself.
 func (c *Cluster) NextResourceVersion() string {
 	c.version++
-	return strconv.FormatInt(c.version, 10)
+	return c.rvs.format(c.version)
 }
 
 // NextUID returns a fresh UID with the given prefix, e.g. "rs-7".
@@ -106,26 +108,28 @@ func (c *Cluster) Apply(a plan.Action, now time.Time) error {
 		if c.replicaSet(a.Name) >= 0 {
 			return fmt.Errorf("replicasets.apps %q already exists", a.Name)
 		}
-		rs := *a.ReplicaSet
+		rs := c.newReplicaSet()
+		*rs = *a.ReplicaSet
 		rs.UID = c.NextUID("rs")
 		rs.CreationTimestamp = now
 		rs.Generation = 1
 		rs.ResourceVersion = c.NextResourceVersion()
 		rs.Status = model.ReplicaSetStatus{}
-		c.ReplicaSets = append(c.ReplicaSets, &rs)
+		c.ReplicaSets = append(c.ReplicaSets, rs)
 	case plan.UpdateReplicaSet:
 		i := c.replicaSet(a.Name)
 		if i < 0 {
 			return notFound("replicasets", a.Name)
 		}
 		old := c.ReplicaSets[i]
-		rs := *a.ReplicaSet
+		rs := c.newReplicaSet()
+		*rs = *a.ReplicaSet
 		rs.UID, rs.CreationTimestamp, rs.Status, rs.Generation = old.UID, old.CreationTimestamp, old.Status, old.Generation
 		if !replicaSetSpecEqual(&old.Spec, &rs.Spec) {
 			rs.Generation++
 		}
 		rs.ResourceVersion = c.NextResourceVersion()
-		c.setReplicaSet(i, &rs)
+		c.setReplicaSet(i, rs)
 	case plan.DeleteReplicaSet:
 		i := c.replicaSet(a.Name)
 		if i < 0 {
@@ -153,11 +157,12 @@ func (c *Cluster) Apply(a plan.Action, now time.Time) error {
 		if c.Deployment == nil || c.Deployment.Name != a.Name {
 			return notFound("deployments", a.Name)
 		}
-		d := *c.Deployment
-		d.Status = a.Deployment.Status.DeepCopy()
+		d := c.newDeployment()
+		*d = *c.Deployment
+		d.Status = a.Deployment.Status // kept like the plan's other maps and slices
 		d.Annotations = a.Deployment.Annotations
 		d.ResourceVersion = c.NextResourceVersion()
-		c.Deployment = &d
+		c.Deployment = d
 	case plan.UpdateDeployment:
 		if c.Deployment == nil || c.Deployment.Name != a.Name {
 			return notFound("deployments", a.Name)
@@ -200,12 +205,24 @@ func (c *Cluster) SetReplicaSetStatus(name string, st model.ReplicaSetStatus) er
 	if i < 0 {
 		return notFound("replicasets", name)
 	}
-	rs := *c.ReplicaSets[i]
+	old := c.ReplicaSets[i]
+	rs := c.newReplicaSet()
+	*rs = *old
 	rs.Status = st
-	rs.Status.Conditions = slices.Clone(st.Conditions)
-	rs.Status.TerminatingReplicas = cloneInt32(st.TerminatingReplicas)
+	// The caller keeps st's slice and pointer: store copies, or the stored
+	// ones when they are equal (they are never changed in place).
+	if !slices.Equal(old.Status.Conditions, st.Conditions) || (old.Status.Conditions == nil) != (st.Conditions == nil) {
+		rs.Status.Conditions = slices.Clone(st.Conditions)
+	} else {
+		rs.Status.Conditions = old.Status.Conditions
+	}
+	if t, o := st.TerminatingReplicas, old.Status.TerminatingReplicas; t != nil && o != nil && *t == *o {
+		rs.Status.TerminatingReplicas = o
+	} else {
+		rs.Status.TerminatingReplicas = cloneInt32(t)
+	}
 	rs.ResourceVersion = c.NextResourceVersion()
-	c.setReplicaSet(i, &rs)
+	c.setReplicaSet(i, rs)
 	return nil
 }
 

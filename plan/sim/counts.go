@@ -25,6 +25,8 @@ type leaving struct {
 }
 
 type rsPods struct {
+	name        string   // the ReplicaSet's
+	pass        uint64   // the last countWorld.pass that found the ReplicaSet in the cluster
 	settled     int32    // available pods
 	pending     []cohort // not yet available, oldest first
 	terminating []leaving
@@ -40,24 +42,49 @@ func (p *rsPods) active() int32 {
 
 // countWorld is the Counts fidelity: pods as numbers per ReplicaSet.
 type countWorld struct {
-	w    World
-	rng  *rand.Rand
-	pods map[string]*rsPods // by ReplicaSet name
-	live map[string]bool    // scratch of reconcile: the existing ReplicaSets
-	keep []cohort           // scratch of remove
+	w   World
+	rng *rand.Rand
+	// sets holds the pods of every ReplicaSet, and of deleted ones until
+	// their last pod is gone, in the order they appeared: while nothing is
+	// deleted, sets[i] belongs to the cluster's ReplicaSets[i]. byName
+	// finds them by ReplicaSet name otherwise.
+	sets   []*rsPods
+	byName map[string]*rsPods
+	pass   uint64   // counts the walks over the cluster that mark the live sets
+	keep   []cohort // scratch of remove
+	// terminating is the scratch of reconcile: the terminating count of the
+	// status it writes.
+	terminating int32
 }
 
 func newCountWorld(w World, rng *rand.Rand, rss []*model.ReplicaSet, start time.Time) *countWorld {
-	cw := &countWorld{w: w, rng: rng, pods: map[string]*rsPods{}, live: map[string]bool{}}
+	cw := &countWorld{w: w, rng: rng, byName: map[string]*rsPods{}}
 	for _, rs := range rss {
 		// The available pods are settled; the others start now.
-		p := &rsPods{settled: min(rs.Status.AvailableReplicas, rs.Status.Replicas)}
+		p := cw.add(rs.Name)
+		p.settled = min(rs.Status.AvailableReplicas, rs.Status.Replicas)
 		if n := rs.Status.Replicas - p.settled; n > 0 {
 			p.pending = []cohort{{n: n, created: start, readyAt: cw.readyAt(rs.Spec.Template, start)}}
 		}
-		cw.pods[rs.Name] = p
 	}
 	return cw
+}
+
+// add starts the pods of a ReplicaSet.
+func (cw *countWorld) add(name string) *rsPods {
+	p := &rsPods{name: name}
+	cw.sets = append(cw.sets, p)
+	cw.byName[name] = p
+	return p
+}
+
+// lookup returns the pods of the cluster's i-th ReplicaSet, named name, or
+// nil.
+func (cw *countWorld) lookup(i int, name string) *rsPods {
+	if i < len(cw.sets) && cw.sets[i].name == name {
+		return cw.sets[i]
+	}
+	return cw.byName[name]
 }
 
 func (cw *countWorld) readyAt(t model.PodTemplate, now time.Time) time.Time {
@@ -71,8 +98,8 @@ func (cw *countWorld) readyAt(t model.PodTemplate, now time.Time) time.Time {
 // failures; it reports whether anything changed.
 func (cw *countWorld) advance(c *plantest.Cluster, now time.Time) bool {
 	changed := false
-	for _, rs := range c.ReplicaSets {
-		p := cw.pods[rs.Name]
+	for i, rs := range c.ReplicaSets {
+		p := cw.lookup(i, rs.Name)
 		if p == nil {
 			continue
 		}
@@ -96,7 +123,7 @@ func (cw *countWorld) advance(c *plantest.Cluster, now time.Time) bool {
 		}
 		p.pending = kept
 	}
-	for _, p := range cw.pods {
+	for _, p := range cw.sets {
 		before := len(p.terminating)
 		p.terminating = slices.DeleteFunc(p.terminating, func(l leaving) bool { return !l.at.After(now) })
 		changed = changed || len(p.terminating) != before
@@ -115,15 +142,13 @@ func available(readyAt time.Time, minReadySeconds int32, now time.Time) bool {
 // delete pods towards spec.replicas (at most 500 a sync) and write status.
 func (cw *countWorld) reconcile(c *plantest.Cluster, now time.Time) bool {
 	changed := false
-	live := cw.live
-	clear(live)
-	for _, rs := range c.ReplicaSets {
-		live[rs.Name] = true
-		p := cw.pods[rs.Name]
+	cw.pass++
+	for i, rs := range c.ReplicaSets {
+		p := cw.lookup(i, rs.Name)
 		if p == nil {
-			p = &rsPods{}
-			cw.pods[rs.Name] = p
+			p = cw.add(rs.Name)
 		}
+		p.pass = cw.pass
 		active, spec := p.active(), rs.SpecReplicas()
 		switch {
 		case active < spec:
@@ -134,34 +159,33 @@ func (cw *countWorld) reconcile(c *plantest.Cluster, now time.Time) bool {
 			cw.remove(p, min(active-spec, replicaset.BurstReplicas), now)
 			changed = true
 		}
-		st, terminating := cw.status(rs, p, now)
-		same := false
-		if old := rs.Status.TerminatingReplicas; old != nil && *old == terminating {
-			st.TerminatingReplicas = old // equal: compare the rest
-			same = replicaSetStatusEqual(&rs.Status, &st)
-		}
-		if !same {
-			// Only a status that is written needs its terminating count
-			// on the heap.
-			t := terminating
-			st.TerminatingReplicas = &t
-			_ = c.SetReplicaSetStatus(rs.Name, st)
+		if t := p.tally(now); !statusShows(&rs.Status, rs.Generation, t) {
+			cw.terminating = t.terminating
+			_ = c.SetReplicaSetStatus(rs.Name, model.ReplicaSetStatus{
+				Replicas: t.active, FullyLabeledReplicas: t.active, ReadyReplicas: t.ready, AvailableReplicas: t.available,
+				ObservedGeneration: rs.Generation, Conditions: rs.Status.Conditions,
+				TerminatingReplicas: &cw.terminating, // SetReplicaSetStatus copies it
+			})
 			changed = true
 		}
 	}
 	// The pods of deleted ReplicaSets are garbage collected: they terminate.
-	for name, p := range cw.pods {
-		if live[name] {
-			continue
+	kept := cw.sets[:0]
+	for _, p := range cw.sets {
+		if p.pass != cw.pass {
+			if n := p.active(); n > 0 {
+				cw.remove(p, n, now)
+				changed = true
+			}
+			if len(p.terminating) == 0 {
+				delete(cw.byName, p.name)
+				continue
+			}
 		}
-		if n := p.active(); n > 0 {
-			cw.remove(p, n, now)
-			changed = true
-		}
-		if len(p.terminating) == 0 {
-			delete(cw.pods, name)
-		}
+		kept = append(kept, p)
 	}
+	clear(cw.sets[len(kept):])
+	cw.sets = kept
 	return changed
 }
 
@@ -203,25 +227,13 @@ func (cw *countWorld) remove(p *rsPods, k int32, now time.Time) {
 	}
 }
 
-// status is the status the ReplicaSet controller writes, except that its
-// TerminatingReplicas is left nil and the count returned apart, so that
-// comparing it with the stored status allocates nothing.
-func (cw *countWorld) status(rs *model.ReplicaSet, p *rsPods, now time.Time) (st model.ReplicaSetStatus, terminating int32) {
-	st = model.ReplicaSetStatus{ObservedGeneration: rs.Generation, Conditions: rs.Status.Conditions}
-	st.Replicas = p.active()
-	st.FullyLabeledReplicas = st.Replicas
-	st.ReadyReplicas, st.AvailableReplicas = p.settled, p.settled
-	for _, co := range p.pending {
-		if !co.readyAt.IsZero() && !co.readyAt.After(now) {
-			st.ReadyReplicas += co.n
-		}
-	}
-	for _, l := range p.terminating {
-		if l.at.After(now) {
-			terminating += l.n
-		}
-	}
-	return st, terminating
+// statusShows reports whether st is the status the ReplicaSet controller
+// writes for a ReplicaSet of generation gen whose pods tally t: every pod
+// counted is fully labeled, settled pods are available.
+func statusShows(st *model.ReplicaSetStatus, gen int64, t podTally) bool {
+	return st.Replicas == t.active && st.FullyLabeledReplicas == t.active && st.ReadyReplicas == t.ready &&
+		st.AvailableReplicas == t.available && st.ObservedGeneration == gen &&
+		st.TerminatingReplicas != nil && *st.TerminatingReplicas == t.terminating
 }
 
 // next returns the earliest pending pod transition after now, or zero.
@@ -232,8 +244,8 @@ func (cw *countWorld) next(c *plantest.Cluster, now time.Time) time.Time {
 			next = t
 		}
 	}
-	for _, rs := range c.ReplicaSets {
-		p := cw.pods[rs.Name]
+	for i, rs := range c.ReplicaSets {
+		p := cw.lookup(i, rs.Name)
 		if p == nil {
 			continue
 		}
@@ -245,7 +257,7 @@ func (cw *countWorld) next(c *plantest.Cluster, now time.Time) time.Time {
 			consider(availableAt(co.readyAt, rs.Spec.MinReadySeconds))
 		}
 	}
-	for _, p := range cw.pods {
+	for _, p := range cw.sets {
 		for _, l := range p.terminating {
 			consider(l.at)
 		}
@@ -265,21 +277,35 @@ func availableAt(readyAt time.Time, minReadySeconds int32) time.Time {
 // tally counts each ReplicaSet's cohorts: settled pods are ready and
 // available, pending ones ready once their time has come, leaving ones
 // terminating until they are gone.
-func (cw *countWorld) tally(_ *plantest.Cluster, now time.Time, out map[string]podTally) {
-	for name, p := range cw.pods {
-		t := podTally{active: p.active(), ready: p.settled, available: p.settled}
-		for _, co := range p.pending {
-			if !co.readyAt.IsZero() && !co.readyAt.After(now) {
-				t.ready += co.n
-			}
+func (cw *countWorld) tally(c *plantest.Cluster, now time.Time, out []podTally) (gone int32) {
+	cw.pass++
+	for i, rs := range c.ReplicaSets {
+		if p := cw.lookup(i, rs.Name); p != nil {
+			p.pass = cw.pass
+			out[i] = p.tally(now)
 		}
-		for _, l := range p.terminating {
-			if l.at.After(now) {
-				t.terminating += l.n
-			}
-		}
-		out[name] = t
 	}
+	for _, p := range cw.sets {
+		if p.pass != cw.pass {
+			gone += p.tally(now).terminating
+		}
+	}
+	return gone
+}
+
+func (p *rsPods) tally(now time.Time) podTally {
+	t := podTally{active: p.active(), ready: p.settled, available: p.settled}
+	for _, co := range p.pending {
+		if !co.readyAt.IsZero() && !co.readyAt.After(now) {
+			t.ready += co.n
+		}
+	}
+	for _, l := range p.terminating {
+		if l.at.After(now) {
+			t.terminating += l.n
+		}
+	}
+	return t
 }
 
 func replicaSetStatusEqual(a, b *model.ReplicaSetStatus) bool {
@@ -296,8 +322,8 @@ func replicaSetStatusEqual(a, b *model.ReplicaSetStatus) bool {
 // it needs to know.
 func (cw *countWorld) stubs(c *plantest.Cluster, now time.Time) []*model.Pod {
 	var out []*model.Pod
-	for _, rs := range c.ReplicaSets {
-		p := cw.pods[rs.Name]
+	for i, rs := range c.ReplicaSets {
+		p := cw.lookup(i, rs.Name)
 		if p == nil {
 			continue
 		}

@@ -28,6 +28,8 @@ type podWorld struct {
 	// replicaset.Sync when that sync planned no write; nil turns the
 	// skipping off (tests compare both ways).
 	idle map[string]*idleSync
+	// owners is the scratch of tally: the index of each ReplicaSet by UID.
+	owners map[string]int
 }
 
 // idleSync is the input of a replicaset.Sync that planned nothing. Sync is
@@ -281,14 +283,14 @@ func (pw *podWorld) next(c *plantest.Cluster, now time.Time) time.Time {
 // pod being deleted as terminating, any other non-terminal pod as active,
 // ready and available by its Ready condition and the ReplicaSet's
 // minReadySeconds.
-func (pw *podWorld) tally(c *plantest.Cluster, now time.Time, out map[string]podTally) {
-	type owner struct {
-		name     string
-		minReady int32
+func (pw *podWorld) tally(c *plantest.Cluster, now time.Time, out []podTally) (gone int32) {
+	if pw.owners == nil {
+		pw.owners = make(map[string]int, len(c.ReplicaSets))
 	}
-	owners := make(map[string]owner, len(c.ReplicaSets))
-	for _, rs := range c.ReplicaSets {
-		owners[rs.UID] = owner{rs.Name, rs.Spec.MinReadySeconds}
+	owners := pw.owners // by UID, the index of the ReplicaSet
+	clear(owners)
+	for i, rs := range c.ReplicaSets {
+		owners[rs.UID] = i
 	}
 	for _, p := range c.Pods {
 		if p.IsTerminal() {
@@ -299,14 +301,17 @@ func (pw *podWorld) tally(c *plantest.Cluster, now time.Time, out map[string]pod
 				continue // its grace period is over: it is gone, the next sync removes it
 			}
 		}
-		var o owner
+		i, ok := -1, false
 		if ref := p.ControllerRef(); ref != nil {
-			o = owners[ref.UID]
+			i, ok = owners[ref.UID]
 		}
-		if o.name == "" && p.DeletionTimestamp == nil {
+		if !ok {
+			if p.DeletionTimestamp != nil {
+				gone++
+			}
 			continue // an orphan: no ReplicaSet counts it
 		}
-		t := out[o.name]
+		t := &out[i]
 		switch {
 		case p.DeletionTimestamp != nil:
 			t.terminating++
@@ -315,10 +320,10 @@ func (pw *podWorld) tally(c *plantest.Cluster, now time.Time, out map[string]pod
 			if model.IsPodReady(p) {
 				t.ready++
 			}
-			if model.IsPodAvailable(p, o.minReady, now) {
+			if model.IsPodAvailable(p, c.ReplicaSets[i].Spec.MinReadySeconds, now) {
 				t.available++
 			}
 		}
-		out[o.name] = t
 	}
+	return gone
 }

@@ -21,14 +21,14 @@ type world interface {
 	advance(c *plantest.Cluster, now time.Time) bool
 	reconcile(c *plantest.Cluster, now time.Time) (bool, error)
 	next(c *plantest.Cluster, now time.Time) time.Time
-	// tally fills out (cleared first) with each ReplicaSet's pods.
-	tally(c *plantest.Cluster, now time.Time, out map[string]podTally)
+	// tally fills out[i] (zeroed first) with the pods of the cluster's
+	// ReplicaSets[i] and returns the number of terminating pods whose
+	// ReplicaSet is gone.
+	tally(c *plantest.Cluster, now time.Time, out []podTally) (gone int32)
 }
 
 // podTally counts one ReplicaSet's pods as they exist in the modelled
-// cluster; each pod is counted once, as active or as terminating. The pods
-// of a deleted ReplicaSet are tallied under its name (Counts fidelity) or
-// under "" (Pods fidelity, where only the owner's UID is left).
+// cluster; each pod is counted once, as active or as terminating.
 type podTally struct{ active, ready, available, terminating int32 }
 
 type countAdapter struct{ *countWorld }
@@ -70,14 +70,17 @@ type runner struct {
 
 	// Scratch reused by every sync, so that a long simulation allocates
 	// per sync only what the planner and the trace keep.
-	rsBuf   []*model.ReplicaSet // the planner's snapshot of the ReplicaSets
-	podBuf  []*model.Pod        // the planner's snapshot of the pods
-	writes  []Write             // the writes of a sync, when the trace does not keep them
-	byRS    map[string]podTally // the world's tally
-	ownedRS map[string]bool     // names of the existing ReplicaSets, for tally
+	rsBuf  []*model.ReplicaSet // the planner's snapshot of the ReplicaSets
+	podBuf []*model.Pod        // the planner's snapshot of the pods
+	byRS   []podTally          // the world's tally, by the cluster's ReplicaSets
 
-	// sync is plan.Sync; tests measure the planner's share through it.
-	sync func(plan.State, ...plan.Option) (plan.Plan, error)
+	// sync plans a sync: plan.Sync with Config.PlanOptions. A
+	// plan.Planner plans the same (a test checks it) but saves nothing
+	// here: nearly every sync writes the Deployment and a ReplicaSet, so
+	// what it remembers is rarely asked for again, and it would keep tens
+	// of thousands of old objects reachable. Tests measure the planner's
+	// share through it.
+	sync func(plan.State) (plan.Plan, error)
 }
 
 func newRunner(cfg Config) (*runner, error) {
@@ -98,8 +101,8 @@ func newRunner(cfg Config) (*runner, error) {
 	if cfg.Start.IsZero() {
 		cfg.Start = defaultStart
 	}
-	r := &runner{cfg: cfg, interval: cfg.SyncInterval, userAt: -1, prev: map[string]model.ReplicaSetStatus{},
-		byRS: map[string]podTally{}, ownedRS: map[string]bool{}, sync: plan.Sync}
+	r := &runner{cfg: cfg, interval: cfg.SyncInterval, userAt: -1, prev: map[string]model.ReplicaSetStatus{}}
+	r.sync = func(s plan.State) (plan.Plan, error) { return plan.Sync(s, cfg.PlanOptions...) }
 	if r.interval <= 0 {
 		r.interval = time.Second
 	}
@@ -153,7 +156,7 @@ func (r *runner) run() (*Trace, error) {
 		changed = changed || moved
 
 		state, lagging := r.observe(now)
-		p, err := r.sync(state, r.cfg.PlanOptions...)
+		p, err := r.sync(state)
 		if err != nil {
 			return nil, fmt.Errorf("sim: sync %d: the planner rejected the state: %w", sync, err)
 		}
@@ -164,7 +167,7 @@ func (r *runner) run() (*Trace, error) {
 		// Done with the snapshot: let go of its pods, or the versions
 		// replaced from now on would stay reachable until the next sync.
 		clear(r.podBuf)
-		writes := r.applyPlan(p, now)
+		writes, lost := r.applyPlan(p, now)
 		moved, err = r.world.reconcile(&r.cluster, now)
 		if err != nil {
 			return nil, err
@@ -175,7 +178,7 @@ func (r *runner) run() (*Trace, error) {
 		// collision) is retried by the controller's rate limiter.
 		// So is one that saw lagging statuses: the informer catches up and
 		// the status update triggers another sync.
-		retry := p.Err != nil || lagging || slices.ContainsFunc(writes, func(w Write) bool { return !w.Applied })
+		retry := p.Err != nil || lagging || lost
 		changed = changed || retry
 
 		next := now.Add(r.interval)
@@ -281,8 +284,10 @@ func (r *runner) observe(now time.Time) (plan.State, bool) {
 	return s, lagging
 }
 
-// applyPlan applies the writes chosen by Config.Apply, minus injected faults.
-func (r *runner) applyPlan(p plan.Plan, now time.Time) []Write {
+// applyPlan applies the writes chosen by Config.Apply, minus injected
+// faults, and reports whether a write was not applied. It returns the
+// writes for the trace's step, or nil when the trace keeps no steps.
+func (r *runner) applyPlan(p plan.Plan, now time.Time) (writes []Write, lost bool) {
 	actions, applicable := p.Actions, len(p.Actions)
 	switch r.cfg.Apply {
 	case plantest.ApplyAccepted:
@@ -295,35 +300,30 @@ func (r *runner) applyPlan(p plan.Plan, now time.Time) []Write {
 	if f := r.cfg.Faults; f.PrefixRate > 0 && limit > 0 && r.rng.Float64() < f.PrefixRate {
 		limit = r.rng.IntN(limit + 1)
 	}
-	// The trace keeps the writes of every step; without steps the slice
-	// only tells the loop whether a write failed, so it is reused.
-	var writes []Write
-	if r.cfg.Record == RecordSummary {
-		writes = r.writes[:0]
-	} else {
+	steps := r.cfg.Record != RecordSummary
+	if steps {
 		writes = make([]Write, 0, len(actions))
 	}
-	defer func() {
-		if r.cfg.Record == RecordSummary {
-			r.writes = writes[:0]
-		}
-	}()
 	for i, a := range actions {
-		w := Write{Kind: a.Kind, Name: a.Name, Conflict: a.Conflict, Reason: a.Reason}
-		if a.ReplicaSet != nil && r.cfg.Record != RecordSummary {
-			w.Replicas = model.Int32Ptr(a.ReplicaSet.SpecReplicas())
-		}
 		dropped := i >= limit || (r.cfg.Faults.DropRate > 0 && r.rng.Float64() < r.cfg.Faults.DropRate)
-		if !dropped && r.cluster.Apply(a, now) == nil {
-			w.Applied = true
+		applied := !dropped && r.cluster.Apply(a, now) == nil
+		if applied {
 			r.trace.Summary.Writes++
+		} else {
+			lost = true
 		}
 		if a.Conflict {
 			r.trace.Summary.Conflicts++
 		}
-		writes = append(writes, w)
+		if steps {
+			w := Write{Kind: a.Kind, Name: a.Name, Applied: applied, Conflict: a.Conflict, Reason: a.Reason}
+			if a.ReplicaSet != nil {
+				w.Replicas = model.Int32Ptr(a.ReplicaSet.SpecReplicas())
+			}
+			writes = append(writes, w)
+		}
 	}
-	return writes
+	return writes, lost
 }
 
 // nextEvent is when something happens by itself: a pod transition or the
@@ -345,29 +345,23 @@ func (r *runner) nextEvent(p plan.Plan, now time.Time) time.Time {
 
 // tally counts the Deployment's pods from the modelled pods: those of the
 // ReplicaSets it controls, and terminating pods whose ReplicaSet is gone.
-// The map it returns is reused by the next sync.
-func (r *runner) tally(now time.Time) (PodCounts, map[string]podTally) {
-	byRS := r.byRS
+// It also returns each ReplicaSet's tally, by the cluster's ReplicaSets, in
+// a slice the next sync reuses.
+func (r *runner) tally(now time.Time) (PodCounts, []podTally) {
+	byRS := slices.Grow(r.byRS[:0], len(r.cluster.ReplicaSets))[:len(r.cluster.ReplicaSets)]
 	clear(byRS)
-	r.world.tally(&r.cluster, now, byRS)
+	r.byRS = byRS
 	var c PodCounts
-	owned := r.ownedRS
-	clear(owned)
-	for _, rs := range r.cluster.ReplicaSets {
-		owned[rs.Name] = true
+	c.Terminating = r.world.tally(&r.cluster, now, byRS)
+	for i, rs := range r.cluster.ReplicaSets {
 		if !rs.IsControlledBy(r.cluster.Deployment.UID) {
 			continue
 		}
-		t := byRS[rs.Name]
+		t := byRS[i]
 		c.Active += t.active
 		c.Ready += t.ready
 		c.Available += t.available
 		c.Terminating += t.terminating
-	}
-	for name, t := range byRS {
-		if !owned[name] {
-			c.Terminating += t.terminating
-		}
 	}
 	c.Pods = c.Active + c.Terminating
 	c.Unavailable = max(0, r.cluster.Deployment.DesiredReplicas()-c.Available)
@@ -415,8 +409,11 @@ func (r *runner) record(sync int, now time.Time, user []string, p plan.Plan, wri
 		step.Err = p.Err.Message
 	}
 	newRS := plan.FindNewReplicaSet(d, r.owned())
-	for _, rs := range r.owned() {
-		t := byRS[rs.Name]
+	for i, rs := range r.cluster.ReplicaSets {
+		if !rs.IsControlledBy(d.UID) {
+			continue
+		}
+		t := byRS[i]
 		step.Sets = append(step.Sets, ReplicaSetAt{
 			Name: rs.Name, Revision: rs.Annotations[model.RevisionAnnotation], New: rs == newRS, Spec: rs.SpecReplicas(),
 			Active: t.active, Ready: t.ready, Available: t.available, Terminating: t.terminating,
