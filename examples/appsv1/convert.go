@@ -172,6 +172,11 @@ func ReplicaSetFromModel(rs *model.ReplicaSet) (*apps.ReplicaSet, error) {
 	if err != nil {
 		return nil, fmt.Errorf("replicaset %s/%s: spec.%w", rs.Namespace, rs.Name, err)
 	}
+	return replicaSetFromModel(rs, tmpl), nil
+}
+
+// replicaSetFromModel is ReplicaSetFromModel with the template rebuilt.
+func replicaSetFromModel(rs *model.ReplicaSet, tmpl core.PodTemplateSpec) *apps.ReplicaSet {
 	out := &apps.ReplicaSet{
 		ObjectMeta: metaFromModel(&rs.ObjectMeta),
 		Spec: apps.ReplicaSetSpec{
@@ -198,7 +203,7 @@ func ReplicaSetFromModel(rs *model.ReplicaSet) (*apps.ReplicaSet, error) {
 			Message:            c.Message,
 		})
 	}
-	return out, nil
+	return out
 }
 
 // PodToModel converts a v1 Pod: metadata, the node name, the phase, the

@@ -2,7 +2,6 @@ package appsv1
 
 import (
 	"fmt"
-	"maps"
 	"sync"
 
 	"github.com/rolloutplan/rolloutplan/model"
@@ -14,22 +13,28 @@ import (
 
 // Syncer is [Sync] with a memory of conversions, for a program that plans
 // the same objects again and again (a watch loop, a simulation, a
-// benchmark). Converting a pod template or a pod spec to the model's
-// canonical form is most of the cost of [Sync]; a Syncer converts each
-// object once, keyed by its UID and resourceVersion, and keeps the upstream
-// hash of the Deployment's template with it.
+// benchmark). A Syncer converts each object once, keyed by its kind, UID
+// and resourceVersion, and hands the planner the same model object every
+// time it sees that version again; it also keeps the upstream hash state
+// of each Deployment version's template.
 //
 // Its results are those of [Sync] on the same arguments, provided an
 // object with a given UID and resourceVersion never changes, as is true of
 // objects read from the API server: change an object in place and it must
 // get a new resourceVersion (or none; objects without a UID or a
-// resourceVersion are converted on every call). A Syncer keeps what the
-// previous call used and drops the rest, so its memory is bounded by the
-// size of one State. The zero value is ready to use; a Syncer is safe for
-// concurrent use.
+// resourceVersion are converted on every call). The model objects are
+// shared between calls and with the returned Plans, which must therefore
+// be treated as read-only (the planner never modifies its input).
+//
+// A Syncer keeps the objects of its last two calls; once it holds more
+// than twice the objects of the current call (plus a few), it drops the
+// others, so its memory is bounded by a small multiple of the States it
+// plans. The zero value is ready to use; a Syncer is safe for concurrent
+// use.
 type Syncer struct {
-	mu        sync.Mutex
-	cur, prev map[syncerKey]*syncerEntry
+	mu      sync.Mutex
+	gen     uint64 // calls so far
+	entries map[syncerKey]*syncerEntry
 }
 
 type syncerKey struct {
@@ -38,15 +43,20 @@ type syncerKey struct {
 	rv   string
 }
 
-// syncerEntry is what is remembered of one object: the canonical form of
-// its template (Deployment, ReplicaSet) or of its pod spec (Pod), and for a
-// Deployment the hash state of its template.
+// syncerEntry is what is remembered of one object version: its model
+// object (one of d, rs, pod) and, for a Deployment, the hash state of its
+// apps/v1 template.
 type syncerEntry struct {
-	canonical string
-	hashState uint32
-	hashed    bool // hashState is set
-	hashable  bool // the template converts back (see modelTemplateState)
+	gen  uint64 // the last call that used it
+	d    *model.Deployment
+	rs   *model.ReplicaSet
+	pod  *model.Pod
+	hash hashMemo
 }
+
+// keepExtra is how many entries beyond twice the current call's a Syncer
+// keeps before it drops the entries of older calls.
+const keepExtra = 16
 
 // Sync plans one sync of s exactly as [Sync] does, with the conversions of
 // earlier calls reused.
@@ -55,143 +65,128 @@ func (c *Syncer) Sync(s State, opts ...plan.Option) (Output, plan.Plan, error) {
 	if err != nil {
 		return Output{}, plan.Plan{}, err
 	}
-	p, err := plan.Sync(in, append([]plan.Option{plan.WithHasher(c.hasher(in.Deployment.Spec.Template, dEntry))}, opts...)...)
-	if err != nil {
-		return Output{}, plan.Plan{}, s.Locate(err)
+	memo := new(hashMemo)
+	if dEntry != nil {
+		memo = &dEntry.hash
 	}
-	out, err := ToOutput(s, p)
-	if err != nil {
-		return Output{}, p, err
-	}
-	return out, p, nil
+	return syncInput(s, in, deploymentHasher(&s.Deployment.Spec.Template, in.Deployment.Spec.Template, memo), opts)
 }
 
-// hasher is [PodTemplateHash], with the state of the Deployment's own
-// template computed once per Deployment version.
-func (c *Syncer) hasher(dt model.PodTemplate, e *syncerEntry) plan.Hasher {
-	return func(t model.PodTemplate, collisionCount *int32) string {
-		if e == nil || !identicalTemplates(t, dt) {
-			return PodTemplateHash(t, collisionCount)
-		}
-		c.mu.Lock()
-		state, hashed, hashable := e.hashState, e.hashed, e.hashable
-		c.mu.Unlock()
-		if !hashed {
-			state, hashable = modelTemplateState(dt)
-			c.mu.Lock()
-			e.hashState, e.hashed, e.hashable = state, true, hashable
-			c.mu.Unlock()
-		}
-		if !hashable {
-			return PodTemplateHash(t, collisionCount)
-		}
-		return finishHash(state, collisionCount)
-	}
-}
-
-// identicalTemplates reports whether a and b convert back to the same
-// v1.PodTemplateSpec: same Spec, same maps, nil where the other is nil.
-func identicalTemplates(a, b model.PodTemplate) bool {
-	return a.Spec == b.Spec &&
-		(a.Labels == nil) == (b.Labels == nil) && maps.Equal(a.Labels, b.Labels) &&
-		(a.Annotations == nil) == (b.Annotations == nil) && maps.Equal(a.Annotations, b.Annotations)
-}
-
-// model is [State.Model] with cached conversions. It returns the entry of
-// the Deployment (nil when not cacheable).
+// model is planInput with the conversions remembered. It returns the
+// Deployment's entry (nil when the Deployment cannot be cached). The
+// errors are planInput's.
 func (c *Syncer) model(s State) (plan.State, *syncerEntry, error) {
 	c.mu.Lock()
-	c.prev, c.cur = c.cur, map[syncerKey]*syncerEntry{}
-	c.mu.Unlock()
+	defer c.mu.Unlock()
+	c.gen++
+	if c.entries == nil {
+		c.entries = map[syncerKey]*syncerEntry{}
+	}
 
 	d := s.Deployment
 	if d == nil {
 		_, err := DeploymentToModel(nil)
 		return plan.State{}, nil, err
 	}
-	tmpl, dEntry, err := c.template('d', &d.ObjectMeta, &d.Spec.Template)
+	dEntry, err := c.entry('d', &d.ObjectMeta, func(e *syncerEntry) (err error) {
+		e.d, err = DeploymentToModel(d)
+		return err
+	})
 	if err != nil {
-		return plan.State{}, nil, fmt.Errorf("deployment %s/%s: spec.%w", d.Namespace, d.Name, err)
+		return plan.State{}, nil, err
 	}
-	out := plan.State{Deployment: deploymentWithTemplate(d, tmpl), Now: s.Now}
+	out := plan.State{Deployment: dEntry.d, Now: s.Now}
+	if len(s.ReplicaSets) > 0 {
+		out.ReplicaSets = make([]*model.ReplicaSet, len(s.ReplicaSets))
+	}
 	for i, rs := range s.ReplicaSets {
 		if rs == nil {
 			_, err := ReplicaSetToModel(nil)
 			return plan.State{}, nil, fmt.Errorf("replicaSets[%d]: %w", i, err)
 		}
-		tmpl, _, err := c.template('r', &rs.ObjectMeta, &rs.Spec.Template)
+		e, err := c.entry('r', &rs.ObjectMeta, func(e *syncerEntry) (err error) {
+			e.rs, err = ReplicaSetToModel(rs)
+			return err
+		})
 		if err != nil {
-			return plan.State{}, nil, fmt.Errorf("replicaSets[%d]: replicaset %s/%s: spec.%w", i, rs.Namespace, rs.Name, err)
+			return plan.State{}, nil, fmt.Errorf("replicaSets[%d]: %w", i, err)
 		}
-		out.ReplicaSets = append(out.ReplicaSets, replicaSetWithTemplate(rs, tmpl))
+		out.ReplicaSets[i] = e.rs
+	}
+	if len(s.Pods) > 0 {
+		out.Pods = make([]*model.Pod, len(s.Pods))
 	}
 	for i, p := range s.Pods {
-		if p == nil {
-			_, err := PodToModel(nil)
+		e, err := c.entry('p', podMeta(p), func(e *syncerEntry) (err error) {
+			e.pod, err = podForPlan(p)
+			return err
+		})
+		if err != nil {
 			return plan.State{}, nil, fmt.Errorf("pods[%d]: %w", i, err)
 		}
-		e := c.lookup('p', &p.ObjectMeta)
-		if e == nil {
-			m, err := PodToModel(p)
-			if err != nil {
-				return plan.State{}, nil, fmt.Errorf("pods[%d]: %w", i, err)
-			}
-			c.store('p', &p.ObjectMeta, &syncerEntry{canonical: m.Spec.Body})
-			out.Pods = append(out.Pods, m)
-			continue
-		}
-		out.Pods = append(out.Pods, podWithBody(p, e.canonical))
+		out.Pods[i] = e.pod
+	}
+	c.evict(1 + len(s.ReplicaSets) + len(s.Pods))
+	if !dEntry.cached() {
+		dEntry = nil
 	}
 	return out, dEntry, nil
 }
 
-// template is [TemplateToModel] of the template of the object with meta,
-// converted once per version; it also returns the object's entry.
-func (c *Syncer) template(kind byte, meta *metav1.ObjectMeta, t *core.PodTemplateSpec) (model.PodTemplate, *syncerEntry, error) {
-	if e := c.lookup(kind, meta); e != nil {
-		return model.PodTemplate{Labels: maps.Clone(t.Labels), Annotations: maps.Clone(t.Annotations), Spec: e.canonical}, e, nil
+// podMeta is the metadata of p, or of no object for a nil p (whose
+// conversion then fails as podForPlan's).
+func podMeta(p *core.Pod) *metav1.ObjectMeta {
+	if p == nil {
+		return &metav1.ObjectMeta{}
 	}
-	m, err := TemplateToModel(t)
-	if err != nil {
-		return model.PodTemplate{}, nil, err
-	}
-	return m, c.store(kind, meta, &syncerEntry{canonical: m.Spec}), nil
+	return &p.ObjectMeta
 }
 
-func cacheKey(kind byte, meta *metav1.ObjectMeta) (syncerKey, bool) {
-	return syncerKey{kind: kind, uid: meta.UID, rv: meta.ResourceVersion}, meta.UID != "" && meta.ResourceVersion != ""
-}
-
-// lookup returns the entry of the object's version, keeping it for the
-// next call, or nil.
-func (c *Syncer) lookup(kind byte, meta *metav1.ObjectMeta) *syncerEntry {
-	k, ok := cacheKey(kind, meta)
-	if !ok {
-		return nil
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	e := c.cur[k]
-	if e == nil {
-		if e = c.prev[k]; e != nil {
-			c.cur[k] = e
+// entry returns the entry of the object version meta names, converting it
+// with conv when it is not remembered. c.mu is held, except while conv
+// runs (encoding a template takes microseconds; other calls go on
+// meanwhile). An object without a UID or a resourceVersion gets a fresh
+// entry that is not remembered.
+func (c *Syncer) entry(kind byte, meta *metav1.ObjectMeta, conv func(*syncerEntry) error) (*syncerEntry, error) {
+	k := syncerKey{kind: kind, uid: meta.UID, rv: meta.ResourceVersion}
+	cacheable := k.uid != "" && k.rv != ""
+	if cacheable {
+		if e := c.entries[k]; e != nil {
+			e.gen = c.gen
+			return e, nil
 		}
 	}
-	return e
+	e := &syncerEntry{}
+	c.mu.Unlock()
+	err := conv(e)
+	c.mu.Lock()
+	if err != nil {
+		return nil, err
+	}
+	if cacheable {
+		e.gen = c.gen
+		if old := c.entries[k]; old != nil { // converted by another call meanwhile
+			old.gen = c.gen
+			return old, nil
+		}
+		c.entries[k] = e
+	}
+	return e, nil
 }
 
-// store remembers e for the object's version (when it has one) and
-// returns it, or nil when the object cannot be cached.
-func (c *Syncer) store(kind byte, meta *metav1.ObjectMeta, e *syncerEntry) *syncerEntry {
-	k, ok := cacheKey(kind, meta)
-	if !ok {
-		return nil
+// cached reports whether e is remembered (as opposed to a fresh entry of
+// an object without UID or resourceVersion).
+func (e *syncerEntry) cached() bool { return e.gen != 0 }
+
+// evict drops the entries the last two calls did not use once the Syncer
+// holds more than twice n (the current call's objects) plus keepExtra.
+func (c *Syncer) evict(n int) {
+	if len(c.entries) <= 2*n+keepExtra {
+		return
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.cur == nil {
-		c.cur = map[syncerKey]*syncerEntry{}
+	for k, e := range c.entries {
+		if e.gen+1 < c.gen {
+			delete(c.entries, k)
+		}
 	}
-	c.cur[k] = e
-	return e
 }

@@ -1,20 +1,17 @@
 package appsv1
 
 import (
-	"time"
-
+	"fmt"
 	"testing"
+	"time"
 
 	apps "k8s.io/api/apps/v1"
 	core "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 )
 
-// TestSyncerKeepsWhatItUsed: after a sync, the Deployment, ReplicaSet and
-// Pod with a UID and a resourceVersion are remembered (and the Deployment's
-// hash state once hashed); an object without a resourceVersion is not; a
-// sync that no longer sees an object forgets it after the next one.
-func TestSyncerKeepsWhatItUsed(t *testing.T) {
+func syncerInternalState() State {
 	d := &apps.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "ns", UID: "d", ResourceVersion: "1"}}
 	d.Spec.Selector = &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}}
 	d.Spec.Template.Labels = map[string]string{"app": "web"}
@@ -25,26 +22,78 @@ func TestSyncerKeepsWhatItUsed(t *testing.T) {
 	rs.Spec.Selector = &metav1.LabelSelector{MatchLabels: map[string]string{"app": "other"}}
 	pod := &core.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p", Namespace: "ns", UID: "p", ResourceVersion: "3"}}
 	noRV := &core.Pod{ObjectMeta: metav1.ObjectMeta{Name: "q", Namespace: "ns", UID: "q"}}
+	return State{Deployment: d, ReplicaSets: []*apps.ReplicaSet{rs}, Pods: []*core.Pod{pod, noRV}, Now: time.Unix(0, 0)}
+}
+
+// TestSyncerKeepsWhatItUsed: after a sync, the Deployment, ReplicaSet and
+// Pod with a UID and a resourceVersion are remembered, the Deployment's
+// with its hash state; an object without a resourceVersion is not; the
+// next call hands the planner the same model objects, and a new
+// resourceVersion a new one.
+func TestSyncerKeepsWhatItUsed(t *testing.T) {
+	s := syncerInternalState()
 	var c Syncer
-	if _, _, err := c.Sync(State{Deployment: d, ReplicaSets: []*apps.ReplicaSet{rs}, Pods: []*core.Pod{pod, noRV}, Now: time.Unix(0, 0)}); err != nil {
+	if _, _, err := c.Sync(s); err != nil {
 		t.Fatal(err)
 	}
-	if len(c.cur) != 3 {
-		t.Fatalf("remembered %d objects, want 3 (deployment, replicaset, pod with a resourceVersion)", len(c.cur))
+	if len(c.entries) != 3 {
+		t.Fatalf("remembered %d objects, want 3 (deployment, replicaset, pod with a resourceVersion)", len(c.entries))
 	}
-	if e := c.cur[syncerKey{'d', "d", "1"}]; e == nil || !e.hashed || !e.hashable {
+	if e := c.entries[syncerKey{'d', "d", "1"}]; e == nil || e.hash.v.Load()&(1<<32) == 0 {
 		t.Fatalf("deployment entry %+v: want its hash state kept", e)
 	}
-	if _, _, err := c.Sync(State{Deployment: d, Now: time.Unix(0, 0)}); err != nil {
+	first, _, err := c.model(s)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if len(c.cur) != 1 || len(c.prev) != 3 {
-		t.Fatalf("after a sync without them: %d current, %d previous; want 1 and 3", len(c.cur), len(c.prev))
-	}
-	if _, _, err := c.Sync(State{Deployment: d, Now: time.Unix(0, 0)}); err != nil {
+	second, _, err := c.model(s)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if len(c.cur) != 1 || len(c.prev) != 1 {
-		t.Fatalf("two syncs later: %d current, %d previous; want 1 and 1", len(c.cur), len(c.prev))
+	if first.Deployment != second.Deployment || first.ReplicaSets[0] != second.ReplicaSets[0] || first.Pods[0] != second.Pods[0] {
+		t.Fatal("a second call converted a remembered object again")
+	}
+	if first.Pods[1] == second.Pods[1] {
+		t.Fatal("the pod without a resourceVersion was remembered")
+	}
+	d := s.Deployment.DeepCopy()
+	d.ResourceVersion = "2"
+	s.Deployment = d
+	third, _, err := c.model(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if third.Deployment == second.Deployment || third.ReplicaSets[0] != second.ReplicaSets[0] {
+		t.Fatal("a new resourceVersion of the Deployment: want it converted again, and only it")
+	}
+}
+
+// TestSyncerForgets: objects that the last two calls did not use are
+// dropped once the Syncer holds more than twice the current call's
+// objects plus keepExtra.
+func TestSyncerForgets(t *testing.T) {
+	s := syncerInternalState()
+	big := s
+	big.Pods = nil
+	for i := range 40 {
+		big.Pods = append(big.Pods, &core.Pod{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprint("p", i), Namespace: "ns", UID: types.UID(fmt.Sprint("u", i)), ResourceVersion: "1"}})
+	}
+	small := State{Deployment: s.Deployment, Now: s.Now}
+	var c Syncer
+	for i, step := range []struct {
+		s    State
+		want int
+	}{
+		{big, 42},   // deployment, replicaset, 40 pods
+		{small, 42}, // the previous call's objects are kept
+		{small, 1},  // now they are two calls old: dropped
+		{s, 3},      // deployment, replicaset, the pod with a resourceVersion
+	} {
+		if _, _, err := c.model(step.s); err != nil {
+			t.Fatal(err)
+		}
+		if len(c.entries) != step.want {
+			t.Fatalf("call %d: %d entries, want %d", i, len(c.entries), step.want)
+		}
 	}
 }
