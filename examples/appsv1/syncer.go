@@ -35,6 +35,10 @@ type Syncer struct {
 	mu      sync.Mutex
 	gen     uint64 // calls so far
 	entries map[syncerKey]*syncerEntry
+	// byMeta finds the entry of an object handed in again (the same
+	// pointer, as from an informer's cache) without hashing its UID and
+	// resourceVersion: it maps each entry's meta to it.
+	byMeta map[*metav1.ObjectMeta]*syncerEntry
 }
 
 type syncerKey struct {
@@ -48,6 +52,8 @@ type syncerKey struct {
 // apps/v1 template.
 type syncerEntry struct {
 	gen  uint64 // the last call that used it
+	key  syncerKey
+	meta *metav1.ObjectMeta // of the object last seen with key
 	d    *model.Deployment
 	rs   *model.ReplicaSet
 	pod  *model.Pod
@@ -81,6 +87,7 @@ func (c *Syncer) model(s State) (plan.State, *syncerEntry, error) {
 	c.gen++
 	if c.entries == nil {
 		c.entries = map[syncerKey]*syncerEntry{}
+		c.byMeta = map[*metav1.ObjectMeta]*syncerEntry{}
 	}
 
 	d := s.Deployment
@@ -148,11 +155,15 @@ func podMeta(p *core.Pod) *metav1.ObjectMeta {
 // meanwhile). An object without a UID or a resourceVersion gets a fresh
 // entry that is not remembered.
 func (c *Syncer) entry(kind byte, meta *metav1.ObjectMeta, conv func(*syncerEntry) error) (*syncerEntry, error) {
+	if e := c.byMeta[meta]; e != nil && e.key.kind == kind && e.key.uid == meta.UID && e.key.rv == meta.ResourceVersion {
+		e.gen = c.gen
+		return e, nil
+	}
 	k := syncerKey{kind: kind, uid: meta.UID, rv: meta.ResourceVersion}
 	cacheable := k.uid != "" && k.rv != ""
 	if cacheable {
 		if e := c.entries[k]; e != nil {
-			e.gen = c.gen
+			c.see(e, meta)
 			return e, nil
 		}
 	}
@@ -164,14 +175,27 @@ func (c *Syncer) entry(kind byte, meta *metav1.ObjectMeta, conv func(*syncerEntr
 		return nil, err
 	}
 	if cacheable {
-		e.gen = c.gen
 		if old := c.entries[k]; old != nil { // converted by another call meanwhile
-			old.gen = c.gen
+			c.see(old, meta)
 			return old, nil
 		}
+		e.key = k
 		c.entries[k] = e
+		c.see(e, meta)
 	}
 	return e, nil
+}
+
+// see records that this call used e, seen as the object with meta.
+func (c *Syncer) see(e *syncerEntry, meta *metav1.ObjectMeta) {
+	e.gen = c.gen
+	if e.meta != meta {
+		if e.meta != nil && c.byMeta[e.meta] == e {
+			delete(c.byMeta, e.meta)
+		}
+		e.meta = meta
+		c.byMeta[meta] = e
+	}
 }
 
 // cached reports whether e is remembered (as opposed to a fresh entry of
@@ -187,6 +211,9 @@ func (c *Syncer) evict(n int) {
 	for k, e := range c.entries {
 		if e.gen+1 < c.gen {
 			delete(c.entries, k)
+			if c.byMeta[e.meta] == e {
+				delete(c.byMeta, e.meta)
+			}
 		}
 	}
 }

@@ -56,15 +56,35 @@ func TestSyncerKeepsWhatItUsed(t *testing.T) {
 	if first.Pods[1] == second.Pods[1] {
 		t.Fatal("the pod without a resourceVersion was remembered")
 	}
-	d := s.Deployment.DeepCopy()
-	d.ResourceVersion = "2"
-	s.Deployment = d
+	s.Deployment = s.Deployment.DeepCopy() // another pointer, the same version
+	s.ReplicaSets[0].ResourceVersion = "9" // the same pointer, a new version
 	third, _, err := c.model(s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if third.Deployment == second.Deployment || third.ReplicaSets[0] != second.ReplicaSets[0] {
+	if third.Deployment != second.Deployment {
+		t.Fatal("a copy with the same UID and resourceVersion was converted again")
+	}
+	if third.ReplicaSets[0] == second.ReplicaSets[0] || third.ReplicaSets[0].ResourceVersion != "9" {
+		t.Fatal("a ReplicaSet changed in place with a new resourceVersion: want it converted again")
+	}
+	s.Deployment.ResourceVersion = "2"
+	fourth, _, err := c.model(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fourth.Deployment == third.Deployment || fourth.Deployment.ResourceVersion != "2" || fourth.ReplicaSets[0] != third.ReplicaSets[0] {
 		t.Fatal("a new resourceVersion of the Deployment: want it converted again, and only it")
+	}
+	// By key: two versions of the Deployment and of the ReplicaSet, the
+	// pod; by meta: the three objects handed in last.
+	if len(c.entries) != 5 || len(c.byMeta) != 3 {
+		t.Fatalf("%d entries by key, %d by meta; want 5 and 3", len(c.entries), len(c.byMeta))
+	}
+	for m, e := range c.byMeta {
+		if e.meta != m {
+			t.Fatalf("entry %+v found by another meta", e.key)
+		}
 	}
 }
 
