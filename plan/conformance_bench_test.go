@@ -79,6 +79,24 @@ func BenchmarkSyncConformance(b *testing.B) {
 	}
 }
 
+// BenchmarkPlannerConformance is BenchmarkSyncConformance through one
+// Planner: each state's objects are validated and hashed once, as for a
+// controller replanning objects from its informer cache.
+func BenchmarkPlannerConformance(b *testing.B) {
+	states := readConformanceStates(b)
+	p := plan.NewPlanner()
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if _, err := p.Sync(states[i]); err != nil {
+			b.Fatal(err)
+		}
+		if i++; i == len(states) {
+			i = 0
+		}
+	}
+}
+
 // BenchmarkSyncScaling is the rolling-update sync of rollingBenchState over
 // R = 10 … 10 000 ReplicaSets: the cost should grow linearly (n log n where
 // ReplicaSets are sorted).

@@ -132,7 +132,7 @@ func (s *syncer) getNewReplicaSet(existing *model.ReplicaSet, oldRSs []*model.Re
 
 func (s *syncer) createNewReplicaSet(oldRSs []*model.ReplicaSet, newRevision string) (*model.ReplicaSet, bool) {
 	d := s.d
-	podHash := s.cfg.hasher(d.Spec.Template, d.Status.CollisionCount)
+	podHash := s.podTemplateHash()
 	if err := checkHash(podHash); err != nil {
 		s.hasherErr = err
 		return nil, false

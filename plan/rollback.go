@@ -40,6 +40,7 @@ func (s *syncer) rollback(rsList []*model.ReplicaSet) {
 			return
 		}
 		setFromReplicaSetTemplate(d, rs.Spec.Template)
+		s.templateReplaced = true
 		revision.SetDeploymentAnnotationsTo(d, rs) // a new map: the working copy's own
 		s.annotationsOwned, s.annotationsSent = true, false
 		s.clearRollbackTo(reason(ReasonRollback, []Value{v("revision", target)},

@@ -35,7 +35,14 @@ func Sync(s State, opts ...Option) (Plan, error) {
 	if err := s.Validate(); err != nil {
 		return Plan{ConflictAt: -1}, err
 	}
-	sy := newSyncer(s, newConfig(opts))
+	return syncValid(s, newConfig(opts), nil)
+}
+
+// syncValid plans a sync of a validated s; memory, when not nil, remembers
+// template hashes across syncs.
+func syncValid(s State, cfg config, memory *Planner) (Plan, error) {
+	sy := newSyncer(s, cfg)
+	sy.memory, sy.input = memory, s.Deployment
 	sy.syncDeployment()
 	if sy.hasherErr != nil {
 		return Plan{ConflictAt: -1}, sy.hasherErr

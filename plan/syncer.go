@@ -35,6 +35,28 @@ type syncer struct {
 	// hasherErr is set when the WithHasher function returned an unusable
 	// hash; Sync then returns it instead of a plan.
 	hasherErr error
+	// memory is the Planner planning this sync, or nil; input is the
+	// Deployment of the State, the key of its memory.
+	memory *Planner
+	input  *model.Deployment
+	// templateReplaced is set when the working copy's template is no
+	// longer the input's (a rollback).
+	templateReplaced bool
+}
+
+// podTemplateHash is the hasher's value for the working copy's template
+// and collision count, remembered by the Planner when the template is the
+// input's.
+func (s *syncer) podTemplateHash() string {
+	d := s.d
+	if s.memory == nil || s.templateReplaced || !sameCollisionCount(d.Status.CollisionCount, s.input.Status.CollisionCount) {
+		return s.cfg.hasher(d.Spec.Template, d.Status.CollisionCount)
+	}
+	return s.memory.podTemplateHash(s.cfg.hasher, s.input)
+}
+
+func sameCollisionCount(a, b *int32) bool {
+	return a == b || a != nil && b != nil && *a == *b
 }
 
 func newSyncer(s State, cfg config) *syncer {

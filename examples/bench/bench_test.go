@@ -47,7 +47,7 @@ func benchUpstreamSync(b *testing.B) {
 }
 
 // modelStates converts the 200 cases to the planner's input once.
-func modelStates(b *testing.B) []plan.State {
+func modelStates(b testing.TB) []plan.State {
 	var ins []plan.State
 	for _, c := range loadCases(b) {
 		in, err := c.Case.State().Model()
@@ -70,6 +70,26 @@ func BenchmarkSyncModel(b *testing.B) {
 		for b.Loop() {
 			for _, in := range ins {
 				if _, err := plan.Sync(in, opt); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(ins)), "ns/sync")
+	})
+}
+
+// BenchmarkSyncPlanner: the same through one plan.Planner with the
+// upstream hasher, as a controller plans objects from its informer cache:
+// each object is validated once and each Deployment's template hashed once.
+func BenchmarkSyncPlanner(b *testing.B) {
+	b.Run("upstream", benchUpstreamSync)
+	b.Run("rolloutplan", func(b *testing.B) {
+		ins := modelStates(b)
+		p := plan.NewPlanner(appsv1.WithUpstreamHash())
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, in := range ins {
+				if _, err := p.Sync(in); err != nil {
 					b.Fatal(err)
 				}
 			}

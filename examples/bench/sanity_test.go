@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/rolloutplan/rolloutplan/examples/appsv1"
+	"github.com/rolloutplan/rolloutplan/plan"
 	"k8s.io/apimachinery/pkg/api/meta"
 	k8stesting "k8s.io/client-go/testing"
 )
@@ -158,4 +160,22 @@ func isTaken(c appsv1.Case, a k8stesting.Action) bool {
 		}
 	}
 	return false
+}
+
+// TestSanityPlanner: the Planner the SyncPlanner row times answers every
+// case as plan.Sync does (whose writes TestSanitySync compares with
+// upstream's, through appsv1.Sync), on a first sight and from memory.
+func TestSanityPlanner(t *testing.T) {
+	opt := appsv1.WithUpstreamHash()
+	p := plan.NewPlanner(opt)
+	ins := modelStates(t)
+	for round := range 2 {
+		for i, in := range ins {
+			want, wantErr := plan.Sync(in, opt)
+			got, err := p.Sync(in)
+			if (err != nil) != (wantErr != nil) || !reflect.DeepEqual(want, got) {
+				t.Fatalf("case %d, round %d: the Planner's plan differs from plan.Sync's (errors %v, %v)", i, round, err, wantErr)
+			}
+		}
+	}
 }

@@ -28,6 +28,7 @@ type row struct {
 
 var rows = []row{
 	{"SyncModel", "one sync per case, model types (plan.Sync + upstream hasher)", 60, 0, "≥ 60×"},
+	{"SyncPlanner", "one sync per case, model types (plan.Planner + upstream hasher)", 60, 0, "≥ 60×"},
 	{"SyncAdapter", "one sync per case through appsv1.Sync (convert, plan, writes)", 25, 0, "≥ 25×"},
 	{"SyncAdapterCached", "the same through an appsv1.Syncer (conversions cached by UID+resourceVersion)", 25, 0, "≥ 25×"},
 	{"HashRealisticCanonical", "pod-template hash, realistic 541 B, canonical", 30, 0, "keep (42× before; ≥ 30×)"},
