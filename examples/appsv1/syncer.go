@@ -3,6 +3,8 @@ package appsv1
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
+	"unsafe"
 
 	"github.com/rolloutplan/rolloutplan/model"
 	"github.com/rolloutplan/rolloutplan/plan"
@@ -14,9 +16,10 @@ import (
 // Syncer is [Sync] with a memory of conversions, for a program that plans
 // the same objects again and again (a watch loop, a simulation, a
 // benchmark). A Syncer converts each object once, keyed by its kind, UID
-// and resourceVersion, and hands the planner the same model object every
-// time it sees that version again; it also keeps the upstream hash state
-// of each Deployment version's template.
+// and resourceVersion, and hands the same model object every time it sees
+// that version again to its [plan.Planner], which then skips validating it
+// and hashing its template again; the hash is upstream's, of the apps/v1
+// template, as with Sync.
 //
 // Its results are those of [Sync] on the same arguments, provided an
 // object with a given UID and resourceVersion never changes, as is true of
@@ -29,9 +32,15 @@ import (
 // A Syncer keeps the objects of its last two calls; once it holds more
 // than twice the objects of the current call (plus a few), it drops the
 // others, so its memory is bounded by a small multiple of the States it
-// plans. The zero value is ready to use; a Syncer is safe for concurrent
-// use.
+// plans (its Planner's, likewise, by a few times the largest State; see
+// [plan.Planner]). The zero value is ready to use and plans with no
+// options but the upstream hash, as [NewSyncer]() does; a Syncer is safe
+// for concurrent use.
 type Syncer struct {
+	opts     []plan.Option
+	initOnce sync.Once
+	planner  *plan.Planner
+
 	mu      sync.Mutex
 	gen     uint64 // calls so far
 	entries map[syncerKey]*syncerEntry
@@ -39,6 +48,18 @@ type Syncer struct {
 	// pointer, as from an informer's cache) without hashing its UID and
 	// resourceVersion: it maps each entry's meta to it.
 	byMeta map[*metav1.ObjectMeta]*syncerEntry
+	// byTemplate finds a Deployment's entry from its converted template,
+	// for the Planner's hasher, which is handed only the template: it maps
+	// the address of the bytes of the template's Spec string (the
+	// entry's own conversion, which the planner passes on unchanged) to
+	// the entry.
+	byTemplate map[*byte]*syncerEntry
+}
+
+// NewSyncer returns a Syncer that plans with opts, applied after the
+// upstream hash as with [Sync].
+func NewSyncer(opts ...plan.Option) *Syncer {
+	return &Syncer{opts: opts}
 }
 
 type syncerKey struct {
@@ -57,30 +78,71 @@ type syncerEntry struct {
 	d    *model.Deployment
 	rs   *model.ReplicaSet
 	pod  *model.Pod
-	hash hashMemo
+	// For a Deployment: its apps/v1 template, the hash state of it, and
+	// the calls planning with the entry now (an entry in use stays in
+	// byTemplate).
+	template *core.PodTemplateSpec
+	hash     hashMemo
+	inUse    atomic.Int32
 }
 
 // keepExtra is how many entries beyond twice the current call's a Syncer
 // keeps before it drops the entries of older calls.
 const keepExtra = 16
 
-// Sync plans one sync of s exactly as [Sync] does, with the conversions of
-// earlier calls reused.
+// Sync plans one sync of s exactly as [Sync] does with the Syncer's
+// options and then opts, with the conversions of earlier calls reused.
+// Without opts, and with a Deployment that has a UID and a
+// resourceVersion, it plans with the Syncer's Planner; otherwise with
+// [plan.Sync].
 func (c *Syncer) Sync(s State, opts ...plan.Option) (Output, plan.Plan, error) {
 	in, dEntry, err := c.model(s)
 	if err != nil {
 		return Output{}, plan.Plan{}, err
 	}
-	memo := new(hashMemo)
 	if dEntry != nil {
-		memo = &dEntry.hash
+		defer dEntry.inUse.Add(-1)
 	}
-	return syncInput(s, in, deploymentHasher(&s.Deployment.Spec.Template, in.Deployment.Spec.Template, memo), opts)
+	if dEntry == nil || len(opts) > 0 {
+		memo := new(hashMemo)
+		if dEntry != nil {
+			memo = &dEntry.hash
+		}
+		all := append(c.opts[:len(c.opts):len(c.opts)], opts...)
+		return syncInput(s, in, deploymentHasher(&s.Deployment.Spec.Template, in.Deployment.Spec.Template, memo), all)
+	}
+	c.initOnce.Do(func() {
+		c.planner = plan.NewPlanner(append([]plan.Option{plan.WithHasher(c.hash)}, c.opts...)...)
+	})
+	p, err := c.planner.Sync(in)
+	if err != nil {
+		return Output{}, plan.Plan{}, s.Locate(err)
+	}
+	out, err := toOutput(s, &in, p)
+	if err != nil {
+		return Output{}, p, err
+	}
+	return out, p, nil
+}
+
+// hash is the Planner's [plan.Hasher]: a Deployment's template that this
+// Syncer converted is hashed from the apps/v1 template it came from (as
+// [Sync] does); any other template by [PodTemplateHash].
+func (c *Syncer) hash(t model.PodTemplate, collisionCount *int32) string {
+	if t.Spec != "" {
+		c.mu.Lock()
+		e := c.byTemplate[unsafe.StringData(t.Spec)]
+		c.mu.Unlock()
+		if e != nil && identicalTemplates(t, e.d.Spec.Template) {
+			return finishHash(e.hash.state(e.template), collisionCount)
+		}
+	}
+	return PodTemplateHash(t, collisionCount)
 }
 
 // model is planInput with the conversions remembered. It returns the
-// Deployment's entry (nil when the Deployment cannot be cached). The
-// errors are planInput's.
+// Deployment's entry (nil when the Deployment cannot be cached), in use
+// until the caller calls inUse.Add(-1). The errors are planInput's.
 func (c *Syncer) model(s State) (plan.State, *syncerEntry, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -88,6 +150,7 @@ func (c *Syncer) model(s State) (plan.State, *syncerEntry, error) {
 	if c.entries == nil {
 		c.entries = map[syncerKey]*syncerEntry{}
 		c.byMeta = map[*metav1.ObjectMeta]*syncerEntry{}
+		c.byTemplate = map[*byte]*syncerEntry{}
 	}
 
 	d := s.Deployment
@@ -97,6 +160,7 @@ func (c *Syncer) model(s State) (plan.State, *syncerEntry, error) {
 	}
 	dEntry, err := c.entry('d', &d.ObjectMeta, func(e *syncerEntry) (err error) {
 		e.d, err = DeploymentToModel(d)
+		e.template = &d.Spec.Template
 		return err
 	})
 	if err != nil {
@@ -135,8 +199,12 @@ func (c *Syncer) model(s State) (plan.State, *syncerEntry, error) {
 	}
 	c.evict(1 + len(s.ReplicaSets) + len(s.Pods))
 	if !dEntry.cached() {
-		dEntry = nil
+		return out, nil, nil
 	}
+	if t := dEntry.d.Spec.Template.Spec; t != "" {
+		c.byTemplate[unsafe.StringData(t)] = dEntry
+	}
+	dEntry.inUse.Add(1)
 	return out, dEntry, nil
 }
 
@@ -209,10 +277,13 @@ func (c *Syncer) evict(n int) {
 		return
 	}
 	for k, e := range c.entries {
-		if e.gen+1 < c.gen {
+		if e.gen+1 < c.gen && e.inUse.Load() == 0 {
 			delete(c.entries, k)
 			if c.byMeta[e.meta] == e {
 				delete(c.byMeta, e.meta)
+			}
+			if e.d != nil && e.d.Spec.Template.Spec != "" {
+				delete(c.byTemplate, unsafe.StringData(e.d.Spec.Template.Spec))
 			}
 		}
 	}

@@ -2,6 +2,8 @@ package appsv1
 
 import (
 	"fmt"
+
+	"github.com/rolloutplan/rolloutplan/plan"
 	"testing"
 	"time"
 
@@ -10,6 +12,15 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 )
+
+// modelOf is c.model(s), releasing the Deployment's entry.
+func modelOf(c *Syncer, s State) (plan.State, *syncerEntry, error) {
+	in, e, err := c.model(s)
+	if e != nil {
+		e.inUse.Add(-1)
+	}
+	return in, e, err
+}
 
 func syncerInternalState() State {
 	d := &apps.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "ns", UID: "d", ResourceVersion: "1"}}
@@ -42,11 +53,11 @@ func TestSyncerKeepsWhatItUsed(t *testing.T) {
 	if e := c.entries[syncerKey{'d', "d", "1"}]; e == nil || e.hash.v.Load()&(1<<32) == 0 {
 		t.Fatalf("deployment entry %+v: want its hash state kept", e)
 	}
-	first, _, err := c.model(s)
+	first, _, err := modelOf(&c, s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	second, _, err := c.model(s)
+	second, _, err := modelOf(&c, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +69,7 @@ func TestSyncerKeepsWhatItUsed(t *testing.T) {
 	}
 	s.Deployment = s.Deployment.DeepCopy() // another pointer, the same version
 	s.ReplicaSets[0].ResourceVersion = "9" // the same pointer, a new version
-	third, _, err := c.model(s)
+	third, _, err := modelOf(&c, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +80,7 @@ func TestSyncerKeepsWhatItUsed(t *testing.T) {
 		t.Fatal("a ReplicaSet changed in place with a new resourceVersion: want it converted again")
 	}
 	s.Deployment.ResourceVersion = "2"
-	fourth, _, err := c.model(s)
+	fourth, _, err := modelOf(&c, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +120,7 @@ func TestSyncerForgets(t *testing.T) {
 		{small, 1},  // now they are two calls old: dropped
 		{s, 3},      // deployment, replicaset, the pod with a resourceVersion
 	} {
-		if _, _, err := c.model(step.s); err != nil {
+		if _, _, err := modelOf(&c, step.s); err != nil {
 			t.Fatal(err)
 		}
 		if len(c.entries) != step.want {
