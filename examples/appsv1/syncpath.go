@@ -3,6 +3,7 @@ package appsv1
 import (
 	"fmt"
 	"maps"
+	"reflect"
 	"sync/atomic"
 
 	"github.com/rolloutplan/rolloutplan/model"
@@ -17,8 +18,10 @@ import (
 // planInput converts s as [State.Model] does, except that a Pod's spec body
 // ([model.PodSpec.Body]) is left empty: the Deployment planner reads a
 // Pod's metadata, phase and conditions, never its spec body, and encoding
-// every pod spec as canonical JSON would be most of a sync's cost. The
-// errors are those of [State.Model].
+// every pod spec as canonical JSON would be most of a sync's cost. A
+// ReplicaSet whose template equals the Deployment's but for labels and
+// annotations (the usual new ReplicaSet) takes the Deployment's converted
+// Spec instead of encoding its own. The errors are those of [State.Model].
 func planInput(s State) (plan.State, error) {
 	d, err := DeploymentToModel(s.Deployment)
 	if err != nil {
@@ -29,6 +32,12 @@ func planInput(s State) (plan.State, error) {
 		out.ReplicaSets = make([]*model.ReplicaSet, 0, len(s.ReplicaSets))
 	}
 	for i, rs := range s.ReplicaSets {
+		if rs != nil && sameTemplateBody(&rs.Spec.Template, &s.Deployment.Spec.Template) {
+			out.ReplicaSets = append(out.ReplicaSets, replicaSetWithTemplate(rs, model.PodTemplate{
+				Labels: maps.Clone(rs.Spec.Template.Labels), Annotations: maps.Clone(rs.Spec.Template.Annotations), Spec: d.Spec.Template.Spec,
+			}))
+			continue
+		}
 		m, err := ReplicaSetToModel(rs)
 		if err != nil {
 			return plan.State{}, fmt.Errorf("replicaSets[%d]: %w", i, err)
@@ -46,6 +55,18 @@ func planInput(s State) (plan.State, error) {
 		out.Pods = append(out.Pods, m)
 	}
 	return out, nil
+}
+
+// sameTemplateBody reports whether a and b are equal Go values but for
+// their labels and annotations: then [TemplateToModel] gives them the same
+// Spec (it encodes the same value).
+func sameTemplateBody(a, b *core.PodTemplateSpec) bool {
+	if !reflect.DeepEqual(&a.Spec, &b.Spec) {
+		return false
+	}
+	am, bm := a.ObjectMeta, b.ObjectMeta
+	am.Labels, am.Annotations, bm.Labels, bm.Annotations = nil, nil, nil, nil
+	return reflect.DeepEqual(&am, &bm)
 }
 
 // podForPlan is [PodToModel] without the spec body (see planInput).
