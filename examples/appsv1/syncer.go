@@ -23,26 +23,28 @@ import (
 //
 // Its results are those of [Sync] on the same arguments, provided an
 // object with a given UID and resourceVersion never changes, as is true of
-// objects read from the API server: change an object in place and it must
+// objects read from one API server: change an object in place and it must
 // get a new resourceVersion (or none; objects without a UID or a
-// resourceVersion are converted on every call). The model objects are
-// shared between calls and with the returned Plans, which must therefore
-// be treated as read-only (the planner never modifies its input).
+// resourceVersion are converted on every call), and use one Syncer per
+// cluster. The model objects are shared between calls and with the
+// returned Plans, which must therefore be treated as read-only (the
+// planner never modifies its input).
 //
-// A Syncer keeps the objects of its last two calls; once it holds more
-// than twice the objects of the current call (plus a few), it drops the
-// others, so its memory is bounded by a small multiple of the States it
-// plans (its Planner's, likewise, by a few times the largest State; see
-// [plan.Planner]). The zero value is ready to use and plans with no
-// options but the upstream hash, as [NewSyncer]() does; a Syncer is safe
-// for concurrent use.
+// One Syncer serves any number of Deployments, as one controller does. It
+// forgets as [plan.Planner] does: once it holds a limit of objects (65 536,
+// or four times the largest State it has planned if more), it drops those
+// no call has used since it last dropped any, so its memory stays within
+// about twice the limit, and its Planner's likewise. The zero value is
+// ready to use and plans with no options but the upstream hash, as
+// [NewSyncer]() does; a Syncer is safe for concurrent use.
 type Syncer struct {
 	opts     []plan.Option
 	initOnce sync.Once
 	planner  *plan.Planner
 
 	mu      sync.Mutex
-	gen     uint64 // calls so far
+	epoch   uint64 // times it has dropped unused entries
+	limit   int    // entries at which it drops the unused; 0: minSyncerMemory
 	entries map[syncerKey]*syncerEntry
 	// byMeta finds the entry of an object handed in again (the same
 	// pointer, as from an informer's cache) without hashing its UID and
@@ -72,12 +74,12 @@ type syncerKey struct {
 // object (one of d, rs, pod) and, for a Deployment, the hash state of its
 // apps/v1 template.
 type syncerEntry struct {
-	gen  uint64 // the last call that used it
-	key  syncerKey
-	meta *metav1.ObjectMeta // of the object last seen with key
-	d    *model.Deployment
-	rs   *model.ReplicaSet
-	pod  *model.Pod
+	epoch uint64 // the Syncer's epoch when last used
+	key   syncerKey
+	meta  *metav1.ObjectMeta // of the object last seen with key
+	d     *model.Deployment
+	rs    *model.ReplicaSet
+	pod   *model.Pod
 	// For a Deployment: its apps/v1 template, the hash state of it, and
 	// the calls planning with the entry now (an entry in use stays in
 	// byTemplate).
@@ -86,9 +88,9 @@ type syncerEntry struct {
 	inUse    atomic.Int32
 }
 
-// keepExtra is how many entries beyond twice the current call's a Syncer
-// keeps before it drops the entries of older calls.
-const keepExtra = 16
+// minSyncerMemory is the fewest entries a Syncer holds before it drops
+// the unused ones (plan.Planner's minimum likewise).
+const minSyncerMemory = 1 << 16
 
 // Sync plans one sync of s exactly as [Sync] does with the Syncer's
 // options and then opts, with the conversions of earlier calls reused.
@@ -146,7 +148,6 @@ func (c *Syncer) hash(t model.PodTemplate, collisionCount *int32) string {
 func (c *Syncer) model(s State) (plan.State, *syncerEntry, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.gen++
 	if c.entries == nil {
 		c.entries = map[syncerKey]*syncerEntry{}
 		c.byMeta = map[*metav1.ObjectMeta]*syncerEntry{}
@@ -224,7 +225,7 @@ func podMeta(p *core.Pod) *metav1.ObjectMeta {
 // entry that is not remembered.
 func (c *Syncer) entry(kind byte, meta *metav1.ObjectMeta, conv func(*syncerEntry) error) (*syncerEntry, error) {
 	if e := c.byMeta[meta]; e != nil && e.key.kind == kind && e.key.uid == meta.UID && e.key.rv == meta.ResourceVersion {
-		e.gen = c.gen
+		e.epoch = c.epoch
 		return e, nil
 	}
 	k := syncerKey{kind: kind, uid: meta.UID, rv: meta.ResourceVersion}
@@ -256,7 +257,7 @@ func (c *Syncer) entry(kind byte, meta *metav1.ObjectMeta, conv func(*syncerEntr
 
 // see records that this call used e, seen as the object with meta.
 func (c *Syncer) see(e *syncerEntry, meta *metav1.ObjectMeta) {
-	e.gen = c.gen
+	e.epoch = c.epoch
 	if e.meta != meta {
 		if e.meta != nil && c.byMeta[e.meta] == e {
 			delete(c.byMeta, e.meta)
@@ -268,16 +269,29 @@ func (c *Syncer) see(e *syncerEntry, meta *metav1.ObjectMeta) {
 
 // cached reports whether e is remembered (as opposed to a fresh entry of
 // an object without UID or resourceVersion).
-func (e *syncerEntry) cached() bool { return e.gen != 0 }
+func (e *syncerEntry) cached() bool { return e.key.uid != "" }
 
-// evict drops the entries the last two calls did not use once the Syncer
-// holds more than twice n (the current call's objects) plus keepExtra.
+// evict drops the entries not used since the last time it dropped any once
+// the Syncer holds its limit, at least minSyncerMemory and four times n,
+// the objects of the current call. When most entries are in use, it
+// doubles the limit rather than scan them again at every call.
+// (limit is set lower by tests only.)
 func (c *Syncer) evict(n int) {
-	if len(c.entries) <= 2*n+keepExtra {
+	if c.limit == 0 {
+		c.limit = minSyncerMemory
+	}
+	c.limit = max(c.limit, 4*n)
+	if len(c.entries) < c.limit {
 		return
 	}
+	defer func() {
+		c.epoch++
+		if len(c.entries) > c.limit*3/4 {
+			c.limit *= 2
+		}
+	}()
 	for k, e := range c.entries {
-		if e.gen+1 < c.gen && e.inUse.Load() == 0 {
+		if e.epoch < c.epoch && e.inUse.Load() == 0 {
 			delete(c.entries, k)
 			if c.byMeta[e.meta] == e {
 				delete(c.byMeta, e.meta)

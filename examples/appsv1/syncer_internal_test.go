@@ -99,32 +99,41 @@ func TestSyncerKeepsWhatItUsed(t *testing.T) {
 	}
 }
 
-// TestSyncerForgets: objects that the last two calls did not use are
-// dropped once the Syncer holds more than twice the current call's
-// objects plus keepExtra.
+// TestSyncerForgets: once a Syncer holds its limit, it drops the objects
+// no call used since it last dropped any, and doubles the limit when most
+// are in use. (A limit of 8 stands for minSyncerMemory.)
 func TestSyncerForgets(t *testing.T) {
-	s := syncerInternalState()
-	big := s
-	big.Pods = nil
-	for i := range 40 {
-		big.Pods = append(big.Pods, &core.Pod{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprint("p", i), Namespace: "ns", UID: types.UID(fmt.Sprint("u", i)), ResourceVersion: "1"}})
+	base := syncerInternalState()
+	states := make([]State, 8)
+	for i := range states {
+		d := base.Deployment.DeepCopy()
+		d.Name, d.UID = fmt.Sprint("web", i), types.UID(fmt.Sprint("d", i))
+		p := &core.Pod{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprint("p", i), Namespace: "ns", UID: types.UID(fmt.Sprint("p", i)), ResourceVersion: "1"}}
+		states[i] = State{Deployment: d, Pods: []*core.Pod{p}, Now: base.Now}
 	}
-	small := State{Deployment: s.Deployment, Now: s.Now}
-	var c Syncer
-	for i, step := range []struct {
-		s    State
-		want int
-	}{
-		{big, 42},   // deployment, replicaset, 40 pods
-		{small, 42}, // the previous call's objects are kept
-		{small, 1},  // now they are two calls old: dropped
-		{s, 3},      // deployment, replicaset, the pod with a resourceVersion
+	c := Syncer{limit: 8}
+	first := make([]plan.State, len(states))
+	for i, want := range []struct{ entries, limit int }{
+		{2, 8}, {4, 8}, {6, 8},
+		{8, 16}, // at the limit, all in use: none dropped, the limit doubled
+		{10, 16}, {12, 16}, {14, 16},
+		{8, 16}, // at the limit: the first four states' objects dropped
 	} {
-		if _, _, err := modelOf(&c, step.s); err != nil {
+		in, _, err := modelOf(&c, states[i])
+		if err != nil {
 			t.Fatal(err)
 		}
-		if len(c.entries) != step.want {
-			t.Fatalf("call %d: %d entries, want %d", i, len(c.entries), step.want)
+		first[i] = in
+		if len(c.entries) != want.entries || c.limit != want.limit {
+			t.Fatalf("after state %d: %d entries, limit %d; want %d and %d", i, len(c.entries), c.limit, want.entries, want.limit)
 		}
+	}
+	if len(c.byMeta) != 8 || len(c.byTemplate) != 4 {
+		t.Fatalf("%d entries by meta, %d by template; want 8 and 4", len(c.byMeta), len(c.byTemplate))
+	}
+	again0, _, _ := modelOf(&c, states[0])
+	again7, _, _ := modelOf(&c, states[7])
+	if again0.Deployment == first[0].Deployment || again7.Deployment != first[7].Deployment {
+		t.Fatal("want the dropped state converted again and the kept one reused")
 	}
 }

@@ -10,18 +10,33 @@ import (
 	"github.com/rolloutplan/rolloutplan/plan"
 )
 
-// allCases is every public case and every scenario step, decoded.
-func allCases(t *testing.T) []appsv1.Case {
+// caseGroups is the public cases (one group) and the steps of each
+// scenario (a group each), decoded. Objects of one group with the same
+// UID and resourceVersion are the same; scenarios, recorded on clusters
+// set up alike, reuse UIDs and resourceVersions for other contents.
+func caseGroups(t *testing.T) [][]appsv1.Case {
 	t.Helper()
-	out := seedCases(t)
+	out := [][]appsv1.Case{seedCases(t)}
 	for _, sc := range readScenarios(t) {
+		var g []appsv1.Case
 		for _, st := range sc.Steps {
 			var c appsv1.Case
 			if err := json.Unmarshal(st.Case, &c); err != nil {
 				t.Fatal(err)
 			}
-			out = append(out, c)
+			g = append(g, c)
 		}
+		out = append(out, g)
+	}
+	return out
+}
+
+// allCases is every public case and every scenario step.
+func allCases(t *testing.T) []appsv1.Case {
+	t.Helper()
+	var out []appsv1.Case
+	for _, g := range caseGroups(t) {
+		out = append(out, g...)
 	}
 	return out
 }
@@ -66,45 +81,48 @@ func TestSyncMatchesModelPath(t *testing.T) {
 	}
 }
 
-// TestSyncerNewVersions: a Syncer that has planned every case plans each
-// again as Sync does after its objects change under new resourceVersions:
-// the Deployment's image (a new ReplicaSet to create), the first
-// ReplicaSet's replicas, the first pod's phase; and once more after the
-// objects go back to their first versions.
+// TestSyncerNewVersions: a Syncer that plans every case of a group in
+// turn (one Syncer per group) plans each as Sync does, and again after its
+// objects change under new resourceVersions: the Deployment's image (a new
+// ReplicaSet to create), the first ReplicaSet's replicas, the first pod's
+// phase; and once more after the objects go back to their first versions.
 func TestSyncerNewVersions(t *testing.T) {
-	var c appsv1.Syncer
-	for i, cs := range allCases(t) {
-		id := fmt.Sprintf("case %d", i)
-		orig := cs.State()
-		out, p, err := c.Sync(orig)
-		wantOut, wantPlan, wantErr := appsv1.Sync(orig)
-		requireSameSync(t, id, wantOut, wantPlan, wantErr, out, p, err)
-
-		changed := orig
-		d := orig.Deployment.DeepCopy()
-		d.ResourceVersion += "-changed"
-		if cs := d.Spec.Template.Spec.Containers; len(cs) > 0 {
-			cs[0].Image += "-changed"
+	n := 0
+	for gi, g := range caseGroups(t) {
+		c := appsv1.NewSyncer()
+		for i, cs := range g {
+			n++
+			id := fmt.Sprintf("group %d case %d", gi, i)
+			orig := cs.State()
+			changed := orig
+			d := orig.Deployment.DeepCopy()
+			d.ResourceVersion += "-changed"
+			if cs := d.Spec.Template.Spec.Containers; len(cs) > 0 {
+				cs[0].Image += "-changed"
+			}
+			changed.Deployment = d
+			if len(orig.ReplicaSets) > 0 {
+				changed.ReplicaSets = append(changed.ReplicaSets[:0:0], orig.ReplicaSets...)
+				rs := orig.ReplicaSets[0].DeepCopy()
+				rs.ResourceVersion += "-changed"
+				rs.Spec.Replicas = new(int32(3))
+				changed.ReplicaSets[0] = rs
+			}
+			if len(orig.Pods) > 0 {
+				changed.Pods = append(changed.Pods[:0:0], orig.Pods...)
+				pod := orig.Pods[0].DeepCopy()
+				pod.ResourceVersion += "-changed"
+				pod.Status.Phase = "Failed"
+				changed.Pods[0] = pod
+			}
+			for _, st := range []appsv1.State{orig, orig, changed, changed, orig} {
+				out, p, err := c.Sync(st)
+				wantOut, wantPlan, wantErr := appsv1.Sync(st)
+				requireSameSync(t, id, wantOut, wantPlan, wantErr, out, p, err)
+			}
 		}
-		changed.Deployment = d
-		if len(orig.ReplicaSets) > 0 {
-			changed.ReplicaSets = append(changed.ReplicaSets[:0:0], orig.ReplicaSets...)
-			rs := orig.ReplicaSets[0].DeepCopy()
-			rs.ResourceVersion += "-changed"
-			rs.Spec.Replicas = new(int32(3))
-			changed.ReplicaSets[0] = rs
-		}
-		if len(orig.Pods) > 0 {
-			changed.Pods = append(changed.Pods[:0:0], orig.Pods...)
-			pod := orig.Pods[0].DeepCopy()
-			pod.ResourceVersion += "-changed"
-			pod.Status.Phase = "Failed"
-			changed.Pods[0] = pod
-		}
-		for _, st := range []appsv1.State{changed, changed, orig} {
-			out, p, err := c.Sync(st)
-			wantOut, wantPlan, wantErr := appsv1.Sync(st)
-			requireSameSync(t, id, wantOut, wantPlan, wantErr, out, p, err)
-		}
+	}
+	if n != 260 {
+		t.Fatalf("%d cases, want 200 public cases and 60 scenario steps", n)
 	}
 }
