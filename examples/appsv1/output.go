@@ -155,7 +155,6 @@ func toOutput(s State, in *plan.State, p plan.Plan) (Output, error) {
 func (wr *writer) toWrite(a plan.Action) (Action, error) {
 	s := wr.s
 	w := Action{Namespace: a.Namespace, Name: a.Name, Kind: a.Kind, Conflict: a.Conflict, Reason: a.Reason}
-	key := a.Namespace + "/" + a.Name
 	switch a.Kind {
 	case plan.CreateReplicaSet:
 		if a.ReplicaSet == nil {
@@ -172,7 +171,7 @@ func (wr *writer) toWrite(a plan.Action) (Action, error) {
 	case plan.UpdateReplicaSet:
 		base := wr.base(a.Namespace, a.Name)
 		if base == nil {
-			return Action{}, fmt.Errorf("the state holds no ReplicaSet %s", key)
+			return Action{}, fmt.Errorf("the state holds no ReplicaSet %s/%s", a.Namespace, a.Name)
 		}
 		if a.ReplicaSet == nil {
 			return Action{}, fmt.Errorf("no ReplicaSet in the action")
@@ -204,7 +203,7 @@ func (wr *writer) toWrite(a plan.Action) (Action, error) {
 		w.Verb, w.Resource, w.Object, w.PatchType = VerbPatch, ResourceReplicaSets, body, StrategicMergePatch
 	case plan.UpdateDeploymentStatus, plan.UpdateDeployment:
 		if s.Deployment == nil || s.Deployment.Namespace != a.Namespace || s.Deployment.Name != a.Name {
-			return Action{}, fmt.Errorf("the state's Deployment is not %s", key)
+			return Action{}, fmt.Errorf("the state's Deployment is not %s/%s", a.Namespace, a.Name)
 		}
 		if a.Deployment == nil {
 			return Action{}, fmt.Errorf("no Deployment in the action")
