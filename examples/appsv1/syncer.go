@@ -2,12 +2,14 @@ package appsv1
 
 import (
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"unsafe"
 
 	"github.com/rolloutplan/rolloutplan/model"
 	"github.com/rolloutplan/rolloutplan/plan"
+	apps "k8s.io/api/apps/v1"
 	core "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -80,6 +82,9 @@ type syncerEntry struct {
 	d     *model.Deployment
 	rs    *model.ReplicaSet
 	pod   *model.Pod
+	// For a Deployment: the State it was last planned with (see
+	// lastState).
+	last *lastState
 	// For a Deployment: its apps/v1 template, the hash state of it, and
 	// the calls planning with the entry now (an entry in use stays in
 	// byTemplate).
@@ -167,9 +172,15 @@ func (c *Syncer) model(s State) (plan.State, *syncerEntry, error) {
 	if err != nil {
 		return plan.State{}, nil, err
 	}
+	if l := dEntry.last; l != nil && l.same(s) {
+		l.use(c.epoch)
+		return c.done(s, dEntry, plan.State{Deployment: dEntry.d, ReplicaSets: l.in.ReplicaSets, Pods: l.in.Pods, Now: s.Now})
+	}
 	out := plan.State{Deployment: dEntry.d, Now: s.Now}
+	last := &lastState{rss: s.ReplicaSets, pods: s.Pods, all: true}
 	if len(s.ReplicaSets) > 0 {
 		out.ReplicaSets = make([]*model.ReplicaSet, len(s.ReplicaSets))
+		last.rsEntries = make([]*syncerEntry, len(s.ReplicaSets))
 	}
 	for i, rs := range s.ReplicaSets {
 		if rs == nil {
@@ -184,9 +195,11 @@ func (c *Syncer) model(s State) (plan.State, *syncerEntry, error) {
 			return plan.State{}, nil, fmt.Errorf("replicaSets[%d]: %w", i, err)
 		}
 		out.ReplicaSets[i] = e.rs
+		last.rsEntries[i], last.all = e, last.all && e.cached()
 	}
 	if len(s.Pods) > 0 {
 		out.Pods = make([]*model.Pod, len(s.Pods))
+		last.podEntries = make([]*syncerEntry, len(s.Pods))
 	}
 	for i, p := range s.Pods {
 		e, err := c.entry('p', podMeta(p), func(e *syncerEntry) (err error) {
@@ -197,7 +210,19 @@ func (c *Syncer) model(s State) (plan.State, *syncerEntry, error) {
 			return plan.State{}, nil, fmt.Errorf("pods[%d]: %w", i, err)
 		}
 		out.Pods[i] = e.pod
+		last.podEntries[i], last.all = e, last.all && e.cached()
 	}
+	if dEntry.cached() && last.all {
+		last.rss, last.pods = slices.Clone(last.rss), slices.Clone(last.pods)
+		last.in = out
+		dEntry.last = last
+	}
+	return c.done(s, dEntry, out)
+}
+
+// done ends model: it drops unused entries and marks the Deployment's
+// entry in use.
+func (c *Syncer) done(s State, dEntry *syncerEntry, out plan.State) (plan.State, *syncerEntry, error) {
 	c.evict(1 + len(s.ReplicaSets) + len(s.Pods))
 	if !dEntry.cached() {
 		return out, nil, nil
@@ -207,6 +232,52 @@ func (c *Syncer) model(s State) (plan.State, *syncerEntry, error) {
 	}
 	dEntry.inUse.Add(1)
 	return out, dEntry, nil
+}
+
+// lastState is the State a Deployment's entry was last planned with, all
+// of its objects remembered: a call that hands in the same objects (the
+// same pointers, with the same UIDs and resourceVersions), as a controller
+// does for a Deployment whose ReplicaSets and Pods did not change, reuses
+// its conversion without looking each object up.
+type lastState struct {
+	rss                   []*apps.ReplicaSet
+	pods                  []*core.Pod
+	rsEntries, podEntries []*syncerEntry
+	in                    plan.State // the model slices (the planner never changes them)
+	all                   bool       // every object has an entry that is remembered
+}
+
+// same reports whether s holds l's objects, each at its remembered version.
+func (l *lastState) same(s State) bool {
+	if len(s.ReplicaSets) != len(l.rss) || len(s.Pods) != len(l.pods) {
+		return false
+	}
+	for i, rs := range s.ReplicaSets {
+		if rs != l.rss[i] || !l.rsEntries[i].is(&rs.ObjectMeta) {
+			return false
+		}
+	}
+	for i, p := range s.Pods {
+		if p != l.pods[i] || !l.podEntries[i].is(&p.ObjectMeta) {
+			return false
+		}
+	}
+	return true
+}
+
+// use marks l's entries used in epoch.
+func (l *lastState) use(epoch uint64) {
+	for _, e := range l.rsEntries {
+		e.epoch = epoch
+	}
+	for _, e := range l.podEntries {
+		e.epoch = epoch
+	}
+}
+
+// is reports whether e is the entry of the object version meta names.
+func (e *syncerEntry) is(meta *metav1.ObjectMeta) bool {
+	return e.key.uid == meta.UID && e.key.rv == meta.ResourceVersion
 }
 
 // podMeta is the metadata of p, or of no object for a nil p (whose
@@ -224,7 +295,7 @@ func podMeta(p *core.Pod) *metav1.ObjectMeta {
 // meanwhile). An object without a UID or a resourceVersion gets a fresh
 // entry that is not remembered.
 func (c *Syncer) entry(kind byte, meta *metav1.ObjectMeta, conv func(*syncerEntry) error) (*syncerEntry, error) {
-	if e := c.byMeta[meta]; e != nil && e.key.kind == kind && e.key.uid == meta.UID && e.key.rv == meta.ResourceVersion {
+	if e := c.byMeta[meta]; e != nil && e.key.kind == kind && e.is(meta) {
 		e.epoch = c.epoch
 		return e, nil
 	}

@@ -137,3 +137,43 @@ func TestSyncerForgets(t *testing.T) {
 		t.Fatal("want the dropped state converted again and the kept one reused")
 	}
 }
+
+// TestSyncerSameState: a call with the objects of the Deployment's last
+// call (the same pointers and versions) reuses that call's model slices; a
+// pod changed in place under a new resourceVersion, or an object without
+// a resourceVersion, takes the lookup path and is converted again.
+func TestSyncerSameState(t *testing.T) {
+	s := syncerInternalState()
+	s.Pods = s.Pods[:1] // without the pod that has no resourceVersion
+	var c Syncer
+	first, _, err := modelOf(&c, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, _, err := modelOf(&c, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if &first.Pods[0] != &second.Pods[0] || &first.ReplicaSets[0] != &second.ReplicaSets[0] {
+		t.Fatal("the same objects again: want the model slices reused")
+	}
+	s.Pods[0].ResourceVersion = "4"
+	s.Pods[0].Status.Phase = core.PodRunning
+	third, _, err := modelOf(&c, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if &third.Pods[0] == &second.Pods[0] || third.Pods[0] == second.Pods[0] || third.Pods[0].Status.Phase != "Running" {
+		t.Fatal("a pod changed in place with a new resourceVersion: want it converted again")
+	}
+	if third.ReplicaSets[0] != second.ReplicaSets[0] {
+		t.Fatal("the unchanged ReplicaSet was converted again")
+	}
+	noRV := &core.Pod{ObjectMeta: metav1.ObjectMeta{Name: "q", Namespace: "ns", UID: "q"}}
+	s.Pods = append(s.Pods, noRV)
+	fourth, _, _ := modelOf(&c, s)
+	fifth, _, _ := modelOf(&c, s)
+	if fourth.Pods[1] == fifth.Pods[1] || &fourth.Pods[0] == &fifth.Pods[0] {
+		t.Fatal("a pod without a resourceVersion: want it converted at every call")
+	}
+}
