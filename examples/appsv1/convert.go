@@ -114,7 +114,7 @@ func DeploymentFromModel(d *model.Deployment) (*apps.Deployment, error) {
 			Paused:                  d.Spec.Paused,
 			ProgressDeadlineSeconds: clonePtr(d.Spec.ProgressDeadlineSeconds),
 		},
-		Status: deploymentStatusFromModel(&d.Status),
+		Status: deploymentStatusFromModel(&d.Status, nil),
 	}, nil
 }
 
@@ -443,7 +443,9 @@ func deploymentStatusToModel(s *apps.DeploymentStatus) model.DeploymentStatus {
 	return out
 }
 
-func deploymentStatusFromModel(s *model.DeploymentStatus) apps.DeploymentStatus {
+// deploymentStatusFromModel converts a status; its conditions are was (shared,
+// not copied) when they convert to the same values.
+func deploymentStatusFromModel(s *model.DeploymentStatus, was []apps.DeploymentCondition) apps.DeploymentStatus {
 	out := apps.DeploymentStatus{
 		ObservedGeneration:  s.ObservedGeneration,
 		Replicas:            s.Replicas,
@@ -453,6 +455,10 @@ func deploymentStatusFromModel(s *model.DeploymentStatus) apps.DeploymentStatus 
 		UnavailableReplicas: s.UnavailableReplicas,
 		TerminatingReplicas: clonePtr(s.TerminatingReplicas),
 		CollisionCount:      clonePtr(s.CollisionCount),
+	}
+	if sameDeploymentConditions(s.Conditions, was) {
+		out.Conditions = was
+		return out
 	}
 	for _, c := range s.Conditions {
 		out.Conditions = append(out.Conditions, apps.DeploymentCondition{
@@ -465,6 +471,24 @@ func deploymentStatusFromModel(s *model.DeploymentStatus) apps.DeploymentStatus 
 		})
 	}
 	return out
+}
+
+// sameDeploymentConditions reports whether m holds was's conditions: the
+// same fields, the same instants (was may keep its times in another
+// location than UTC). An empty was is never the same: conversion makes no
+// empty list.
+func sameDeploymentConditions(m []model.DeploymentCondition, was []apps.DeploymentCondition) bool {
+	if len(m) != len(was) || len(was) == 0 {
+		return false
+	}
+	for i, c := range m {
+		w := &was[i]
+		if string(w.Type) != string(c.Type) || string(w.Status) != string(c.Status) || w.Reason != c.Reason || w.Message != c.Message ||
+			!w.LastUpdateTime.Time.Equal(c.LastUpdateTime) || !w.LastTransitionTime.Time.Equal(c.LastTransitionTime) {
+			return false
+		}
+	}
+	return true
 }
 
 func clonePtr[T any](p *T) *T {

@@ -228,7 +228,7 @@ func (wr *writer) deploymentWrite(m *model.Deployment, withTemplate bool) (*apps
 	orig := wr.s.Deployment
 	d := new(*orig) // shallow: see Action
 	d.Annotations = updatedMap(orig.Annotations, m.Annotations)
-	d.Status = deploymentStatusFromModel(&m.Status)
+	d.Status = deploymentStatusFromModel(&m.Status, orig.Status.Conditions)
 	if withTemplate {
 		was, err := wr.deploymentTemplate()
 		if err != nil {
