@@ -64,15 +64,15 @@ type Output struct {
 //
 // The objects share what they do not change with the objects of the
 // [State] they derive from: an update's copy is shallow (its labels, owner
-// references, selector, template and status conditions are the object
-// read's; its annotations are the object read's when unchanged), and a
-// template taken from the Deployment or a ReplicaSet shares that
-// template's pod spec, while its labels and annotations are new maps. What
-// a write changes (replica counts, annotations that differ, the status of
-// a Deployment, a created ReplicaSet's metadata and selector) is newly
-// allocated, and nothing here modifies an object of the State. Treat both
-// as read-only, as objects of an informer's cache are: DeepCopy an object
-// before changing it.
+// references, selector and template are the object read's, and so are its
+// annotations and a Deployment's status conditions when the plan keeps
+// them), and a template taken from the Deployment or a ReplicaSet shares
+// that template's pod spec, while its labels and annotations are new maps.
+// What a write changes (replica counts, annotations and conditions that
+// differ, the counts of a Deployment's status, a created ReplicaSet's
+// metadata and selector) is newly allocated, and nothing here modifies an
+// object of the State. Treat both as read-only, as objects of an
+// informer's cache are: DeepCopy an object before changing it.
 type Action struct {
 	Verb        string `json:"verb"`
 	Resource    string `json:"resource"`
