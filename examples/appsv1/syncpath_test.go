@@ -8,6 +8,7 @@ import (
 
 	"github.com/rolloutplan/rolloutplan/examples/appsv1"
 	"github.com/rolloutplan/rolloutplan/plan"
+	apps "k8s.io/api/apps/v1"
 )
 
 // caseGroups is the public cases (one group) and the steps of each
@@ -124,5 +125,61 @@ func TestSyncerNewVersions(t *testing.T) {
 	}
 	if n != 260 {
 		t.Fatalf("%d cases, want 200 public cases and 60 scenario steps", n)
+	}
+}
+
+// twice decodes the JSON of c twice: two States with equal, unshared
+// objects (DeepCopy is not reflect.DeepEqual to its source for every
+// field: a resource.Quantity's cached form).
+func twice(t *testing.T, c appsv1.Case) (appsv1.State, appsv1.State) {
+	t.Helper()
+	data, err := json.Marshal(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a, b appsv1.Case
+	if err := json.Unmarshal(data, &a); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &b); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(a, b) {
+		t.Fatal("two decodings differ")
+	}
+	return a.State(), b.State()
+}
+
+// TestSyncLeavesStateUnchanged: Sync, a Syncer (cold and warm) and
+// ToOutput never modify an object of the State, though their Outputs share
+// the unchanged parts of those objects; on every case and step.
+func TestSyncLeavesStateUnchanged(t *testing.T) {
+	for gi, g := range caseGroups(t) {
+		c := appsv1.NewSyncer()
+		for i, cs := range g {
+			s, want := twice(t, cs)
+			out, p, err := appsv1.Sync(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := appsv1.ToOutput(s, p); err != nil {
+				t.Fatal(err)
+			}
+			for range 2 {
+				if _, _, err := c.Sync(s); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if !reflect.DeepEqual(want, s) {
+				t.Fatalf("group %d case %d: the State changed", gi, i)
+			}
+			// What a write changes is its own: the status written is not
+			// the status read.
+			for _, a := range out.Actions {
+				if d, ok := a.Object.(*apps.Deployment); ok && &d.Status == &s.Deployment.Status {
+					t.Fatalf("group %d case %d: the written status is the one read", gi, i)
+				}
+			}
+		}
 	}
 }
