@@ -7,8 +7,10 @@ import (
 	"testing"
 
 	"github.com/rolloutplan/rolloutplan/examples/appsv1"
+	"github.com/rolloutplan/rolloutplan/model"
 	"github.com/rolloutplan/rolloutplan/plan"
 	apps "k8s.io/api/apps/v1"
+	core "k8s.io/api/core/v1"
 )
 
 // caseGroups is the public cases (one group) and the steps of each
@@ -182,4 +184,45 @@ func TestSyncLeavesStateUnchanged(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestSyncHashesTheTemplateHeld: the new ReplicaSet's name is
+// ComputeHash of the Deployment's template as the caller holds it, as
+// upstream's ComputeHash hashes the object the controller holds; a
+// template a JSON round trip would change (an empty, non-nil args list
+// dumps otherwise than a nil one) keeps its own hash, for Sync and a
+// Syncer alike.
+func TestSyncHashesTheTemplateHeld(t *testing.T) {
+	s := syncerState()
+	s.Deployment.Spec.Template.Spec.Containers[0].Args = []string{}
+	roundTrip, err := appsv1.TemplateFromModel(mustTemplate(t, &s.Deployment.Spec.Template))
+	if err != nil {
+		t.Fatal(err)
+	}
+	held, trip := appsv1.ComputeHash(&s.Deployment.Spec.Template, nil), appsv1.ComputeHash(&roundTrip, nil)
+	if held == trip {
+		t.Fatal("the round trip does not change the hash: the test shows nothing")
+	}
+	want := s.Deployment.Name + "-" + held
+	out, _, err := appsv1.Sync(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c appsv1.Syncer
+	out2, _, err := c.Sync(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Actions[0].Name != want || out2.Actions[0].Name != want {
+		t.Fatalf("created %s (Sync) and %s (Syncer), want %s", out.Actions[0].Name, out2.Actions[0].Name, want)
+	}
+}
+
+func mustTemplate(t *testing.T, tmpl *core.PodTemplateSpec) model.PodTemplate {
+	t.Helper()
+	m, err := appsv1.TemplateToModel(tmpl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }
