@@ -114,7 +114,7 @@ func DeploymentFromModel(d *model.Deployment) (*apps.Deployment, error) {
 			Paused:                  d.Spec.Paused,
 			ProgressDeadlineSeconds: clonePtr(d.Spec.ProgressDeadlineSeconds),
 		},
-		Status: deploymentStatusFromModel(&d.Status, nil),
+		Status: deploymentStatusFromModel(&d.Status, nil, nil),
 	}, nil
 }
 
@@ -444,8 +444,12 @@ func deploymentStatusToModel(s *apps.DeploymentStatus) model.DeploymentStatus {
 }
 
 // deploymentStatusFromModel converts a status; its conditions are was (shared,
-// not copied) when they convert to the same values.
-func deploymentStatusFromModel(s *model.DeploymentStatus, was []apps.DeploymentCondition) apps.DeploymentStatus {
+// not copied) when they convert to the same values, and its counts point
+// into counts (when not nil).
+func deploymentStatusFromModel(s *model.DeploymentStatus, was []apps.DeploymentCondition, counts *statusCounts) apps.DeploymentStatus {
+	if counts == nil {
+		counts = new(statusCounts)
+	}
 	out := apps.DeploymentStatus{
 		ObservedGeneration:  s.ObservedGeneration,
 		Replicas:            s.Replicas,
@@ -453,8 +457,8 @@ func deploymentStatusFromModel(s *model.DeploymentStatus, was []apps.DeploymentC
 		ReadyReplicas:       s.ReadyReplicas,
 		AvailableReplicas:   s.AvailableReplicas,
 		UnavailableReplicas: s.UnavailableReplicas,
-		TerminatingReplicas: clonePtr(s.TerminatingReplicas),
-		CollisionCount:      clonePtr(s.CollisionCount),
+		TerminatingReplicas: counts.terminating.set(s.TerminatingReplicas),
+		CollisionCount:      counts.collisions.set(s.CollisionCount),
 	}
 	if sameDeploymentConditions(s.Conditions, was) {
 		out.Conditions = was
@@ -490,6 +494,21 @@ func sameDeploymentConditions(m []model.DeploymentCondition, was []apps.Deployme
 	}
 	return true
 }
+
+// int32Slot is room for one *int32 of an object built with it.
+type int32Slot struct{ v int32 }
+
+// set returns a pointer into the slot holding *p's value, or nil.
+func (s *int32Slot) set(p *int32) *int32 {
+	if p == nil {
+		return nil
+	}
+	s.v = *p
+	return &s.v
+}
+
+// statusCounts is the room of a Deployment status's optional counts.
+type statusCounts struct{ terminating, collisions int32Slot }
 
 func clonePtr[T any](p *T) *T {
 	if p == nil {

@@ -128,7 +128,10 @@ func ToOutput(s State, p plan.Plan) (Output, error) {
 // toOutput is ToOutput with in, s converted (nil: converted on demand).
 func toOutput(s State, in *plan.State, p plan.Plan) (Output, error) {
 	out := Output{Actions: make([]Action, 0, len(p.Actions)), Events: make([]Event, 0, len(p.Events))}
-	wr := &writer{s: s, in: in}
+	wr := &writer{s: s}
+	if in != nil {
+		wr.in, wr.hasIn = *in, true
+	}
 	for i, a := range p.Actions {
 		w, err := wr.toWrite(a)
 		if err != nil {
@@ -176,8 +179,9 @@ func (wr *writer) toWrite(a plan.Action) (Action, error) {
 		if a.ReplicaSet == nil {
 			return Action{}, fmt.Errorf("no ReplicaSet in the action")
 		}
-		rs := new(*base) // shallow: see Action
-		rs.Spec.Replicas = clonePtr(a.ReplicaSet.Spec.Replicas)
+		box := &replicaSetBox{rs: *base} // shallow: see Action
+		rs := &box.rs
+		rs.Spec.Replicas = box.replicas.set(a.ReplicaSet.Spec.Replicas)
 		rs.Spec.MinReadySeconds = a.ReplicaSet.Spec.MinReadySeconds
 		rs.Annotations = updatedMap(base.Annotations, a.ReplicaSet.Annotations)
 		w.Verb, w.Resource, w.Object = VerbUpdate, ResourceReplicaSets, rs
@@ -226,9 +230,10 @@ func (wr *writer) toWrite(a plan.Action) (Action, error) {
 // planner's annotations and status and, for a full update, its template.
 func (wr *writer) deploymentWrite(m *model.Deployment, withTemplate bool) (*apps.Deployment, error) {
 	orig := wr.s.Deployment
-	d := new(*orig) // shallow: see Action
+	box := &deploymentBox{d: *orig} // shallow: see Action
+	d := &box.d
 	d.Annotations = updatedMap(orig.Annotations, m.Annotations)
-	d.Status = deploymentStatusFromModel(&m.Status, orig.Status.Conditions)
+	d.Status = deploymentStatusFromModel(&m.Status, orig.Status.Conditions, &box.counts)
 	if withTemplate {
 		was, err := wr.deploymentTemplate()
 		if err != nil {
@@ -243,6 +248,18 @@ func (wr *writer) deploymentWrite(m *model.Deployment, withTemplate bool) (*apps
 		}
 	}
 	return d, nil
+}
+
+// replicaSetBox and deploymentBox hold a written object and the numbers its
+// pointers point to, in one allocation.
+type replicaSetBox struct {
+	rs       apps.ReplicaSet
+	replicas int32Slot
+}
+
+type deploymentBox struct {
+	d      apps.Deployment
+	counts statusCounts
 }
 
 func sameTemplate(a, b model.PodTemplate) bool {

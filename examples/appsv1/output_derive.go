@@ -11,8 +11,9 @@ import (
 
 // writer derives one plan's writes from the objects of s.
 type writer struct {
-	s  State
-	in *plan.State // s converted; nil: templates are converted on demand
+	s     State
+	in    plan.State // s converted, when hasIn; else templates are converted on demand
+	hasIn bool
 	// created are the ReplicaSets the plan created so far, the bases of
 	// later updates of them.
 	created []*apps.ReplicaSet
@@ -40,7 +41,7 @@ func (wr *writer) base(namespace, name string) *apps.ReplicaSet {
 
 // deploymentTemplate is the converted template of s.Deployment.
 func (wr *writer) deploymentTemplate() (model.PodTemplate, error) {
-	if wr.in != nil && wr.in.Deployment != nil {
+	if wr.hasIn && wr.in.Deployment != nil {
 		return wr.in.Deployment.Spec.Template, nil
 	}
 	return wr.convert(0, &wr.s.Deployment.Spec.Template)
@@ -48,7 +49,7 @@ func (wr *writer) deploymentTemplate() (model.PodTemplate, error) {
 
 // replicaSetTemplate is the converted template of s.ReplicaSets[i].
 func (wr *writer) replicaSetTemplate(i int) (model.PodTemplate, error) {
-	if wr.in != nil && i < len(wr.in.ReplicaSets) {
+	if wr.hasIn && i < len(wr.in.ReplicaSets) {
 		return wr.in.ReplicaSets[i].Spec.Template, nil
 	}
 	return wr.convert(i+1, &wr.s.ReplicaSets[i].Spec.Template)
