@@ -85,12 +85,11 @@ type syncerEntry struct {
 	// For a Deployment: the State it was last planned with (see
 	// lastState).
 	last *lastState
-	// For a Deployment: its apps/v1 template, the hash state of it, and
-	// the calls planning with the entry now (an entry in use stays in
-	// byTemplate).
-	template *core.PodTemplateSpec
-	hash     hashMemo
-	inUse    atomic.Int32
+	// For a Deployment: the upstream hash state of its apps/v1 template
+	// (set at conversion), and the calls planning with the entry now (an
+	// entry in use stays in byTemplate).
+	hash  hashMemo
+	inUse atomic.Int32
 }
 
 // minSyncerMemory is the fewest entries a Syncer holds before it drops
@@ -141,7 +140,9 @@ func (c *Syncer) hash(t model.PodTemplate, collisionCount *int32) string {
 		e := c.byTemplate[unsafe.StringData(t.Spec)]
 		c.mu.Unlock()
 		if e != nil && identicalTemplates(t, e.d.Spec.Template) {
-			return finishHash(e.hash.state(e.template), collisionCount)
+			if v := e.hash.v.Load(); v&(1<<32) != 0 { // always: hashed at conversion
+				return finishHash(uint32(v), collisionCount)
+			}
 		}
 	}
 	return PodTemplateHash(t, collisionCount)
@@ -165,8 +166,12 @@ func (c *Syncer) model(s State) (plan.State, *syncerEntry, error) {
 		return plan.State{}, nil, err
 	}
 	dEntry, err := c.entry('d', &d.ObjectMeta, func(e *syncerEntry) (err error) {
-		e.d, err = DeploymentToModel(d)
-		e.template = &d.Spec.Template
+		if e.d, err = DeploymentToModel(d); err == nil {
+			// Hashed now, from this object: a later call may hand in
+			// another copy of this version, or this object changed in
+			// place under a new version.
+			e.hash.state(&d.Spec.Template)
+		}
 		return err
 	})
 	if err != nil {

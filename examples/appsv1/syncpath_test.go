@@ -226,3 +226,40 @@ func mustTemplate(t *testing.T, tmpl *core.PodTemplateSpec) model.PodTemplate {
 	}
 	return m
 }
+
+// TestSyncerOldVersionAfterInPlaceChange: a Deployment first planned
+// without a new ReplicaSet to create, then changed in place under a new
+// resourceVersion; a copy of its first version, planned later, is named
+// from the first version's template (the Syncer hashes at conversion, not
+// from the object it first saw, which has changed since).
+func TestSyncerOldVersionAfterInPlaceChange(t *testing.T) {
+	s := syncerState()
+	first, _, err := appsv1.Sync(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	created := first.Actions[0].Object.(*apps.ReplicaSet)
+	withRS := s
+	withRS.ReplicaSets = []*apps.ReplicaSet{created.DeepCopy()}
+	withRS.ReplicaSets[0].UID, withRS.ReplicaSets[0].ResourceVersion = "rs-1", "1"
+	var c appsv1.Syncer
+	out, _, err := c.Sync(withRS) // the ReplicaSet exists: nothing to create
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range out.Actions {
+		if a.Kind == plan.CreateReplicaSet {
+			t.Fatal("the first sync creates a ReplicaSet: the test shows nothing")
+		}
+	}
+	oldCopy := s.Deployment.DeepCopy()
+	s.Deployment.Spec.Template.Spec.Containers[0].Image = "web:changed"
+	s.Deployment.ResourceVersion = "8"
+	got, _, err := c.Sync(appsv1.State{Now: s.Now, Deployment: oldCopy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Actions[0].Name != first.Actions[0].Name {
+		t.Fatalf("created %s, want %s (the first version's name)", got.Actions[0].Name, first.Actions[0].Name)
+	}
+}
