@@ -2,6 +2,7 @@ package appsv1
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -166,7 +167,12 @@ func (c *Syncer) model(s State) (plan.State, *syncerEntry, error) {
 		return plan.State{}, nil, err
 	}
 	dEntry, err := c.entry('d', &d.ObjectMeta, func(e *syncerEntry) (err error) {
-		if e.d, err = DeploymentToModel(d); err == nil {
+		if t, ok := c.templateOfReplicaSets(s); ok {
+			e.d = deploymentWithTemplate(d, t)
+		} else {
+			e.d, err = DeploymentToModel(d)
+		}
+		if err == nil {
 			// Hashed now, from this object: a later call may hand in
 			// another copy of this version, or this object changed in
 			// place under a new version.
@@ -193,6 +199,10 @@ func (c *Syncer) model(s State) (plan.State, *syncerEntry, error) {
 			return plan.State{}, nil, fmt.Errorf("replicaSets[%d]: %w", i, err)
 		}
 		e, err := c.entry('r', &rs.ObjectMeta, func(e *syncerEntry) (err error) {
+			if sameTemplateBody(&rs.Spec.Template, &d.Spec.Template) {
+				e.rs = replicaSetWithTemplate(rs, withSpec(rs.Spec.Template, dEntry.d.Spec.Template.Spec))
+				return nil
+			}
 			e.rs, err = ReplicaSetToModel(rs)
 			return err
 		})
@@ -283,6 +293,48 @@ func (l *lastState) use(epoch uint64) {
 // is reports whether e is the entry of the object version meta names.
 func (e *syncerEntry) is(meta *metav1.ObjectMeta) bool {
 	return e.key.uid == meta.UID && e.key.rv == meta.ResourceVersion
+}
+
+// templateOfReplicaSets is the converted template of s.Deployment when a
+// ReplicaSet of s that the Syncer remembers at its version has a template
+// equal to the Deployment's but for labels and annotations (see
+// sameTemplateBody): a new version of a Deployment whose template did not
+// change (a status write, a scale) then costs no encoding. c.mu is not
+// held.
+func (c *Syncer) templateOfReplicaSets(s State) (model.PodTemplate, bool) {
+	var known []*syncerEntry
+	c.mu.Lock()
+	for _, rs := range s.ReplicaSets {
+		if rs == nil {
+			known = append(known, nil)
+			continue
+		}
+		known = append(known, c.lookup('r', &rs.ObjectMeta))
+	}
+	c.mu.Unlock()
+	for i, e := range known {
+		if e != nil && e.rs != nil && sameTemplateBody(&s.ReplicaSets[i].Spec.Template, &s.Deployment.Spec.Template) {
+			return withSpec(s.Deployment.Spec.Template, e.rs.Spec.Template.Spec), true
+		}
+	}
+	return model.PodTemplate{}, false
+}
+
+// withSpec is the model template of t whose Spec, converted, is spec.
+func withSpec(t core.PodTemplateSpec, spec string) model.PodTemplate {
+	return model.PodTemplate{Labels: maps.Clone(t.Labels), Annotations: maps.Clone(t.Annotations), Spec: spec}
+}
+
+// lookup returns the remembered entry of the object version meta names,
+// or nil, without marking it used. c.mu is held.
+func (c *Syncer) lookup(kind byte, meta *metav1.ObjectMeta) *syncerEntry {
+	if e := c.byMeta[meta]; e != nil && e.key.kind == kind && e.is(meta) {
+		return e
+	}
+	if meta.UID == "" || meta.ResourceVersion == "" {
+		return nil
+	}
+	return c.entries[syncerKey{kind: kind, uid: meta.UID, rv: meta.ResourceVersion}]
 }
 
 // podMeta is the metadata of p, or of no object for a nil p (whose

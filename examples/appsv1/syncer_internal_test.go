@@ -2,6 +2,7 @@ package appsv1
 
 import (
 	"fmt"
+	"unsafe"
 
 	"github.com/rolloutplan/rolloutplan/plan"
 	"testing"
@@ -175,5 +176,65 @@ func TestSyncerSameState(t *testing.T) {
 	fifth, _, _ := modelOf(&c, s)
 	if fourth.Pods[1] == fifth.Pods[1] || &fourth.Pods[0] == &fifth.Pods[0] {
 		t.Fatal("a pod without a resourceVersion: want it converted at every call")
+	}
+}
+
+// TestSyncerUnchangedTemplates: new versions of a Deployment and of its
+// ReplicaSet whose templates did not change (status writes) take the
+// converted Spec the Syncer already has, from each other, instead of
+// encoding the template again; a changed template is encoded.
+func TestSyncerUnchangedTemplates(t *testing.T) {
+	base := syncerInternalState()
+	d := base.Deployment
+	d.Spec.Template.Spec.Containers = []core.Container{{Name: "web", Image: "web:1"}}
+	rs := &apps.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Name: "web-1", Namespace: "ns", UID: "r1", ResourceVersion: "1"}}
+	rs.Spec.Replicas = new(int32(1))
+	rs.Spec.Selector = d.Spec.Selector
+	rs.Spec.Template = *d.Spec.Template.DeepCopy()
+	rs.Spec.Template.Labels = map[string]string{"app": "web", "pod-template-hash": "1"}
+	state := func(d *apps.Deployment, rs *apps.ReplicaSet) State {
+		return State{Deployment: d, ReplicaSets: []*apps.ReplicaSet{rs}, Now: base.Now}
+	}
+	data := func(s string) *byte { return unsafe.StringData(s) }
+	var c Syncer
+	in1, _, err := modelOf(&c, state(d, rs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := in1.Deployment.Spec.Template.Spec
+	if data(in1.ReplicaSets[0].Spec.Template.Spec) != data(spec) {
+		t.Fatal("the ReplicaSet with the Deployment's template encoded it again")
+	}
+	d2 := d.DeepCopy()
+	d2.ResourceVersion, d2.Status.ObservedGeneration = "2", 1
+	in2, _, err := modelOf(&c, state(d2, rs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in2.Deployment == in1.Deployment || data(in2.Deployment.Spec.Template.Spec) != data(spec) {
+		t.Fatal("a new version of the Deployment, template unchanged: want a new model object with the Spec it had")
+	}
+	rs2 := rs.DeepCopy()
+	rs2.ResourceVersion, rs2.Status.Replicas = "2", 1
+	in3, _, err := modelOf(&c, state(d2, rs2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in3.ReplicaSets[0] == in2.ReplicaSets[0] || data(in3.ReplicaSets[0].Spec.Template.Spec) != data(spec) || in3.ReplicaSets[0].Status.Replicas != 1 {
+		t.Fatal("a new version of the ReplicaSet, template unchanged: want a new model object with the Spec it had")
+	}
+	d3 := d2.DeepCopy()
+	d3.ResourceVersion = "3"
+	d3.Spec.Template.Spec.Containers[0].Image = "web:2"
+	in4, _, err := modelOf(&c, state(d3, rs2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := TemplateToModel(&d3.Spec.Template)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in4.Deployment.Spec.Template.Spec != want.Spec || in4.Deployment.Spec.Template.Spec == spec {
+		t.Fatal("a changed template: want it encoded")
 	}
 }

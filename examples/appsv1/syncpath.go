@@ -33,9 +33,7 @@ func planInput(s State) (plan.State, error) {
 	}
 	for i, rs := range s.ReplicaSets {
 		if rs != nil && sameTemplateBody(&rs.Spec.Template, &s.Deployment.Spec.Template) {
-			out.ReplicaSets = append(out.ReplicaSets, replicaSetWithTemplate(rs, model.PodTemplate{
-				Labels: maps.Clone(rs.Spec.Template.Labels), Annotations: maps.Clone(rs.Spec.Template.Annotations), Spec: d.Spec.Template.Spec,
-			}))
+			out.ReplicaSets = append(out.ReplicaSets, replicaSetWithTemplate(rs, withSpec(rs.Spec.Template, d.Spec.Template.Spec)))
 			continue
 		}
 		m, err := ReplicaSetToModel(rs)
