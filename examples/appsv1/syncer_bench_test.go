@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"os"
+	"strconv"
 	"testing"
 
 	"github.com/rolloutplan/rolloutplan/plan"
@@ -37,8 +38,9 @@ func benchStates(b *testing.B) []State {
 
 // BenchmarkSyncerParts splits one warm Syncer.Sync of a public case per op
 // (cycling through the 200) into its parts: the conversion from memory
-// (model), the Planner, the writes (toOutput), and the whole (sync); and
-// one uncached Sync for comparison.
+// (model), the Planner, the writes (toOutput), and the whole (sync); a
+// sync whose Deployment is a new version (newVersion, and the same through
+// Sync); and one uncached Sync for comparison.
 func BenchmarkSyncerParts(b *testing.B) {
 	states := benchStates(b)
 	var c Syncer
@@ -85,6 +87,31 @@ func BenchmarkSyncerParts(b *testing.B) {
 	})
 	b.Run("sync", func(b *testing.B) {
 		cycle(b, func(i int) error { _, _, err := c.Sync(states[i]); return err })
+	})
+	// newVersion: the Deployment comes at a new resourceVersion at every
+	// sync (as after each status write), template unchanged; the op
+	// includes making that copy (DeepCopy).
+	b.Run("newVersion", func(b *testing.B) {
+		n := 0
+		cycle(b, func(i int) error {
+			n++
+			s := states[i]
+			s.Deployment = s.Deployment.DeepCopy()
+			s.Deployment.ResourceVersion = strconv.Itoa(n)
+			_, _, err := c.Sync(s)
+			return err
+		})
+	})
+	b.Run("newVersionUncached", func(b *testing.B) {
+		n := 0
+		cycle(b, func(i int) error {
+			n++
+			s := states[i]
+			s.Deployment = s.Deployment.DeepCopy()
+			s.Deployment.ResourceVersion = strconv.Itoa(n)
+			_, _, err := Sync(s)
+			return err
+		})
 	})
 	b.Run("uncached", func(b *testing.B) {
 		cycle(b, func(i int) error { _, _, err := Sync(states[i]); return err })
