@@ -114,7 +114,7 @@ func DeploymentFromModel(d *model.Deployment) (*apps.Deployment, error) {
 			Paused:                  d.Spec.Paused,
 			ProgressDeadlineSeconds: clonePtr(d.Spec.ProgressDeadlineSeconds),
 		},
-		Status: deploymentStatusFromModel(&d.Status),
+		Status: deploymentStatusFromModel(&d.Status, nil, nil),
 	}, nil
 }
 
@@ -172,6 +172,11 @@ func ReplicaSetFromModel(rs *model.ReplicaSet) (*apps.ReplicaSet, error) {
 	if err != nil {
 		return nil, fmt.Errorf("replicaset %s/%s: spec.%w", rs.Namespace, rs.Name, err)
 	}
+	return replicaSetFromModel(rs, tmpl), nil
+}
+
+// replicaSetFromModel is ReplicaSetFromModel with the template rebuilt.
+func replicaSetFromModel(rs *model.ReplicaSet, tmpl core.PodTemplateSpec) *apps.ReplicaSet {
 	out := &apps.ReplicaSet{
 		ObjectMeta: metaFromModel(&rs.ObjectMeta),
 		Spec: apps.ReplicaSetSpec{
@@ -198,7 +203,7 @@ func ReplicaSetFromModel(rs *model.ReplicaSet) (*apps.ReplicaSet, error) {
 			Message:            c.Message,
 		})
 	}
-	return out, nil
+	return out
 }
 
 // PodToModel converts a v1 Pod: metadata, the node name, the phase, the
@@ -438,7 +443,13 @@ func deploymentStatusToModel(s *apps.DeploymentStatus) model.DeploymentStatus {
 	return out
 }
 
-func deploymentStatusFromModel(s *model.DeploymentStatus) apps.DeploymentStatus {
+// deploymentStatusFromModel converts a status; its conditions are was (shared,
+// not copied) when they convert to the same values, and its counts point
+// into counts (when not nil).
+func deploymentStatusFromModel(s *model.DeploymentStatus, was []apps.DeploymentCondition, counts *statusCounts) apps.DeploymentStatus {
+	if counts == nil {
+		counts = new(statusCounts)
+	}
 	out := apps.DeploymentStatus{
 		ObservedGeneration:  s.ObservedGeneration,
 		Replicas:            s.Replicas,
@@ -446,8 +457,12 @@ func deploymentStatusFromModel(s *model.DeploymentStatus) apps.DeploymentStatus 
 		ReadyReplicas:       s.ReadyReplicas,
 		AvailableReplicas:   s.AvailableReplicas,
 		UnavailableReplicas: s.UnavailableReplicas,
-		TerminatingReplicas: clonePtr(s.TerminatingReplicas),
-		CollisionCount:      clonePtr(s.CollisionCount),
+		TerminatingReplicas: counts.terminating.set(s.TerminatingReplicas),
+		CollisionCount:      counts.collisions.set(s.CollisionCount),
+	}
+	if sameDeploymentConditions(s.Conditions, was) {
+		out.Conditions = was
+		return out
 	}
 	for _, c := range s.Conditions {
 		out.Conditions = append(out.Conditions, apps.DeploymentCondition{
@@ -461,6 +476,39 @@ func deploymentStatusFromModel(s *model.DeploymentStatus) apps.DeploymentStatus 
 	}
 	return out
 }
+
+// sameDeploymentConditions reports whether m holds was's conditions: the
+// same fields, the same instants (was may keep its times in another
+// location than UTC). An empty was is never the same: conversion makes no
+// empty list.
+func sameDeploymentConditions(m []model.DeploymentCondition, was []apps.DeploymentCondition) bool {
+	if len(m) != len(was) || len(was) == 0 {
+		return false
+	}
+	for i, c := range m {
+		w := &was[i]
+		if string(w.Type) != string(c.Type) || string(w.Status) != string(c.Status) || w.Reason != c.Reason || w.Message != c.Message ||
+			!w.LastUpdateTime.Time.Equal(c.LastUpdateTime) || !w.LastTransitionTime.Time.Equal(c.LastTransitionTime) {
+			return false
+		}
+	}
+	return true
+}
+
+// int32Slot is room for one *int32 of an object built with it.
+type int32Slot struct{ v int32 }
+
+// set returns a pointer into the slot holding *p's value, or nil.
+func (s *int32Slot) set(p *int32) *int32 {
+	if p == nil {
+		return nil
+	}
+	s.v = *p
+	return &s.v
+}
+
+// statusCounts is the room of a Deployment status's optional counts.
+type statusCounts struct{ terminating, collisions int32Slot }
 
 func clonePtr[T any](p *T) *T {
 	if p == nil {

@@ -52,6 +52,13 @@ func finishHash(state uint32, collisionCount *int32) string {
 // Spec is not a v1.PodTemplateSpec document (one [TemplateToModel] never
 // produces) falls back to rolloutplan's own [hash.ComputeHash], so planning
 // still yields a valid, if non-upstream, name.
+//
+// [Sync] and [Syncer] need no round trip: they hash the Deployment's
+// template from the apps/v1 object it was converted from, as upstream
+// hashes the object it holds. For a template decoded from the API server
+// both give the same name; a Go-built template that JSON would change (an
+// empty list where the round trip makes nil) is named by its own value
+// there.
 func PodTemplateHash(t model.PodTemplate, collisionCount *int32) string {
 	state, ok := modelTemplateState(t)
 	if !ok {

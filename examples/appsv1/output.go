@@ -48,17 +48,31 @@ type Output struct {
 //
 // Object is, by verb:
 //   - create replicasets: the *apps.ReplicaSet to create, built as the
-//     controller builds it (no kind or apiVersion, status.replicas 0);
-//   - update replicasets: the *apps.ReplicaSet to send, a deep copy of the
+//     controller builds it (no kind or apiVersion, status.replicas 0), its
+//     template the Deployment's with the pod-template-hash label;
+//   - update replicasets: the *apps.ReplicaSet to send, a copy of the
 //     object read with the new spec.replicas, spec.minReadySeconds and
 //     annotations;
-//   - update deployments: the *apps.Deployment to send, a deep copy of the
+//   - update deployments: the *apps.Deployment to send, a copy of the
 //     object read with the new annotations and status (the status
 //     subresource applies both) and, for the rollback's full update, the
-//     new spec.template;
+//     new spec.template (the ReplicaSet's it rolls back to, without the
+//     pod-template-hash label);
 //   - patch replicasets: the strategic-merge patch body as json.RawMessage
 //     (adoption or release, with the ReplicaSet's UID as precondition);
 //   - delete replicasets: nil.
+//
+// The objects share what they do not change with the objects of the
+// [State] they derive from: an update's copy is shallow (its labels, owner
+// references, selector and template are the object read's, and so are its
+// annotations and a Deployment's status conditions when the plan keeps
+// them), and a template taken from the Deployment or a ReplicaSet shares
+// that template's pod spec, while its labels and annotations are new maps.
+// What a write changes (replica counts, annotations and conditions that
+// differ, the counts of a Deployment's status, a created ReplicaSet's
+// metadata and selector) is newly allocated, and nothing here modifies an
+// object of the State. Treat both as read-only, as objects of an
+// informer's cache are: DeepCopy an object before changing it.
 type Action struct {
 	Verb        string `json:"verb"`
 	Resource    string `json:"resource"`
@@ -101,18 +115,25 @@ func (r Requeue) MarshalJSON() ([]byte, error) {
 // ToOutput converts p, planned over s, to apps/v1 writes. Updates derive from
 // the objects in s (a ReplicaSet created earlier in the plan for a later
 // update of it), so every field the planner does not manage is sent back as
-// read. It fails when the plan writes an object s does not hold, or a model
-// template cannot be rebuilt.
+// read. A template the plan writes is taken from the object of s it was
+// converted from (the Deployment's for a new ReplicaSet, a ReplicaSet's for
+// a rollback) and rebuilt with [TemplateFromModel] only when no object of s
+// has it. It fails when the plan writes an object s does not hold, or a
+// model template cannot be rebuilt. The Output shares unchanged fields with
+// the objects of s (see [Action]).
 func ToOutput(s State, p plan.Plan) (Output, error) {
+	return toOutput(s, nil, p)
+}
+
+// toOutput is ToOutput with in, s converted (nil: converted on demand).
+func toOutput(s State, in *plan.State, p plan.Plan) (Output, error) {
 	out := Output{Actions: make([]Action, 0, len(p.Actions)), Events: make([]Event, 0, len(p.Events))}
-	bases := make(map[string]*apps.ReplicaSet, len(s.ReplicaSets))
-	for _, rs := range s.ReplicaSets {
-		if rs != nil {
-			bases[rs.Namespace+"/"+rs.Name] = rs
-		}
+	wr := &writer{s: s}
+	if in != nil {
+		wr.in, wr.hasIn = *in, true
 	}
 	for i, a := range p.Actions {
-		w, err := toWrite(s, bases, a)
+		w, err := wr.toWrite(a)
 		if err != nil {
 			return Output{}, fmt.Errorf("action %d (%s %s/%s): %w", i, a.Kind, a.Namespace, a.Name, err)
 		}
@@ -134,33 +155,33 @@ func ToOutput(s State, p plan.Plan) (Output, error) {
 	return out, nil
 }
 
-func toWrite(s State, bases map[string]*apps.ReplicaSet, a plan.Action) (Action, error) {
+func (wr *writer) toWrite(a plan.Action) (Action, error) {
+	s := wr.s
 	w := Action{Namespace: a.Namespace, Name: a.Name, Kind: a.Kind, Conflict: a.Conflict, Reason: a.Reason}
-	key := a.Namespace + "/" + a.Name
 	switch a.Kind {
 	case plan.CreateReplicaSet:
 		if a.ReplicaSet == nil {
 			return Action{}, fmt.Errorf("no ReplicaSet in the action")
 		}
-		rs, err := ReplicaSetFromModel(a.ReplicaSet)
+		tmpl, err := wr.template(a.ReplicaSet.Spec.Template)
 		if err != nil {
-			return Action{}, err
+			return Action{}, fmt.Errorf("replicaset %s/%s: spec.%w", a.ReplicaSet.Namespace, a.ReplicaSet.Name, err)
 		}
+		rs := replicaSetFromModel(a.ReplicaSet, tmpl)
 		rs.Status = apps.ReplicaSetStatus{}
-		if _, ok := bases[key]; !ok {
-			bases[key] = rs
-		}
+		wr.created = append(wr.created, rs)
 		w.Verb, w.Resource, w.Object = VerbCreate, ResourceReplicaSets, rs
 	case plan.UpdateReplicaSet:
-		base := bases[key]
+		base := wr.base(a.Namespace, a.Name)
 		if base == nil {
-			return Action{}, fmt.Errorf("the state holds no ReplicaSet %s", key)
+			return Action{}, fmt.Errorf("the state holds no ReplicaSet %s/%s", a.Namespace, a.Name)
 		}
 		if a.ReplicaSet == nil {
 			return Action{}, fmt.Errorf("no ReplicaSet in the action")
 		}
-		rs := base.DeepCopy()
-		rs.Spec.Replicas = clonePtr(a.ReplicaSet.Spec.Replicas)
+		box := &replicaSetBox{rs: *base} // shallow: see Action
+		rs := &box.rs
+		rs.Spec.Replicas = box.replicas.set(a.ReplicaSet.Spec.Replicas)
 		rs.Spec.MinReadySeconds = a.ReplicaSet.Spec.MinReadySeconds
 		rs.Annotations = updatedMap(base.Annotations, a.ReplicaSet.Annotations)
 		w.Verb, w.Resource, w.Object = VerbUpdate, ResourceReplicaSets, rs
@@ -186,12 +207,12 @@ func toWrite(s State, bases map[string]*apps.ReplicaSet, a plan.Action) (Action,
 		w.Verb, w.Resource, w.Object, w.PatchType = VerbPatch, ResourceReplicaSets, body, StrategicMergePatch
 	case plan.UpdateDeploymentStatus, plan.UpdateDeployment:
 		if s.Deployment == nil || s.Deployment.Namespace != a.Namespace || s.Deployment.Name != a.Name {
-			return Action{}, fmt.Errorf("the state's Deployment is not %s", key)
+			return Action{}, fmt.Errorf("the state's Deployment is not %s/%s", a.Namespace, a.Name)
 		}
 		if a.Deployment == nil {
 			return Action{}, fmt.Errorf("no Deployment in the action")
 		}
-		d, err := deploymentWrite(s.Deployment, a.Deployment, a.Kind == plan.UpdateDeployment)
+		d, err := wr.deploymentWrite(a.Deployment, a.Kind == plan.UpdateDeployment)
 		if err != nil {
 			return Action{}, err
 		}
@@ -207,17 +228,19 @@ func toWrite(s State, bases map[string]*apps.ReplicaSet, a plan.Action) (Action,
 
 // deploymentWrite derives the Deployment sent from the one read: the
 // planner's annotations and status and, for a full update, its template.
-func deploymentWrite(orig *apps.Deployment, m *model.Deployment, withTemplate bool) (*apps.Deployment, error) {
-	d := orig.DeepCopy()
+func (wr *writer) deploymentWrite(m *model.Deployment, withTemplate bool) (*apps.Deployment, error) {
+	orig := wr.s.Deployment
+	box := &deploymentBox{d: *orig} // shallow: see Action
+	d := &box.d
 	d.Annotations = updatedMap(orig.Annotations, m.Annotations)
-	d.Status = deploymentStatusFromModel(&m.Status)
+	d.Status = deploymentStatusFromModel(&m.Status, orig.Status.Conditions, &box.counts)
 	if withTemplate {
-		was, err := TemplateToModel(&orig.Spec.Template)
+		was, err := wr.deploymentTemplate()
 		if err != nil {
 			return nil, err
 		}
 		if !sameTemplate(was, m.Spec.Template) {
-			t, err := TemplateFromModel(m.Spec.Template)
+			t, err := wr.template(m.Spec.Template)
 			if err != nil {
 				return nil, err
 			}
@@ -227,15 +250,28 @@ func deploymentWrite(orig *apps.Deployment, m *model.Deployment, withTemplate bo
 	return d, nil
 }
 
+// replicaSetBox and deploymentBox hold a written object and the numbers its
+// pointers point to, in one allocation.
+type replicaSetBox struct {
+	rs       apps.ReplicaSet
+	replicas int32Slot
+}
+
+type deploymentBox struct {
+	d      apps.Deployment
+	counts statusCounts
+}
+
 func sameTemplate(a, b model.PodTemplate) bool {
 	return a.Spec == b.Spec && maps.Equal(a.Labels, b.Labels) && maps.Equal(a.Annotations, b.Annotations)
 }
 
-// updatedMap returns a copy of now, or of was when the content is the same
-// (keeping the difference between an absent and an empty map as read).
+// updatedMap returns was when now has the same content (keeping the
+// difference between an absent and an empty map as read), else a copy of
+// now.
 func updatedMap(was, now map[string]string) map[string]string {
 	if maps.Equal(was, now) {
-		return maps.Clone(was)
+		return was
 	}
 	return maps.Clone(now)
 }

@@ -51,26 +51,23 @@ func (s State) Model() (plan.State, error) {
 }
 
 // Sync plans one sync of s with [plan.Sync], hashing templates the upstream
-// way ([WithUpstreamHash], applied before opts), and converts the plan to
-// apps/v1 writes with [ToOutput]. It returns both: the Output to apply or
-// print, the Plan for its reasons and notes. The error is a conversion error
-// or the planner's validation error, whose field paths name the objects
-// ([State.Locate]); errors upstream's sync would end with
-// are in Output.Error and Plan.Err.
+// way (applied before opts: the Deployment's template is hashed with
+// [ComputeHash] from its apps/v1 form, as upstream hashes the object it
+// holds), and converts the plan to apps/v1 writes with [ToOutput]. It
+// returns both: the Output to apply or print, the Plan for its reasons and
+// notes. The error is a conversion error or the planner's validation error,
+// whose field paths name the objects ([State.Locate]); errors upstream's
+// sync would end with are in Output.Error and Plan.Err.
+//
+// The planner's input is [State.Model] without the Pods' spec bodies, which
+// the Deployment planner does not read. The Output shares unchanged fields
+// with the objects of s (see [Action]).
 func Sync(s State, opts ...plan.Option) (Output, plan.Plan, error) {
-	in, err := s.Model()
+	in, err := planInput(s)
 	if err != nil {
 		return Output{}, plan.Plan{}, err
 	}
-	p, err := plan.Sync(in, append([]plan.Option{WithUpstreamHash()}, opts...)...)
-	if err != nil {
-		return Output{}, plan.Plan{}, s.Locate(err)
-	}
-	out, err := ToOutput(s, p)
-	if err != nil {
-		return Output{}, p, err
-	}
-	return out, p, nil
+	return syncInput(s, in, deploymentHasher(&s.Deployment.Spec.Template, in.Deployment.Spec.Template, new(hashMemo)), opts)
 }
 
 // Case is the conformance input format of the rolloutplan repository

