@@ -16,12 +16,12 @@ func PlannerMemory(p *Planner) (valid, hashes, limit int) {
 	return len(p.validDeployments.cur) + len(p.validDeployments.prev) + len(p.validSets.cur) + len(p.validSets.prev) + len(p.validPods.cur) + len(p.validPods.prev), len(p.hashes.cur) + len(p.hashes.prev), p.limit
 }
 
-// SetPlannerLimit sets the size at which p retires a generation, so that
-// tests reach it in a few syncs.
+// SetPlannerLimit sets the size at which p retires a generation, and the
+// least it may be, so that tests reach it in a few syncs.
 func SetPlannerLimit(p *Planner, limit int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.limit = limit
+	p.limit, p.floor = limit, limit
 }
 
 // CopyReplicaSet exposes copyReplicaSet, the plan's read-only copy of an

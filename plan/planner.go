@@ -21,9 +21,13 @@ import (
 // never changes its input.) The [Hasher] must be a pure function, as the
 // hash of a template is.
 //
-// A Planner holds on to the objects it remembers, at most a few times as
-// many as the largest State it has planned: when its memory outgrows that,
-// it forgets what it has not seen since. It is safe for concurrent use.
+// A Planner holds on to the objects it remembers. Its memory is sized to
+// what it plans: twice the objects of the latest State of every Deployment
+// it has planned lately (by namespace and name), at least four times the
+// largest State and at least 1 024 objects. When a memory reaches that size
+// it forgets what it has not seen since the last time it forgot, so stale
+// objects (earlier versions of an object, deleted Deployments) are let go.
+// It is safe for concurrent use.
 type Planner struct {
 	cfg config
 
@@ -35,19 +39,25 @@ type Planner struct {
 	// hashes maps a Deployment to the hash of its template with its
 	// collision count.
 	hashes generations[*model.Deployment, string]
-	// limit is the size at which a generation is retired: four times the
-	// largest State planned, and at least minPlannerMemory.
-	limit int
+	// sizes maps each Deployment planned lately to the number of objects
+	// of its latest State: the working set the memory is sized to.
+	sizes generations[deploymentKey, int]
+	// limit is the size at which a generation is retired (see resize).
+	limit   int
+	floor   int // the least limit: minPlannerMemory (lower in tests)
+	largest int // objects in the largest State planned
 }
+
+type deploymentKey struct{ namespace, name string }
 
 // minPlannerMemory is the fewest entries a Planner's generation holds
 // before it is retired.
-const minPlannerMemory = 1 << 16
+const minPlannerMemory = 1024
 
 // NewPlanner returns a Planner that plans with opts, as Sync(s, opts...)
 // does.
 func NewPlanner(opts ...Option) *Planner {
-	return &Planner{cfg: newConfig(opts), limit: minPlannerMemory}
+	return &Planner{cfg: newConfig(opts), limit: minPlannerMemory, floor: minPlannerMemory}
 }
 
 // Sync plans one sync of s: the result of [Sync] with the Planner's
@@ -68,19 +78,20 @@ func (p *Planner) validate(s State) error {
 		return s.Validate()
 	}
 	p.mu.Lock()
-	if n := 1 + len(s.ReplicaSets) + len(s.Pods); 4*n > p.limit {
-		p.limit = 4 * n
-	}
-	freshD := !p.validDeployments.has(d, p.limit)
+	n := 1 + len(s.ReplicaSets) + len(s.Pods)
+	p.largest = max(p.largest, n)
+	p.sizes.put(deploymentKey{d.Namespace, d.Name}, n)
+	p.resize(n)
+	freshD := !p.validDeployments.has(d)
 	var freshSets []*model.ReplicaSet
 	for _, rs := range s.ReplicaSets {
-		if rs == nil || !p.validSets.has(rs, p.limit) {
+		if rs == nil || !p.validSets.has(rs) {
 			freshSets = append(freshSets, rs)
 		}
 	}
 	var freshPods []*model.Pod
 	for _, pod := range s.Pods {
-		if pod == nil || !p.validPods.has(pod, p.limit) {
+		if pod == nil || !p.validPods.has(pod) {
 			freshPods = append(freshPods, pod)
 		}
 	}
@@ -94,13 +105,13 @@ func (p *Planner) validate(s State) error {
 	}
 	p.mu.Lock()
 	if freshD {
-		p.validDeployments.put(d, struct{}{}, p.limit)
+		p.validDeployments.put(d, struct{}{})
 	}
 	for _, rs := range freshSets {
-		p.validSets.put(rs, struct{}{}, p.limit)
+		p.validSets.put(rs, struct{}{})
 	}
 	for _, pod := range freshPods {
-		p.validPods.put(pod, struct{}{}, p.limit)
+		p.validPods.put(pod, struct{}{})
 	}
 	p.mu.Unlock()
 	return nil
@@ -129,7 +140,7 @@ func validOnTheirOwn(freshD bool, d *model.Deployment, rss []*model.ReplicaSet, 
 // count, from memory when d was hashed before.
 func (p *Planner) podTemplateHash(h Hasher, d *model.Deployment) string {
 	p.mu.Lock()
-	v, ok := p.hashes.get(d, p.limit)
+	v, ok := p.hashes.get(d)
 	p.mu.Unlock()
 	if ok {
 		return v
@@ -137,42 +148,85 @@ func (p *Planner) podTemplateHash(h Hasher, d *model.Deployment) string {
 	v = h(d.Spec.Template, d.Status.CollisionCount)
 	if checkHash(v) == nil {
 		p.mu.Lock()
-		p.hashes.put(d, v, p.limit)
+		p.hashes.put(d, v)
 		p.mu.Unlock()
 	}
 	return v
 }
 
+// resize makes room for the n objects of the State about to be planned:
+// when a memory would outgrow its limit, it sizes the limit to the working
+// set again, and retires the generations that are still too full.
+func (p *Planner) resize(n int) {
+	if p.floor == 0 {
+		p.floor = minPlannerMemory
+	}
+	p.limit = max(p.limit, p.floor)
+	if !p.full(n) {
+		return
+	}
+	working := 0
+	for _, size := range p.sizes.cur {
+		working += size
+	}
+	for k, size := range p.sizes.prev {
+		if _, seen := p.sizes.cur[k]; !seen {
+			working += size
+		}
+	}
+	p.limit = max(p.floor, 4*p.largest, 2*working)
+	if !p.full(n) {
+		return
+	}
+	p.validDeployments.retireIfFull(p.limit - n)
+	p.validSets.retireIfFull(p.limit - n)
+	p.validPods.retireIfFull(p.limit - n)
+	p.hashes.retireIfFull(p.limit - 1)
+	p.sizes.retire()
+}
+
+// full reports whether a memory has no room for n more entries.
+func (p *Planner) full(n int) bool {
+	room := p.limit - n
+	return len(p.validDeployments.cur) > room || len(p.validSets.cur) > room ||
+		len(p.validPods.cur) > room || len(p.hashes.cur) >= p.limit
+}
+
 // generations is a map that forgets: entries go into the current
-// generation; once it holds limit entries it becomes the previous one, and
-// the previous one is dropped. An entry looked up in the previous
-// generation moves to the current one, so what is in use survives.
+// generation; when it is retired it becomes the previous one, and the
+// previous one is dropped. An entry looked up in the previous generation
+// moves to the current one, so what is in use survives.
 type generations[K comparable, V any] struct {
 	cur, prev map[K]V
 }
 
-func (g *generations[K, V]) get(k K, limit int) (V, bool) {
+func (g *generations[K, V]) get(k K) (V, bool) {
 	if v, ok := g.cur[k]; ok {
 		return v, true
 	}
 	v, ok := g.prev[k]
 	if ok {
-		g.put(k, v, limit)
+		g.put(k, v)
 	}
 	return v, ok
 }
 
-func (g *generations[K, V]) has(k K, limit int) bool {
-	_, ok := g.get(k, limit)
+func (g *generations[K, V]) has(k K) bool {
+	_, ok := g.get(k)
 	return ok
 }
 
-func (g *generations[K, V]) put(k K, v V, limit int) {
-	if len(g.cur) >= limit {
-		g.prev, g.cur = g.cur, nil
-	}
+func (g *generations[K, V]) put(k K, v V) {
 	if g.cur == nil {
 		g.cur = make(map[K]V)
 	}
 	g.cur[k] = v
+}
+
+func (g *generations[K, V]) retire() { g.prev, g.cur = g.cur, nil }
+
+func (g *generations[K, V]) retireIfFull(room int) {
+	if len(g.cur) > room {
+		g.retire()
+	}
 }

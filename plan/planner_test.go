@@ -157,8 +157,8 @@ func TestPlannerHashesOncePerDeployment(t *testing.T) {
 func TestPlannerMemoryIsBounded(t *testing.T) {
 	sc := corpus()[2]
 	p := plan.NewPlanner()
-	if _, _, limit := plan.PlannerMemory(p); limit < 1<<16 {
-		t.Fatalf("a new Planner retires generations at %d entries, want at least 65 536", limit)
+	if _, _, limit := plan.PlannerMemory(p); limit != 1024 {
+		t.Fatalf("a new Planner retires generations at %d entries, want 1 024", limit)
 	}
 	limit := 64
 	plan.SetPlannerLimit(p, limit)
@@ -192,6 +192,34 @@ func TestPlannerMemoryIsBounded(t *testing.T) {
 	n := 1 + len(big.ReplicaSets) + len(big.Pods)
 	if _, _, got := plan.PlannerMemory(p); got != 4*n {
 		t.Fatalf("limit %d after a State of %d objects, want four times that", got, n)
+	}
+}
+
+// TestPlannerMemoryFitsTheWorkingSet: a Planner serving many Deployments
+// in turn, as a controller does, sizes its memory to all of them rather
+// than forgetting each before its next sync: 60 Deployments planned five
+// times each are hashed once each.
+func TestPlannerMemoryFitsTheWorkingSet(t *testing.T) {
+	sc := corpus()[0] // the rolling create: every sync hashes the template
+	calls := 0
+	p := plan.NewPlanner(plan.WithHasher(func(_ model.PodTemplate, _ *int32) string { calls++; return "v2" }))
+	plan.SetPlannerLimit(p, 16) // a floor far below the 60 Deployments' objects
+	var states []plan.State
+	for i := range 60 {
+		s := sc.state
+		s.Deployment = sc.state.Deployment.DeepCopy()
+		s.Deployment.Name = fmt.Sprintf("web-%d", i)
+		states = append(states, s)
+	}
+	for range 5 {
+		for _, s := range states {
+			if _, err := p.Sync(s); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if calls != len(states) {
+		t.Fatalf("%d Deployments planned 5 times each were hashed %d times, want once each", len(states), calls)
 	}
 }
 

@@ -34,10 +34,11 @@ import (
 // planner never modifies its input).
 //
 // One Syncer serves any number of Deployments, as one controller does. It
-// forgets as [plan.Planner] does: once it holds a limit of objects (65 536,
-// or four times the largest State it has planned if more), it drops those
-// no call has used since it last dropped any, so its memory stays within
-// about twice the limit, and its Planner's likewise. The zero value is
+// forgets: once it holds a limit of objects (65 536, or four times the
+// largest State it has planned if more), it drops those no call has used
+// since it last dropped any, so its memory stays within about twice the
+// limit; its [plan.Planner] sizes its own memory to the Deployments it
+// plans. The zero value is
 // ready to use and plans with no options but the upstream hash, as
 // [NewSyncer]() does; a Syncer is safe for concurrent use.
 type Syncer struct {
