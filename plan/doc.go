@@ -7,7 +7,10 @@
 // To start: put the Deployment (with model.Default applied if it did not come
 // from an API server), its namespace's ReplicaSets and Pods and the current
 // time into a [State], call [Sync], and read [Plan.Actions] in order, each with
-// the [Reason] behind it; the Example for Sync does exactly that. The package
+// the [Reason] behind it; the Example for Sync does exactly that. A program
+// that plans the same objects repeatedly (a controller's workers) uses a
+// [Planner], which answers as Sync does and validates and hashes each object
+// once. The package
 // layout, the import rules and the index of upstream names for every package
 // are at the end of this documentation.
 //

@@ -43,6 +43,9 @@ func NewDeploymentController(client kubernetes.Interface, factory informers.Shar
 	if err != nil {
 		return nil, err
 	}
+	if opts.Syncer == nil {
+		opts.Syncer = appsv1.NewSyncer()
+	}
 	di := factory.Apps().V1().Deployments()
 	rsi := factory.Apps().V1().ReplicaSets()
 	pi := factory.Core().V1().Pods()
@@ -259,7 +262,11 @@ func SyncDeployment(ctx context.Context, client kubernetes.Interface, s appsv1.S
 	if err != nil {
 		return DeploymentSync{}, err
 	}
-	out, p, err := appsv1.Sync(s)
+	syncFn := appsv1.Sync
+	if opts.Syncer != nil {
+		syncFn = opts.Syncer.Sync
+	}
+	out, p, err := syncFn(s)
 	if err != nil {
 		return DeploymentSync{}, fmt.Errorf("plan %s/%s: %w", s.Deployment.Namespace, s.Deployment.Name, err)
 	}

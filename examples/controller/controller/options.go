@@ -6,6 +6,8 @@ import (
 	"io"
 	"sync"
 	"time"
+
+	"github.com/rolloutplan/rolloutplan/examples/appsv1"
 )
 
 // Options configure the controllers.
@@ -32,6 +34,11 @@ type Options struct {
 	// holds its write lock knows no sync of these controllers is running
 	// (tests use it to send writes without racing the controllers).
 	Gate *sync.RWMutex
+	// Syncer plans the Deployment syncs. A controller made without one
+	// gets its own, as it sees one cluster through read-only informer
+	// caches (the objects an appsv1.Syncer remembers by version); nil in a
+	// direct SyncDeployment call plans with appsv1.Sync.
+	Syncer *appsv1.Syncer
 }
 
 // ErrOptions is matched (errors.Is) by the error for invalid [Options].
