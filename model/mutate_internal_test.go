@@ -15,15 +15,17 @@ import (
 // model cannot import plan.
 const conformanceStatesFile = "../plan/testdata/conformance-states.json.gz"
 
-// conformanceSnapshot is the part of a plan.State that Validate checks.
-type conformanceSnapshot struct {
+// ConformanceSnapshot is the part of a plan.State that Validate checks.
+type ConformanceSnapshot struct {
 	ID          string
 	Deployment  *Deployment
 	ReplicaSets []*ReplicaSet
 	Pods        []*Pod
 }
 
-func readConformanceSnapshots(tb testing.TB) []conformanceSnapshot {
+// ReadConformanceSnapshots reads the 200 states (exported for the
+// external test package).
+func ReadConformanceSnapshots(tb testing.TB) []ConformanceSnapshot {
 	tb.Helper()
 	f, err := os.Open(conformanceStatesFile)
 	if err != nil {
@@ -48,9 +50,9 @@ func readConformanceSnapshots(tb testing.TB) []conformanceSnapshot {
 	if len(cases) != 200 {
 		tb.Fatalf("%s holds %d states, want 200", conformanceStatesFile, len(cases))
 	}
-	out := make([]conformanceSnapshot, len(cases))
+	out := make([]ConformanceSnapshot, len(cases))
 	for i, c := range cases {
-		out[i] = conformanceSnapshot{ID: c.ID, Deployment: c.State.Deployment, ReplicaSets: c.State.ReplicaSets, Pods: c.State.Pods}
+		out[i] = ConformanceSnapshot{ID: c.ID, Deployment: c.State.Deployment, ReplicaSets: c.State.ReplicaSets, Pods: c.State.Pods}
 	}
 	return out
 }

@@ -1,60 +1,16 @@
 package model_test
 
 import (
-	"compress/gzip"
-	"encoding/json"
-	"os"
 	"testing"
 
 	"github.com/rolloutplan/rolloutplan/model"
 )
 
-// conformanceStatesFile holds the 200 recorded conformance states (the
-// inputs of kube-controller-manager v1.36.3 syncs, converted to model types)
-// that plan's benchmarks replay; examples/appsv1 regenerates it. Each entry
-// is {"id": ..., "state": plan.State}; only the objects are read here, as
-// model cannot import plan.
-const conformanceStatesFile = "../plan/testdata/conformance-states.json.gz"
+// conformanceSnapshot and readConformanceSnapshots are the internal
+// tests' reader of the 200 recorded conformance states.
+type conformanceSnapshot = model.ConformanceSnapshot
 
-// conformanceSnapshot is the part of a plan.State that model.Validate checks.
-type conformanceSnapshot struct {
-	ID          string
-	Deployment  *model.Deployment
-	ReplicaSets []*model.ReplicaSet
-	Pods        []*model.Pod
-}
-
-func readConformanceSnapshots(tb testing.TB) []conformanceSnapshot {
-	tb.Helper()
-	f, err := os.Open(conformanceStatesFile)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer f.Close()
-	r, err := gzip.NewReader(f)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	var cases []struct {
-		ID    string `json:"id"`
-		State struct {
-			Deployment  *model.Deployment
-			ReplicaSets []*model.ReplicaSet
-			Pods        []*model.Pod
-		} `json:"state"`
-	}
-	if err := json.NewDecoder(r).Decode(&cases); err != nil {
-		tb.Fatal(err)
-	}
-	if len(cases) != 200 {
-		tb.Fatalf("%s holds %d states, want 200", conformanceStatesFile, len(cases))
-	}
-	out := make([]conformanceSnapshot, len(cases))
-	for i, c := range cases {
-		out[i] = conformanceSnapshot{ID: c.ID, Deployment: c.State.Deployment, ReplicaSets: c.State.ReplicaSets, Pods: c.State.Pods}
-	}
-	return out
-}
+var readConformanceSnapshots = model.ReadConformanceSnapshots
 
 // BenchmarkValidateConformance is one model.Validate per op, cycling through
 // the 200 recorded conformance states: "all" of them, and the "valid" ones

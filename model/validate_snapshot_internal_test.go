@@ -124,13 +124,13 @@ func at[E any](list []E, i int) any {
 
 var (
 	snapshotsOnce sync.Once
-	snapshots     []conformanceSnapshot
+	snapshots     []ConformanceSnapshot
 )
 
 // sharedSnapshots reads the conformance states once per test binary; the
 // tests only read them (mutateSnapshot copies).
-func sharedSnapshots(tb testing.TB) []conformanceSnapshot {
-	snapshotsOnce.Do(func() { snapshots = readConformanceSnapshots(tb) })
+func sharedSnapshots(tb testing.TB) []ConformanceSnapshot {
+	snapshotsOnce.Do(func() { snapshots = ReadConformanceSnapshots(tb) })
 	if len(snapshots) == 0 {
 		tb.Fatal("no conformance states")
 	}

@@ -1,44 +1,20 @@
 package plan_test
 
 import (
-	"compress/gzip"
 	"encoding/json"
-	"os"
 	"strconv"
 	"testing"
 
 	"github.com/rolloutplan/rolloutplan/plan"
 )
 
-// conformanceStatesFile holds the 200 recorded conformance states of
-// examples/appsv1 (kube-controller-manager v1.36.3 inputs) converted to model
-// types; examples/appsv1's TestConformanceStatesFileCurrent regenerates it
-// and fails when it is stale.
-const conformanceStatesFile = "testdata/conformance-states.json.gz"
-
 func readConformanceStates(tb testing.TB) []plan.State {
 	tb.Helper()
-	f, err := os.Open(conformanceStatesFile)
-	if err != nil {
-		tb.Fatal(err)
+	states := plan.ReadConformanceStates(tb)
+	if len(states) != 200 {
+		tb.Fatalf("%d conformance states, want 200", len(states))
 	}
-	defer f.Close()
-	r, err := gzip.NewReader(f)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	var cases []struct {
-		ID    string     `json:"id"`
-		State plan.State `json:"state"`
-	}
-	if err := json.NewDecoder(r).Decode(&cases); err != nil {
-		tb.Fatal(err)
-	}
-	out := make([]plan.State, len(cases))
-	for i, c := range cases {
-		out[i] = c.State
-	}
-	return out
+	return states
 }
 
 // TestConformanceStatesPlan plans every recorded state: each is valid, and
@@ -46,9 +22,6 @@ func readConformanceStates(tb testing.TB) []plan.State {
 // decisions themselves are checked against the recording in examples/appsv1).
 func TestConformanceStatesPlan(t *testing.T) {
 	states := readConformanceStates(t)
-	if len(states) != 200 {
-		t.Fatalf("%s holds %d states, want 200", conformanceStatesFile, len(states))
-	}
 	for i, s := range states {
 		p, err := plan.Sync(s)
 		if err != nil {

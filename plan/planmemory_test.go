@@ -44,23 +44,9 @@ func TestPlanMemoryListsAreIndependent(t *testing.T) {
 // the input (the working copy and the scratch lists are cleared), so a
 // plan does not keep its input alive.
 func TestFinishKeepsNoInput(t *testing.T) {
-	f, err := os.Open("testdata/conformance-states.json.gz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	r, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cases []struct {
-		State State `json:"state"`
-	}
-	if err := json.NewDecoder(r).Decode(&cases); err != nil {
-		t.Fatal(err)
-	}
+	cases := readConformanceStatesFile(t)
 	for i, c := range cases {
-		sy := newSyncer(c.State, newConfig(nil))
+		sy := newSyncer(c, newConfig(nil))
 		sy.syncDeployment()
 		if sy.hasherErr != nil {
 			t.Fatal(sy.hasherErr)
@@ -95,4 +81,32 @@ func TestReplicasAnnotationsCompareWithoutAllocating(t *testing.T) {
 		annotationIs(rs.Annotations, "missing", 0) {
 		t.Error("annotationIs compares wrongly")
 	}
+}
+
+// readConformanceStatesFile reads the 200 recorded conformance states of
+// examples/appsv1 (kube-controller-manager v1.36.3 inputs) converted to
+// model types; examples/appsv1's TestConformanceStatesFileCurrent
+// regenerates the file and fails when it is stale.
+func readConformanceStatesFile(tb testing.TB) []State {
+	tb.Helper()
+	f, err := os.Open("testdata/conformance-states.json.gz")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	r, err := gzip.NewReader(f)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var cases []struct {
+		State State `json:"state"`
+	}
+	if err := json.NewDecoder(r).Decode(&cases); err != nil {
+		tb.Fatal(err)
+	}
+	out := make([]State, len(cases))
+	for i, c := range cases {
+		out[i] = c.State
+	}
+	return out
 }
