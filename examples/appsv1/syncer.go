@@ -123,14 +123,7 @@ func (c *Syncer) Sync(s State, opts ...plan.Option) (Output, plan.Plan, error) {
 		c.planner = plan.NewPlanner(append([]plan.Option{plan.WithHasher(c.hash)}, c.opts...)...)
 	})
 	p, err := c.planner.Sync(in)
-	if err != nil {
-		return Output{}, plan.Plan{}, s.Locate(err)
-	}
-	out, err := toOutput(s, &in, p)
-	if err != nil {
-		return Output{}, p, err
-	}
-	return out, p, nil
+	return output(s, &in, p, err)
 }
 
 // hash is the Planner's [plan.Hasher]: a Deployment's template that this

@@ -118,10 +118,16 @@ func syncInput(s State, in plan.State, h plan.Hasher, opts []plan.Option) (Outpu
 	all := make([]plan.Option, 0, len(opts)+1)
 	all = append(all, plan.WithHasher(h))
 	p, err := plan.Sync(in, append(all, opts...)...)
+	return output(s, &in, p, err)
+}
+
+// output derives the writes of p, planned from in (converted from s), or
+// locates the planner's error in s.
+func output(s State, in *plan.State, p plan.Plan, err error) (Output, plan.Plan, error) {
 	if err != nil {
 		return Output{}, plan.Plan{}, s.Locate(err)
 	}
-	out, err := toOutput(s, &in, p)
+	out, err := toOutput(s, in, p)
 	if err != nil {
 		return Output{}, p, err
 	}
