@@ -23,8 +23,8 @@ import (
 //
 // A Planner holds on to the objects it remembers. Its memory is sized to
 // what it plans: twice the objects of the latest State of every Deployment
-// it has planned lately (by namespace and name), at least four times the
-// largest State and at least 1 024 objects. When a memory reaches that size
+// (by UID) it has planned lately, at least four times the largest State and
+// at least 1 024 objects. When a memory reaches that size
 // it forgets what it has not seen since the last time it forgot, so stale
 // objects (earlier versions of an object, deleted Deployments) are let go.
 // It is safe for concurrent use.
@@ -39,16 +39,14 @@ type Planner struct {
 	// hashes maps a Deployment to the hash of its template with its
 	// collision count.
 	hashes generations[*model.Deployment, string]
-	// sizes maps each Deployment planned lately to the number of objects
-	// of its latest State: the working set the memory is sized to.
-	sizes generations[deploymentKey, int]
+	// sizes maps each Deployment planned lately, by UID, to the number of
+	// objects of its latest State: the working set the memory is sized to.
+	sizes generations[string, int]
 	// limit is the size at which a generation is retired (see resize).
 	limit   int
 	floor   int // the least limit: minPlannerMemory (lower in tests)
 	largest int // objects in the largest State planned
 }
-
-type deploymentKey struct{ namespace, name string }
 
 // minPlannerMemory is the fewest entries a Planner's generation holds
 // before it is retired.
@@ -80,7 +78,7 @@ func (p *Planner) validate(s State) error {
 	p.mu.Lock()
 	n := 1 + len(s.ReplicaSets) + len(s.Pods)
 	p.largest = max(p.largest, n)
-	p.sizes.put(deploymentKey{d.Namespace, d.Name}, n)
+	p.sizes.put(d.UID, n)
 	p.resize(n)
 	freshD := !p.validDeployments.has(d)
 	var freshSets []*model.ReplicaSet

@@ -208,7 +208,7 @@ func TestPlannerMemoryFitsTheWorkingSet(t *testing.T) {
 	for i := range 60 {
 		s := sc.state
 		s.Deployment = sc.state.Deployment.DeepCopy()
-		s.Deployment.Name = fmt.Sprintf("web-%d", i)
+		s.Deployment.Name, s.Deployment.UID = fmt.Sprintf("web-%d", i), fmt.Sprintf("uid-web-%d", i)
 		states = append(states, s)
 	}
 	for range 5 {
