@@ -101,7 +101,7 @@ func (s *syncer) getNewReplicaSet(existing *model.ReplicaSet, oldRSs []*model.Re
 			annChanged = revision.SetNewReplicaSetAnnotations(d, c, newRevision, model.MaxRevisionHistoryLength)
 		}
 		if annChanged || c.Spec.MinReadySeconds != d.Spec.MinReadySeconds {
-			sent := copyReplicaSet(existing)
+			sent := s.copyInput(existing)
 			if annCopied {
 				sent.Annotations = c.Annotations
 			}

@@ -19,7 +19,10 @@ type config struct {
 	terminatingReplicas bool
 	surfaceOldRSErrors  bool
 	rollbackNoCreate    bool
-	proportion          proportion.Options
+	// shareInput lets the plan share the input's memory where it is not
+	// changed (a Planner's input is read-only by contract).
+	shareInput bool
+	proportion proportion.Options
 }
 
 func newConfig(opts []Option) config {

@@ -143,3 +143,15 @@ func copyInt32(dst, p *int32) *int32 {
 	*dst = *p
 	return dst
 }
+
+// copyInput returns a copy of the input ReplicaSet rs to write: one
+// sharing nothing with rs, or under shareInput a shallow copy (its one
+// caller replaces the annotations it changes rather than change them in
+// place, and later writes of the copy copy it again).
+func (s *syncer) copyInput(rs *model.ReplicaSet) *model.ReplicaSet {
+	if !s.cfg.shareInput {
+		return copyReplicaSet(rs)
+	}
+	c := *rs
+	return &c
+}

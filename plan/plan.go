@@ -11,7 +11,8 @@ import (
 
 // Plan is the outcome of one Deployment sync.
 //
-// A Plan shares no memory with the State it was planned from. The objects
+// A Plan from [Sync] shares no memory with the State it was planned from
+// (one from a [Planner] may: see there). The objects
 // of its actions may share maps and slices with each other (a ReplicaSet
 // written twice shares its labels and template) and, within one object,
 // label maps of equal content (the labels, the selector's matchLabels and

@@ -18,8 +18,12 @@ import (
 // Objects are remembered by pointer, so the objects handed to a Planner
 // must not be changed afterwards: a changed object is a new object, as with
 // an informer's cache, whose objects are shared and read-only. (Sync itself
-// never changes its input.) The [Hasher] must be a pure function, as the
-// hash of a template is.
+// never changes its input.) For the same reason the objects of its plans
+// share the parts of the input objects they do not change (templates,
+// labels, selectors, conditions) instead of copying them: a plan from a
+// Planner is as read-only as its input, where a plan from Sync shares
+// nothing with it. The [Hasher] must be a pure function, as the hash of a
+// template is.
 //
 // A Planner holds on to the objects it remembers. Its memory is sized to
 // what it plans: twice the objects of the latest State of every Deployment
@@ -55,7 +59,9 @@ const minPlannerMemory = 1024
 // NewPlanner returns a Planner that plans with opts, as Sync(s, opts...)
 // does.
 func NewPlanner(opts ...Option) *Planner {
-	return &Planner{cfg: newConfig(opts), limit: minPlannerMemory, floor: minPlannerMemory}
+	cfg := newConfig(opts)
+	cfg.shareInput = true
+	return &Planner{cfg: cfg, limit: minPlannerMemory, floor: minPlannerMemory}
 }
 
 // Sync plans one sync of s: the result of [Sync] with the Planner's

@@ -53,6 +53,32 @@ func TestPlannerEqualsSync(t *testing.T) {
 	}
 }
 
+// TestPlannerLeavesInputUnchanged: a Planner's plans share the parts of
+// the input they do not change, and planning changes none of the input:
+// the corpus and the recorded states are as they were after each is
+// planned, twice.
+func TestPlannerLeavesInputUnchanged(t *testing.T) {
+	check := func(label string, p *plan.Planner, s plan.State) {
+		t.Helper()
+		before := cloneState(s)
+		for range 2 {
+			if _, err := p.Sync(s); err != nil {
+				t.Fatalf("%s: %v", label, err)
+			}
+			if diff := cmp.Diff(before, s); diff != "" {
+				t.Fatalf("%s: input modified (-before +after):\n%s", label, diff)
+			}
+		}
+	}
+	for _, sc := range corpus() {
+		check(sc.name, plan.NewPlanner(sc.opts...), sc.state)
+	}
+	p := plan.NewPlanner()
+	for i, s := range readConformanceStates(t) {
+		check(fmt.Sprintf("conformance state %d", i), p, s)
+	}
+}
+
 // TestPlannerInvalidInput: a Planner that has seen a valid snapshot's
 // objects still rejects every invalid snapshot made of them, with Sync's
 // exact error, and an object that failed is checked again each time

@@ -92,10 +92,11 @@ func (s *syncer) scaleReplicaSet(rs *model.ReplicaSet, newScale int32, why Reaso
 }
 
 // copyForWrite returns a copy of rs to change and write: a deep copy of an
-// input object (deep is true), or, for an object this plan wrote before, a
-// copy sharing everything but the annotations with it.
+// input object (deep is true), or, for an object this plan wrote before or
+// any object under shareInput, a copy sharing everything but the
+// annotations with it.
 func (s *syncer) copyForWrite(rs *model.ReplicaSet) (c *model.ReplicaSet, deep bool) {
-	if _, owned := s.objVersion.get(rs); !owned {
+	if _, owned := s.objVersion.get(rs); !owned && !s.cfg.shareInput {
 		return copyReplicaSet(rs), true
 	}
 	shallow := *rs

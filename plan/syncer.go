@@ -125,7 +125,7 @@ func (s *syncer) event(typ, reason, format string, args ...any) {
 // (ownAnnotations).
 func (s *syncer) writeDeployment(kind ActionKind, r Reason) {
 	s.ownWorkingCopy()
-	if !s.annotationsOwned && !s.annotationsSent {
+	if !s.annotationsOwned && !s.annotationsSent && !s.cfg.shareInput {
 		s.d.Annotations = maps.Clone(s.d.Annotations) // still the input's
 	}
 	s.annotationsOwned, s.annotationsSent = false, true
@@ -150,6 +150,12 @@ func (s *syncer) ownWorkingCopy() {
 		return
 	}
 	s.owned = true
+	if s.cfg.shareInput {
+		// The working copy changes its annotations (copied first) and its
+		// status and template only by replacing them: it may go on sharing
+		// the rest with the input.
+		return
+	}
 	d := s.d
 	// The annotations are copied separately, and only when changed.
 	ownMetaAndSpec(d, &s.mem.spec)

@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -46,7 +47,11 @@ func TestPlannerAnswersAsSync(t *testing.T) {
 				s.ReplicaSets = rapid.SliceOfN(rapid.SampledFrom(rss), 0, 6).Draw(t, "replicaSets")
 			}
 			want, wantErr := plan.Sync(s)
+			before, _ := json.Marshal(s)
 			got, err := p.Sync(s)
+			if after, _ := json.Marshal(s); string(after) != string(before) {
+				t.Fatalf("sync %d: the Planner changed its input", i)
+			}
 			if (wantErr == nil) != (err == nil) || wantErr != nil && wantErr.Error() != err.Error() {
 				t.Fatalf("sync %d: Planner error %v, Sync's %v", i, err, wantErr)
 			}
