@@ -4,6 +4,8 @@ import (
 	"compress/gzip"
 	"encoding/json"
 	"os"
+	"slices"
+	"sync"
 	"testing"
 
 	"github.com/rolloutplan/rolloutplan/model"
@@ -86,27 +88,43 @@ func TestReplicasAnnotationsCompareWithoutAllocating(t *testing.T) {
 // readConformanceStatesFile reads the 200 recorded conformance states of
 // examples/appsv1 (kube-controller-manager v1.36.3 inputs) converted to
 // model types; examples/appsv1's TestConformanceStatesFileCurrent
-// regenerates the file and fails when it is stale.
+// regenerates the file and fails when it is stale. The file is decoded once
+// per test binary; each caller gets its own list of the shared (read-only)
+// states.
 func readConformanceStatesFile(tb testing.TB) []State {
 	tb.Helper()
+	conformanceStates.once.Do(func() { conformanceStates.list, conformanceStates.err = decodeConformanceStates() })
+	if conformanceStates.err != nil {
+		tb.Fatal(conformanceStates.err)
+	}
+	return slices.Clone(conformanceStates.list)
+}
+
+var conformanceStates struct {
+	once sync.Once
+	list []State
+	err  error
+}
+
+func decodeConformanceStates() ([]State, error) {
 	f, err := os.Open("testdata/conformance-states.json.gz")
 	if err != nil {
-		tb.Fatal(err)
+		return nil, err
 	}
 	defer f.Close()
 	r, err := gzip.NewReader(f)
 	if err != nil {
-		tb.Fatal(err)
+		return nil, err
 	}
 	var cases []struct {
 		State State `json:"state"`
 	}
 	if err := json.NewDecoder(r).Decode(&cases); err != nil {
-		tb.Fatal(err)
+		return nil, err
 	}
 	out := make([]State, len(cases))
 	for i, c := range cases {
 		out[i] = c.State
 	}
-	return out
+	return out, nil
 }
