@@ -10,8 +10,8 @@ import (
 // again: a controller's workers, a simulator, a what-if loop. It returns
 // exactly what Sync returns with the same options, and remembers between
 // calls what depends on one object alone: that the object passed
-// validation, and the pod-template hash of a Deployment for its collision
-// count. A sync over objects it has seen skips their validation (only the
+// validation, and the pod-template hash of a Deployment's template with its
+// collision count. A sync over objects it has seen skips their validation (only the
 // cross-object rules, unique names and UIDs, are checked again) and calls
 // the [Hasher] at most once per Deployment object.
 //
@@ -28,10 +28,10 @@ import (
 // A Planner holds on to the objects it remembers. Its memory is sized to
 // what it plans: twice the objects of the latest State of every Deployment
 // (by UID) it has planned lately, at least four times the largest State and
-// at least 1 024 objects. When a memory reaches that size
-// it forgets what it has not seen since the last time it forgot, so stale
-// objects (earlier versions of an object, deleted Deployments) are let go.
-// It is safe for concurrent use.
+// at least 1 024 objects. When a memory reaches that size it forgets what it
+// has not seen since the last time it forgot, so stale objects (earlier
+// versions of an object, deleted Deployments) are let go. It is safe for
+// concurrent use.
 type Planner struct {
 	cfg config
 
