@@ -6,6 +6,7 @@
 # differential test checked fewer states than required.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. .ci/lib/gotest.sh
 
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
@@ -13,13 +14,4 @@ status=0
 (cd examples/kubectl && go test -count=1 -v ./...) > "$out" 2>&1 || status=$?
 
 grep -E '^\s+\S+_test\.go:[0-9]+: ([0-9]+ (states|recorded views)|\[rapid\] OK)' "$out" | sed 's/^ *//' || true
-if grep -q -- '--- SKIP' "$out"; then
-  echo "skipped tests:"; grep -- '--- SKIP' "$out"; status=1
-fi
-passed=$(grep -c -- '^--- PASS' "$out" || true)
-failed=$(grep -c -- '^--- FAIL' "$out" || true)
-echo "kubectl differential: $passed passed, $failed failed"
-if [ "$status" -ne 0 ]; then
-  grep -v '^=== RUN' "$out" | tail -n 60
-  exit 1
-fi
+summarize "kubectl differential" "$out" "$status"

@@ -6,11 +6,11 @@
 # timings themselves run with examples/bench/run.sh, not in CI.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-cd examples/bench
-go test -count=1 -run '^(TestSanity.*|TestTable)$' -v . ./cmd/... 2>&1 | tee /tmp/rolloutplan-bench-sanity.out | grep -E '^(--- |ok|FAIL|PASS)' || true
-passed=$(grep -c '^--- PASS' /tmp/rolloutplan-bench-sanity.out || true)
-failed=$(grep -c '^--- FAIL' /tmp/rolloutplan-bench-sanity.out || true)
-echo "bench sanity: $passed passed, $failed failed"
-if [ "$failed" -ne 0 ] || grep -q '^FAIL' /tmp/rolloutplan-bench-sanity.out; then
-  exit 1
-fi
+. .ci/lib/gotest.sh
+
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+status=0
+(cd examples/bench && go test -count=1 -run '^(TestSanity.*|TestTable)$' -v . ./cmd/...) > "$out" 2>&1 || status=$?
+grep -E '^(--- |ok|FAIL|PASS)' "$out" || true
+summarize "bench sanity" "$out" "$status"

@@ -7,6 +7,7 @@
 # fails, never skips, without the binaries.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. .ci/lib/gotest.sh
 
 start=$SECONDS
 assets=$(examples/controller/hack/build-apiserver.sh | tail -n 1)
@@ -15,16 +16,10 @@ echo "== e2e: binaries ready in $((SECONDS - start)) s ($assets)"
 cd examples/controller
 export ROLLOUTPLAN_E2E_ASSETS="$assets"
 out=$(mktemp -t rolloutplan-e2e.XXXXXX)
+trap 'rm -f "$out"' EXIT
 status=0
 go test -count=1 -timeout 20m -v ./... > "$out" 2>&1 || status=$?
 # plan/enqueue against the real upstream controller's event handlers.
 (cd upstreamdiff && go test -count=1 -v ./...) >> "$out" 2>&1 || status=$?
 grep -E '^(=== RUN|--- (PASS|FAIL)|ok|FAIL|panic)|writes checked|invariants checked|events replayed|e2e:' "$out" | grep -v '^=== RUN' || true
-passed=$(grep -c -- '--- PASS' "$out" || true)
-failed=$(grep -c -- '--- FAIL' "$out" || true)
-echo "e2e: $passed passed, $failed failed ($((SECONDS - start)) s in all)"
-if [ "$status" -ne 0 ]; then
-  tail -n 80 "$out"
-  exit "$status"
-fi
-rm -f "$out"
+summarize "e2e ($((SECONDS - start)) s in all)" "$out" "$status"
