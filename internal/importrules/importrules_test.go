@@ -34,6 +34,7 @@ var direct = map[string][]string{
 	"plan/restart/replay":  {"plan/restart"},
 	"plan/enqueue":         {"model"},
 	"internal/casetest":    {},
+	"internal/cputime":     {},
 	"internal/importrules": {},
 }
 
