@@ -1,7 +1,6 @@
 package hash
 
 import (
-	"encoding/binary"
 	"slices"
 	"strconv"
 
@@ -173,21 +172,6 @@ func (h *fnv32a) collision(cc *int32) {
 		x *= fnvPrime32 // xor with a zero byte is a no-op
 	}
 	*h = fnv32a(x)
-}
-
-func appendStr(dst []byte, s string) []byte {
-	dst = binary.AppendUvarint(dst, uint64(len(s)))
-	return append(dst, s...)
-}
-
-func appendPairs(dst []byte, m map[string]string) []byte {
-	dst = binary.AppendUvarint(dst, uint64(len(m)))
-	var buf [stackKeys]string
-	for _, k := range sortedKeys(m, buf[:0]) {
-		dst = appendStr(dst, k)
-		dst = appendStr(dst, m[k])
-	}
-	return dst
 }
 
 // sortedKeys appends the keys of m to buf and sorts them bytewise. Sorting is

@@ -20,6 +20,24 @@ func appendEncoding(dst []byte, t model.PodTemplate) []byte {
 	return appendStr(dst, t.Spec)
 }
 
+// appendStr appends s with its length as a uvarint before it.
+func appendStr(dst []byte, s string) []byte {
+	dst = binary.AppendUvarint(dst, uint64(len(s)))
+	return append(dst, s...)
+}
+
+// appendPairs appends the number of pairs of m, then each key and value
+// with appendStr, in key order.
+func appendPairs(dst []byte, m map[string]string) []byte {
+	dst = binary.AppendUvarint(dst, uint64(len(m)))
+	var buf [stackKeys]string
+	for _, k := range sortedKeys(m, buf[:0]) {
+		dst = appendStr(dst, k)
+		dst = appendStr(dst, m[k])
+	}
+	return dst
+}
+
 // finish mixes collisionCount into h the way the controller does and
 // returns h.Sum32(): a nil count writes nothing, a non-nil count writes 8
 // bytes, the count as a little-endian uint32 (so -1 becomes ff ff ff ff),

@@ -1,11 +1,10 @@
 package model
 
 import (
-	"compress/gzip"
-	"encoding/json"
-	"os"
 	"strings"
 	"testing"
+
+	"github.com/rolloutplan/rolloutplan/internal/conformancefile"
 )
 
 // conformanceStatesFile holds the 200 recorded conformance states (the
@@ -27,24 +26,12 @@ type ConformanceSnapshot struct {
 // external test package).
 func ReadConformanceSnapshots(tb testing.TB) []ConformanceSnapshot {
 	tb.Helper()
-	f, err := os.Open(conformanceStatesFile)
+	cases, err := conformancefile.Read[struct {
+		Deployment  *Deployment
+		ReplicaSets []*ReplicaSet
+		Pods        []*Pod
+	}](conformanceStatesFile)
 	if err != nil {
-		tb.Fatal(err)
-	}
-	defer f.Close()
-	r, err := gzip.NewReader(f)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	var cases []struct {
-		ID    string `json:"id"`
-		State struct {
-			Deployment  *Deployment
-			ReplicaSets []*ReplicaSet
-			Pods        []*Pod
-		} `json:"state"`
-	}
-	if err := json.NewDecoder(r).Decode(&cases); err != nil {
 		tb.Fatal(err)
 	}
 	if len(cases) != 200 {

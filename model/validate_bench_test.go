@@ -3,6 +3,7 @@ package model_test
 import (
 	"testing"
 
+	"github.com/rolloutplan/rolloutplan/internal/cputime"
 	"github.com/rolloutplan/rolloutplan/model"
 )
 
@@ -91,9 +92,9 @@ func benchEach[T any](b *testing.B, all []T, validate func(T) error) {
 // it leaves out the time the benchmark waits for a core. It includes the
 // benchmark's setup, which b.Loop keeps out of ns/op: call it after setup.
 func reportCPUTime(b *testing.B) func() {
-	start := processCPUTime()
+	start := cputime.Process()
 	return func() {
-		if used := processCPUTime() - start; used > 0 && b.N > 0 {
+		if used := cputime.Process() - start; used > 0 && b.N > 0 {
 			b.ReportMetric(float64(used.Nanoseconds())/float64(b.N), "cpu-ns/op")
 		}
 	}

@@ -14,8 +14,8 @@ func (s *syncer) claimReplicaSets() []*model.ReplicaSet {
 	// State.Validate has checked the selector, so this cannot fail; the
 	// working copy's selector is never changed.
 	sel, _ := model.NewSharedMatcher(d.Spec.Selector)
-	claimed := s.rsSlice(len(s.all))
-	for _, rs := range s.sortedByCreation(s.all) {
+	claimed := s.mem.rsSlice(len(s.all))
+	for _, rs := range s.mem.sortedByCreation(s.all) {
 		if ref := rs.ControllerRef(); ref != nil {
 			if ref.UID != d.UID {
 				continue

@@ -39,29 +39,24 @@ func TestConformanceStatesPlan(t *testing.T) {
 // BenchmarkSyncConformance is one plan.Sync per op, cycling through the 200
 // recorded conformance states, with the default (canonical) hasher.
 func BenchmarkSyncConformance(b *testing.B) {
-	states := readConformanceStates(b)
-	b.ReportAllocs()
-	i := 0
-	for b.Loop() {
-		if _, err := plan.Sync(states[i]); err != nil {
-			b.Fatal(err)
-		}
-		if i++; i == len(states) {
-			i = 0
-		}
-	}
+	benchConformance(b, func(s plan.State) (plan.Plan, error) { return plan.Sync(s) })
 }
 
 // BenchmarkPlannerConformance is BenchmarkSyncConformance through one
 // Planner: each state's objects are validated and hashed once, as for a
 // controller replanning objects from its informer cache.
 func BenchmarkPlannerConformance(b *testing.B) {
+	benchConformance(b, plan.NewPlanner().Sync)
+}
+
+// benchConformance is one call of sync per op, cycling through the 200
+// recorded conformance states.
+func benchConformance(b *testing.B, sync func(plan.State) (plan.Plan, error)) {
 	states := readConformanceStates(b)
-	p := plan.NewPlanner()
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
-		if _, err := p.Sync(states[i]); err != nil {
+		if _, err := sync(states[i]); err != nil {
 			b.Fatal(err)
 		}
 		if i++; i == len(states) {
@@ -75,17 +70,6 @@ func BenchmarkPlannerConformance(b *testing.B) {
 // ReplicaSets are sorted).
 func BenchmarkSyncScaling(b *testing.B) {
 	for _, n := range []int{10, 100, 1000, 10000} {
-		b.Run("R="+strconv.Itoa(n), func(b *testing.B) {
-			s := rollingBenchState(n)
-			if p, err := plan.Sync(s); err != nil || len(p.Actions) != 2 {
-				b.Fatalf("fixture: %v, %d actions", err, len(p.Actions))
-			}
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := plan.Sync(s); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
+		b.Run("R="+strconv.Itoa(n), func(b *testing.B) { benchRollingSync(b, n) })
 	}
 }

@@ -60,7 +60,7 @@ func (s *syncer) getAllReplicaSetsAndSyncRevision(rsList []*model.ReplicaSet, cr
 	writes := len(s.plan.Actions)
 	// rsList is the claimed list, already in creation order.
 	existing := FindNewReplicaSet(s.d, rsList)
-	oldRSs = s.rsSlice(len(rsList))
+	oldRSs = s.mem.rsSlice(len(rsList))
 	for _, rs := range rsList {
 		if rs != existing {
 			oldRSs = append(oldRSs, rs)
@@ -165,7 +165,7 @@ func (s *syncer) createNewReplicaSet(oldRSs []*model.ReplicaSet, newRevision str
 			Replicas: model.Int32Ptr(0), MinReadySeconds: d.Spec.MinReadySeconds, Selector: selector, Template: tmpl,
 		},
 	}
-	count, why, err := newRSNewReplicas(s.mem, d, s.appendRS(oldRSs, rs), rs)
+	count, why, err := newRSNewReplicas(s.mem, d, s.mem.appendRS(oldRSs, rs), rs)
 	if err != nil {
 		s.failFencepost(err)
 		return nil, false

@@ -1,13 +1,11 @@
 package plan
 
 import (
-	"compress/gzip"
-	"encoding/json"
-	"os"
 	"slices"
 	"sync"
 	"testing"
 
+	"github.com/rolloutplan/rolloutplan/internal/conformancefile"
 	"github.com/rolloutplan/rolloutplan/model"
 )
 
@@ -107,19 +105,8 @@ var conformanceStates struct {
 }
 
 func decodeConformanceStates() ([]State, error) {
-	f, err := os.Open("testdata/conformance-states.json.gz")
+	cases, err := conformancefile.Read[State]("testdata/conformance-states.json.gz")
 	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	r, err := gzip.NewReader(f)
-	if err != nil {
-		return nil, err
-	}
-	var cases []struct {
-		State State `json:"state"`
-	}
-	if err := json.NewDecoder(r).Decode(&cases); err != nil {
 		return nil, err
 	}
 	out := make([]State, len(cases))

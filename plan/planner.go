@@ -102,9 +102,7 @@ func (p *Planner) validate(s State) error {
 	p.mu.Unlock()
 
 	if !validOnTheirOwn(freshD, d, freshSets, freshPods) || !model.Unique(s.ReplicaSets, s.Pods) {
-		// The full check words the error. A Deployment the planner accepts
-		// but model.ValidateDeployment does not (an empty selector, an
-		// early progress deadline) passes here every time, unremembered.
+		// The full check words the error.
 		return s.Validate()
 	}
 	p.mu.Lock()
@@ -122,9 +120,9 @@ func (p *Planner) validate(s State) error {
 }
 
 // validOnTheirOwn reports whether the objects not known yet pass the rules
-// of model.Validate that concern one object alone.
+// of State.Validate that concern one object alone.
 func validOnTheirOwn(freshD bool, d *model.Deployment, rss []*model.ReplicaSet, pods []*model.Pod) bool {
-	if freshD && model.ValidateDeployment(d) != nil {
+	if freshD && !deploymentPlannable(d) {
 		return false
 	}
 	for _, rs := range rss {

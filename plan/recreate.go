@@ -12,10 +12,10 @@ func (s *syncer) rolloutRecreate(rsList []*model.ReplicaSet) {
 	if !ok {
 		return
 	}
-	allRSs := s.appendRS(oldRSs, newRS)
+	allRSs := s.mem.appendRS(oldRSs, newRS)
 
 	scaledDown := false
-	for _, rs := range s.active(oldRSs) {
+	for _, rs := range s.mem.active(oldRSs) {
 		from := rs.SpecReplicas()
 		did, _ := s.scaleReplicaSetAndRecordEvent(rs, 0, reason(ReasonRecreateScaleDown,
 			s.mem.vals(v("from", int64(from)), v("to", 0)), "Recreate stops every old pod first: old %s %d→0", rs.Name, from))
@@ -35,7 +35,7 @@ func (s *syncer) rolloutRecreate(rsList []*model.ReplicaSet) {
 		if !ok {
 			return
 		}
-		allRSs = s.appendRS(oldRSs, newRS)
+		allRSs = s.mem.appendRS(oldRSs, newRS)
 	}
 	from := newRS.SpecReplicas()
 	s.scaleReplicaSetAndRecordEvent(newRS, s.replicas(), reason(ReasonRecreateScaleUp,

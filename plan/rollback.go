@@ -18,7 +18,7 @@ func (s *syncer) rollback(rsList []*model.ReplicaSet) {
 	if !ok {
 		return
 	}
-	all := s.appendRS(oldRSs, newRS)
+	all := s.mem.appendRS(oldRSs, newRS)
 	if target == 0 {
 		target = revision.LastRevision(all)
 		if target == 0 {

@@ -165,7 +165,7 @@ func (s *syncer) rolloutRolling(rsList []*model.ReplicaSet) {
 	if !ok {
 		return
 	}
-	allRSs := s.appendRS(oldRSs, newRS)
+	allRSs := s.mem.appendRS(oldRSs, newRS)
 
 	to, scale, why, err := reconcileNew(s.mem, allRSs, newRS, d)
 	if err != nil {
@@ -181,7 +181,7 @@ func (s *syncer) rolloutRolling(rsList []*model.ReplicaSet) {
 		s.note(why)
 	}
 
-	if s.reconcileOldReplicaSets(allRSs, s.active(oldRSs), newRS) {
+	if s.reconcileOldReplicaSets(allRSs, s.mem.active(oldRSs), newRS) {
 		s.syncRolloutStatus(allRSs, newRS)
 		return
 	}

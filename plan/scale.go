@@ -16,7 +16,7 @@ func (s *syncer) isScalingEvent(rsList []*model.ReplicaSet) bool {
 		return false
 	}
 	desired := s.replicas()
-	for _, rs := range s.active(s.appendRS(oldRSs, newRS)) {
+	for _, rs := range s.mem.active(s.mem.appendRS(oldRSs, newRS)) {
 		annotated, ok := proportion.NonNegativeInt32Annotation(rs.Annotations, model.DesiredReplicasAnnotation)
 		if ok && annotated != desired {
 			s.note(reason(NoteScalingEvent, s.mem.vals(v("annotated", int64(annotated)), v("replicas", int64(desired))),
@@ -36,12 +36,12 @@ func (s *syncer) sync(rsList []*model.ReplicaSet) {
 	}
 	// Upstream's FindActiveOrLatest sorts the old ReplicaSets newest first in
 	// place; the rest of the sync sees that order.
-	oldRSs = s.sorted(oldRSs, proportion.NewestFirst)
+	oldRSs = s.mem.sorted(oldRSs, proportion.NewestFirst)
 	s.scale(newRS, oldRSs)
 	if _, pendingRollback := rollbackTo(s.d); s.d.Spec.Paused && !pendingRollback {
 		s.cleanupDeployment(oldRSs)
 	}
-	s.syncDeploymentStatus(s.appendRS(oldRSs, newRS), newRS)
+	s.syncDeploymentStatus(s.mem.appendRS(oldRSs, newRS), newRS)
 }
 
 // IsSaturated reports whether rs is a new ReplicaSet that has fully rolled
@@ -84,7 +84,7 @@ func (s *syncer) scale(newRS *model.ReplicaSet, oldRSs []*model.ReplicaSet) {
 		return
 	}
 	if IsSaturated(d, newRS) {
-		for _, rs := range s.active(oldRSs) {
+		for _, rs := range s.mem.active(oldRSs) {
 			from := rs.SpecReplicas()
 			s.scaleReplicaSetAndRecordEvent(rs, 0, reason(ReasonScaleSaturated,
 				s.mem.vals(v("from", int64(from)), v("to", 0)),
@@ -97,7 +97,7 @@ func (s *syncer) scale(newRS *model.ReplicaSet, oldRSs []*model.ReplicaSet) {
 			"several ReplicaSets are active and Recreate has no proportional scaling: nothing changes (upstream quirk)"))
 		return
 	}
-	dist := proportion.Distribute(d, s.active(s.appendRS(oldRSs, newRS)), s.cfg.proportion)
+	dist := proportion.Distribute(d, s.mem.active(s.mem.appendRS(oldRSs, newRS)), s.cfg.proportion)
 	for _, sh := range dist.Shares {
 		s.scaleReplicaSet(sh.ReplicaSet, sh.To, proportionalReason(s.mem, dist, sh))
 	}

@@ -56,28 +56,14 @@ func (m *planMemory) sortedByCreation(rss []*model.ReplicaSet) []*model.ReplicaS
 	return m.sorted(rss, proportion.ByCreationTimestamp)
 }
 
-func (s *syncer) rsSlice(n int) []*model.ReplicaSet { return s.mem.rsSlice(n) }
-
-func (s *syncer) appendRS(rss []*model.ReplicaSet, rs *model.ReplicaSet) []*model.ReplicaSet {
-	return s.mem.appendRS(rss, rs)
-}
-
-func (s *syncer) sorted(rss []*model.ReplicaSet, compare func(a, b *model.ReplicaSet) int) []*model.ReplicaSet {
-	return s.mem.sorted(rss, compare)
-}
-
-func (s *syncer) sortedByCreation(rss []*model.ReplicaSet) []*model.ReplicaSet {
-	return s.mem.sortedByCreation(rss)
-}
-
 // active is proportion.FilterActiveReplicaSets in the scratch (nil when no
 // ReplicaSet is active). A list too long for the scratch is filtered into
 // a list of its own, of the size it needs.
-func (s *syncer) active(rss []*model.ReplicaSet) []*model.ReplicaSet {
+func (m *planMemory) active(rss []*model.ReplicaSet) []*model.ReplicaSet {
 	if len(rss) > rsScratch {
 		return proportion.FilterActiveReplicaSets(rss)
 	}
-	out := proportion.AppendActiveReplicaSets(s.rsSlice(len(rss)), rss)
+	out := proportion.AppendActiveReplicaSets(m.rsSlice(len(rss)), rss)
 	if len(out) == 0 {
 		return nil
 	}

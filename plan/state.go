@@ -2,6 +2,7 @@ package plan
 
 import (
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/rolloutplan/rolloutplan/model"
@@ -69,10 +70,7 @@ func (s State) validate() error {
 	emptySelector := s.Deployment.Spec.Selector.IsEmpty()
 	kept := make([]*model.FieldError, 0, len(verr.Errors))
 	for _, fe := range verr.Errors {
-		switch {
-		case fe.Field == "deployment.spec.selector" && emptySelector:
-		case fe.Field == "deployment.spec.progressDeadlineSeconds":
-		default:
+		if field, ok := strings.CutPrefix(fe.Field, "deployment."); !ok || !plannedAnyway(field, emptySelector) {
 			kept = append(kept, fe)
 		}
 	}
@@ -80,4 +78,39 @@ func (s State) validate() error {
 		return nil
 	}
 	return &model.ValidationError{Errors: kept}
+}
+
+// plannedAnyway reports whether an error of model's Deployment validation
+// at field (relative to the Deployment, e.g. "spec.selector") breaks one of
+// the two rules Validate lets through (see there). emptySelector tells
+// whether the Deployment's selector is empty.
+func plannedAnyway(field string, emptySelector bool) bool {
+	switch field {
+	case "spec.selector":
+		return emptySelector
+	case "spec.progressDeadlineSeconds":
+		return true
+	}
+	return false
+}
+
+// deploymentPlannable reports whether d passes model.ValidateDeployment but
+// for the rules Validate lets through: State.Validate's verdict on the
+// Deployment alone.
+func deploymentPlannable(d *model.Deployment) bool {
+	err := model.ValidateDeployment(d)
+	if err == nil {
+		return true
+	}
+	var verr *model.ValidationError
+	if !errors.As(err, &verr) {
+		return false
+	}
+	emptySelector := d.Spec.Selector.IsEmpty()
+	for _, fe := range verr.Errors {
+		if !plannedAnyway(fe.Field, emptySelector) {
+			return false
+		}
+	}
+	return true
 }

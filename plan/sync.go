@@ -103,7 +103,7 @@ func (s *syncer) syncStatusOnly(rsList []*model.ReplicaSet) {
 	if !ok {
 		return
 	}
-	s.syncDeploymentStatus(s.appendRS(oldRSs, newRS), newRS)
+	s.syncDeploymentStatus(s.mem.appendRS(oldRSs, newRS), newRS)
 }
 
 // sortedByCreation returns rss sorted oldest first, ties by name: the order

@@ -1,15 +1,15 @@
 //go:build unix
 
-package model_test
+package cputime
 
 import (
 	"syscall"
 	"time"
 )
 
-// processCPUTime is the CPU time (user and system) the test process has
-// used so far, or 0 when it cannot be read.
-func processCPUTime() time.Duration {
+// Process is the CPU time (user and system) the process has used so far,
+// or 0 when it cannot be read.
+func Process() time.Duration {
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
 		return 0
