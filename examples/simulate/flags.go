@@ -49,7 +49,7 @@ type options struct {
 
 // parseFlags parses and range-checks every flag; -h returns flag.ErrHelp
 // after printing the usage to stdout.
-func parseFlags(args []string, stdout, stderr io.Writer) (options, error) {
+func parseFlags(args []string, stdout io.Writer) (options, error) {
 	var o options
 	fs := flag.NewFlagSet("simulate", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
