@@ -41,11 +41,15 @@ type options struct {
 	scaleTo        int64
 	svg            string
 	maxWork        int64
+
+	// surge and unavailable are maxSurge and maxUnavailable parsed, set
+	// by check.
+	surge, unavailable model.IntOrString
 }
 
 // parseFlags parses and range-checks every flag; -h returns flag.ErrHelp
 // after printing the usage to stdout.
-func parseFlags(args []string, stdout, stderr io.Writer) (options, error) {
+func parseFlags(args []string, stdout io.Writer) (options, error) {
 	var o options
 	fs := flag.NewFlagSet("simulate", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -75,37 +79,37 @@ func parseFlags(args []string, stdout, stderr io.Writer) (options, error) {
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
 			usage()
-			return o, err
 		}
 		return o, err
 	}
 	if fs.NArg() > 0 {
 		return o, fmt.Errorf("unexpected argument %q (flags only; see -h)", fs.Arg(0))
 	}
-	return o, o.check()
+	err := o.check()
+	return o, err
 }
 
-// check range-checks every value.
-func (o options) check() error {
+// check range-checks every value and parses the fenceposts.
+func (o *options) check() error {
 	if err := inRange("-replicas", o.replicas, 0, maxInt32); err != nil {
 		return err
 	}
 	if o.strategy != string(model.RollingUpdateStrategy) && o.strategy != string(model.RecreateStrategy) {
 		return fmt.Errorf("-strategy %q: want RollingUpdate or Recreate", o.strategy)
 	}
-	if _, err := fencepost("-max-surge", o.maxSurge, maxInt32); err != nil {
+	var err error
+	if o.surge, err = fencepost("-max-surge", o.maxSurge, maxInt32); err != nil {
 		return err
 	}
-	if _, err := fencepost("-max-unavailable", o.maxUnavailable, 100); err != nil {
+	if o.unavailable, err = fencepost("-max-unavailable", o.maxUnavailable, 100); err != nil {
 		return err
 	}
 	if o.strategy == string(model.RollingUpdateStrategy) {
 		// Upstream adds maxSurge to replicas in int32 and wraps past
 		// 2147483647; refuse such a Deployment rather than show the wrap.
-		surge, _ := fencepost("-max-surge", o.maxSurge, maxInt32)
-		s := int64(surge.IntVal)
-		if surge.Type == model.String {
-			p, _ := strconv.ParseInt(strings.TrimSuffix(surge.StrVal, "%"), 10, 64)
+		s := int64(o.surge.IntVal)
+		if o.surge.Type == model.String {
+			p, _ := model.ParsePercent(o.surge.StrVal) // fencepost wrote it: digits and "%"
 			s = (o.replicas*p + 99) / 100
 		}
 		if o.replicas+s > maxInt32 {
@@ -181,7 +185,7 @@ func (o options) title() string {
 	return fmt.Sprintf("web: %s → %s, %s", o.fromImage, o.toImage, o.describeStrategy())
 }
 
-// config builds the simulation: the Deployment is created with -from, the
+// config builds the simulation from checked options: the Deployment is created with -from, the
 // image changes to -to once that rollout is complete, and -scale-to applies
 // once the second rollout is complete or has stalled.
 func (o options) config() (sim.Config, error) {
@@ -196,8 +200,7 @@ func (o options) config() (sim.Config, error) {
 		},
 	}
 	if d.Spec.Strategy.Type == model.RollingUpdateStrategy {
-		surge, _ := fencepost("-max-surge", o.maxSurge, maxInt32)
-		unavailable, _ := fencepost("-max-unavailable", o.maxUnavailable, 100)
+		surge, unavailable := o.surge, o.unavailable
 		d.Spec.Strategy.RollingUpdate = &model.RollingUpdate{MaxSurge: &surge, MaxUnavailable: &unavailable}
 	}
 	d = model.Default(d)

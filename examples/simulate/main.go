@@ -44,7 +44,7 @@ func main() {
 
 // run is the command; it returns the exit code.
 func run(args []string, stdout, stderr io.Writer) int {
-	o, err := parseFlags(args, stdout, stderr)
+	o, err := parseFlags(args, stdout)
 	if errors.Is(err, flag.ErrHelp) {
 		return exitOK
 	}

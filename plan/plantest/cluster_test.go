@@ -20,10 +20,10 @@ func testDeployment() *model.Deployment {
 	})
 }
 
-// The stored status never shares the caller's slice or pointer: changing
-// them after the call changes nothing stored. A status equal to the stored
-// one keeps the stored conditions and terminating count.
-func TestSetReplicaSetStatusCopies(t *testing.T) {
+// withFirstReplicaSet returns a cluster of testDeployment after its first
+// sync, which created one ReplicaSet, and that ReplicaSet's name.
+func withFirstReplicaSet(t *testing.T) (Cluster, string) {
+	t.Helper()
 	c := Cluster{Deployment: testDeployment()}
 	now := Epoch()
 	p, err := plan.Sync(c.State(now))
@@ -31,7 +31,14 @@ func TestSetReplicaSetStatusCopies(t *testing.T) {
 		t.Fatal(err)
 	}
 	c.ApplyPlan(p, ApplyAccepted, now)
-	name := c.ReplicaSets[0].Name
+	return c, c.ReplicaSets[0].Name
+}
+
+// The stored status never shares the caller's slice or pointer: changing
+// them after the call changes nothing stored. A status equal to the stored
+// one keeps the stored conditions and terminating count.
+func TestSetReplicaSetStatusCopies(t *testing.T) {
+	c, name := withFirstReplicaSet(t)
 
 	conds := []model.ReplicaSetCondition{{Type: "ReplicaFailure", Status: model.ConditionTrue, Reason: "FailedCreate"}}
 	term := int32(2)
@@ -142,14 +149,7 @@ func mustJSON(t *testing.T, v any) string {
 // Objects written by a Cluster and by a copy of it are distinct objects,
 // also when they come from the same slab, and no earlier object changes.
 func TestCopiesWriteDistinctObjects(t *testing.T) {
-	c := Cluster{Deployment: testDeployment()}
-	now := Epoch()
-	p, err := plan.Sync(c.State(now))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.ApplyPlan(p, ApplyAccepted, now)
-	name := c.ReplicaSets[0].Name
+	c, name := withFirstReplicaSet(t)
 	d := c
 	d.ReplicaSets = append([]*model.ReplicaSet(nil), c.ReplicaSets...)
 	seen := map[*model.ReplicaSet]int32{}

@@ -19,24 +19,19 @@ type slabs struct {
 }
 
 // newReplicaSet returns a new zero ReplicaSet.
-func (c *Cluster) newReplicaSet() *model.ReplicaSet {
-	s := c.slabs()
-	if len(s.replicaSets) == 0 {
-		s.replicaSets = make([]model.ReplicaSet, slabSize)
-	}
-	p := &s.replicaSets[0]
-	s.replicaSets = s.replicaSets[1:]
-	return p
-}
+func (c *Cluster) newReplicaSet() *model.ReplicaSet { return take(&c.slabs().replicaSets) }
 
 // newDeployment returns a new zero Deployment.
-func (c *Cluster) newDeployment() *model.Deployment {
-	s := c.slabs()
-	if len(s.deployments) == 0 {
-		s.deployments = make([]model.Deployment, slabSize)
+func (c *Cluster) newDeployment() *model.Deployment { return take(&c.slabs().deployments) }
+
+// take hands out the next slot of *slab, allocating a new slab of slabSize
+// objects when it is used up.
+func take[T any](slab *[]T) *T {
+	if len(*slab) == 0 {
+		*slab = make([]T, slabSize)
 	}
-	p := &s.deployments[0]
-	s.deployments = s.deployments[1:]
+	p := &(*slab)[0]
+	*slab = (*slab)[1:]
 	return p
 }
 

@@ -42,19 +42,9 @@ func (b *versionBatch) fill(v int64) {
 	n := min(int64(batchSize), end-v)
 	var sb strings.Builder
 	sb.Grow(int(n * width))
-	var num [19]byte // the number being written, in its width
-	digits := strconv.AppendInt(num[:0], v, 10)
-	for range n {
-		sb.Write(digits)
-		// The next number is this one plus one, in decimal; it does not
-		// carry out of the width, as all are below end.
-		for j := len(digits) - 1; j >= 0; j-- {
-			if digits[j] != '9' {
-				digits[j]++
-				break
-			}
-			digits[j] = '0'
-		}
+	var num [19]byte
+	for k := range n {
+		sb.Write(strconv.AppendInt(num[:0], v+k, 10))
 	}
 	b.digits, b.from, b.n, b.width = sb.String(), v, n, width
 }

@@ -38,6 +38,7 @@ func (c *check) wraps() bool {
 	if outside(limit) {
 		return true
 	}
+	proportional := c.proportional()
 	var spec, replicas, ready, available, after int64
 	for _, name := range c.names {
 		s := c.byName[name]
@@ -49,7 +50,7 @@ func (c *check) wraps() bool {
 		replicas += int64(s.rs.Status.Replicas)
 		ready += int64(s.rs.Status.ReadyReplicas)
 		available += int64(s.rs.Status.AvailableReplicas)
-		if c.proportional() && outside(int64(s.spec)*max(limit, maxReplicasOf(s.rs))) {
+		if proportional && outside(int64(s.spec)*max(limit, maxReplicasOf(s.rs))) {
 			return true
 		}
 	}

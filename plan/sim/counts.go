@@ -19,6 +19,9 @@ type cohort struct {
 	readyAt time.Time // zero: never
 }
 
+// ready reports whether the cohort's pods are ready at now.
+func (co cohort) ready(now time.Time) bool { return !co.readyAt.IsZero() && !co.readyAt.After(now) }
+
 type leaving struct {
 	n  int32
 	at time.Time
@@ -195,9 +198,8 @@ func (cw *countWorld) reconcile(c *plantest.Cluster, now time.Time) bool {
 func (cw *countWorld) remove(p *rsPods, k int32, now time.Time) {
 	gone := k
 	order := append(cw.keep[:0], p.pending...)
-	defer func() { cw.keep = order[:0] }()
 	slices.SortStableFunc(order, func(a, b cohort) int {
-		ra, rb := !a.readyAt.IsZero() && !a.readyAt.After(now), !b.readyAt.IsZero() && !b.readyAt.After(now)
+		ra, rb := a.ready(now), b.ready(now)
 		if ra != rb {
 			if !ra {
 				return -1
@@ -218,6 +220,7 @@ func (cw *countWorld) remove(p *rsPods, k int32, now time.Time) {
 			kept = append(kept, co)
 		}
 	}
+	cw.keep = order[:0] // the scratch, grown, for the next remove
 	slices.SortStableFunc(kept, func(a, b cohort) int { return a.created.Compare(b.created) })
 	p.pending = kept
 	take := min(k, p.settled)
@@ -296,7 +299,7 @@ func (cw *countWorld) tally(c *plantest.Cluster, now time.Time, out []podTally) 
 func (p *rsPods) tally(now time.Time) podTally {
 	t := podTally{active: p.active(), ready: p.settled, available: p.settled}
 	for _, co := range p.pending {
-		if !co.readyAt.IsZero() && !co.readyAt.After(now) {
+		if co.ready(now) {
 			t.ready += co.n
 		}
 	}

@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"encoding/json"
 	"hash/fnv"
 	"testing"
 	"time"
@@ -11,7 +10,6 @@ import (
 	"github.com/rolloutplan/rolloutplan/hash"
 	"github.com/rolloutplan/rolloutplan/model"
 	"github.com/rolloutplan/rolloutplan/plan"
-	"github.com/rolloutplan/rolloutplan/plan/plantest"
 	"github.com/rolloutplan/rolloutplan/plan/plantest/gen"
 )
 
@@ -19,24 +17,13 @@ import (
 // by one plan.Planner for the run (planner true) and returns the trace as
 // JSON.
 func runWith(t interface{ Fatal(...any) }, cfg Config, planner bool) []byte {
-	r, err := newRunner(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if planner {
-		r.sync = plan.NewPlanner(cfg.PlanOptions...).Sync
-	} else {
-		r.sync = func(s plan.State) (plan.Plan, error) { return plan.Sync(s, cfg.PlanOptions...) }
-	}
-	tr, err := r.run()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := json.Marshal(tr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return traceJSON(t, cfg, func(r *runner) {
+		if planner {
+			r.sync = plan.NewPlanner(cfg.PlanOptions...).Sync
+		} else {
+			r.sync = func(s plan.State) (plan.Plan, error) { return plan.Sync(s, cfg.PlanOptions...) }
+		}
+	})
 }
 
 // fnvHasher is a pure hasher other than the default, so that the
@@ -72,20 +59,8 @@ func TestPlannerKeepsTheTrace(t *testing.T) {
 		cfg := Config{
 			Deployment: d, MaxSyncs: 300, Check: true, PlanOptions: opts,
 			Fidelity: rapid.SampledFrom([]Fidelity{Counts, Pods}).Draw(t, "fidelity"),
-			Apply:    rapid.SampledFrom([]plantest.ApplyMode{plantest.ApplyAccepted, plantest.ApplyAll, plantest.ApplyCoalesced}).Draw(t, "apply"),
-			Faults: Faults{
-				PrefixRate:      rapid.Float64Range(0, 0.3).Draw(t, "prefix"),
-				DropRate:        rapid.Float64Range(0, 0.2).Draw(t, "drop"),
-				StaleStatusRate: rapid.Float64Range(0, 0.3).Draw(t, "stale"),
-			},
-			World: World{
-				ReadyAfter:       time.Duration(rapid.IntRange(0, 10).Draw(t, "readyAfter")) * time.Second,
-				TerminationGrace: time.Duration(rapid.IntRange(0, 20).Draw(t, "grace")) * time.Second,
-				FailureRate:      rapid.SampledFrom([]float64{0, 0.05}).Draw(t, "failureRate"),
-				Seed:             rapid.Uint64().Draw(t, "seed"),
-			},
-			Script: scriptGen(d).Draw(t, "script"),
 		}
+		drawConditions(t, &cfg)
 		with, without := runWith(t, cfg, true), runWith(t, cfg, false)
 		if string(with) != string(without) {
 			t.Fatalf("traces differ:\nPlanner   %s\nplan.Sync %s", with, without)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"slices"
 	"strings"
 	"time"
 )
@@ -109,27 +110,30 @@ func (t *Trace) WriteSVG(w io.Writer, title string) error {
 	legend := 0
 	series := func(color, dash string, width float64, label string, value func(Step) (int32, bool)) {
 		var pts []string
+		polyline := func() { // draws the points so far, if any
+			if len(pts) > 0 {
+				ew.printf(`<polyline fill="none" stroke="%s" stroke-width="%g" stroke-dasharray="%s" points="%s"/>`+"\n", color, width, dash, strings.Join(pts, " "))
+				pts = nil
+			}
+		}
 		var last float64
 		have := false
-		for i, s := range t.Steps {
+		for _, s := range t.Steps {
 			v, ok := value(s)
 			if !ok {
 				have = false
 				continue
 			}
 			px, py := x(s.Time), y(v)
-			if have && i > 0 {
+			if have {
 				pts = append(pts, fmt.Sprintf("%.1f,%.1f", px, last))
-			} else if len(pts) > 0 {
-				ew.printf(`<polyline fill="none" stroke="%s" stroke-width="%g" stroke-dasharray="%s" points="%s"/>`+"\n", color, width, dash, strings.Join(pts, " "))
-				pts = nil
+			} else {
+				polyline() // a gap: the line starts anew
 			}
 			pts = append(pts, fmt.Sprintf("%.1f,%.1f", px, py))
 			last, have = py, true
 		}
-		if len(pts) > 0 {
-			ew.printf(`<polyline fill="none" stroke="%s" stroke-width="%g" stroke-dasharray="%s" points="%s"/>`+"\n", color, width, dash, strings.Join(pts, " "))
-		}
+		polyline()
 		ly := chartTop + 8 + 18*legend
 		lx := chartWidth - chartRight + 14
 		ew.printf(`<line x1="%d" x2="%d" y1="%d" y2="%d" stroke="%s" stroke-width="%g" stroke-dasharray="%s"/><text x="%d" y="%d">%s</text>`+"\n",
@@ -158,15 +162,7 @@ func (t *Trace) WriteSVG(w io.Writer, title string) error {
 
 // sameCounts reports whether two steps show the same sizes and pod counts.
 func sameCounts(a, b Step) bool {
-	if a.Pods != b.Pods || a.Replicas != b.Replicas || len(a.Sets) != len(b.Sets) {
-		return false
-	}
-	for i := range a.Sets {
-		if a.Sets[i] != b.Sets[i] {
-			return false
-		}
-	}
-	return true
+	return a.Pods == b.Pods && a.Replicas == b.Replicas && slices.Equal(a.Sets, b.Sets)
 }
 
 func shorten(s string, n int) string {
