@@ -72,7 +72,8 @@ func PodCount(d *model.Deployment, c Cache) int {
 	if d == nil {
 		return -1
 	}
-	if err := d.Spec.Selector.Check(); err != nil {
+	sel, err := model.NewSharedMatcher(d.Spec.Selector)
+	if err != nil {
 		return -1
 	}
 	type owner struct{ name, uid string }
@@ -81,7 +82,7 @@ func PodCount(d *model.Deployment, c Cache) int {
 		if rs == nil || rs.Namespace != d.Namespace || !rs.IsControlledBy(d.UID) {
 			continue
 		}
-		if ok, _ := d.Spec.Selector.Matches(rs.Labels); ok || d.Spec.Selector == nil {
+		if d.Spec.Selector == nil || sel.Matches(rs.Labels) {
 			owned[owner{rs.Name, rs.UID}] = true
 		}
 	}
