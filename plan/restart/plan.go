@@ -3,6 +3,7 @@ package restart
 import (
 	"maps"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -252,7 +253,7 @@ func decide(c Catalog, changes Changes, w WorkloadEntry, now time.Time, opts Opt
 			p.Decisions = append(p.Decisions, Decision{name, ReasonPurgeChecksum})
 		}
 	}
-	slices.SortStableFunc(p.Decisions, func(a, b Decision) int { return cmpString(a.Config, b.Config) })
+	slices.SortStableFunc(p.Decisions, func(a, b Decision) int { return strings.Compare(a.Config, b.Config) })
 	if w.RetryRestart && !opts.Compat.NoRetry && !p.Restart {
 		p.Restart = true
 		p.Decisions = append(p.Decisions, Decision{w.Ref.String(), ReasonRetryRestart})

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // ErrMalformedPodSpec is returned (wrapped) by [References] for a pod spec
@@ -84,21 +85,11 @@ func References(namespace, spec string, original bool) ([]Ref, []Skip, error) {
 	}
 	// One namespace and kinds without '/' make the full-name order the
 	// order the original sorts in.
-	slices.SortStableFunc(w.refs, func(a, b Ref) int { return cmpString(a.String(), b.String()) })
+	slices.SortStableFunc(w.refs, func(a, b Ref) int { return strings.Compare(a.String(), b.String()) })
 	if original {
 		return w.refs, w.skips, nil
 	}
 	return slices.Compact(w.refs), w.skips, nil
-}
-
-func cmpString(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 type refWalker struct {
