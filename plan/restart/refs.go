@@ -2,6 +2,7 @@ package restart
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -83,9 +84,12 @@ func References(namespace, spec string, original bool) ([]Ref, []Skip, error) {
 	if w.err != nil {
 		return nil, nil, w.err
 	}
-	// One namespace and kinds without '/' make the full-name order the
-	// order the original sorts in.
-	slices.SortStableFunc(w.refs, func(a, b Ref) int { return strings.Compare(a.String(), b.String()) })
+	// The original sorts by full name. All refs share one namespace and the
+	// two kinds ("configmap", "secret") differ in their first byte, so
+	// comparing kind, then name, is that order without building the names.
+	slices.SortStableFunc(w.refs, func(a, b Ref) int {
+		return cmp.Or(strings.Compare(string(a.Kind), string(b.Kind)), strings.Compare(a.Name, b.Name))
+	})
 	if original {
 		return w.refs, w.skips, nil
 	}
