@@ -42,7 +42,7 @@ func DeploymentForPod(pod *model.Pod, c Cache) *model.Deployment {
 		return nil
 	}
 	ref := pod.ControllerRef()
-	if ref == nil || ref.Kind != replicaSetKind {
+	if ref == nil || ref.Kind != model.ReplicaSetKind {
 		return nil
 	}
 	var rs *model.ReplicaSet
@@ -91,7 +91,7 @@ func PodCount(d *model.Deployment, c Cache) int {
 		if p == nil || p.Namespace != d.Namespace {
 			continue
 		}
-		if ref := p.ControllerRef(); ref != nil && ref.Kind == replicaSetKind && owned[owner{ref.Name, ref.UID}] {
+		if ref := p.ControllerRef(); ref != nil && ref.Kind == model.ReplicaSetKind && owned[owner{ref.Name, ref.UID}] {
 			n++
 		}
 	}
