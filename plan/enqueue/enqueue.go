@@ -69,13 +69,6 @@ func Key(m *model.ObjectMeta) string {
 	return m.Namespace + "/" + m.Name
 }
 
-// The kinds upstream compares in controller references (only the Kind is
-// compared, not the API version).
-const (
-	deploymentKind = "Deployment"
-	replicaSetKind = "ReplicaSet"
-)
-
 // AddDeployment returns the key of an added Deployment (upstream
 // addDeployment).
 func AddDeployment(d *model.Deployment) []string {
@@ -118,11 +111,12 @@ func unwrap[T interface{ comparable }](obj any, kind string) (T, error) {
 }
 
 // resolveControllerRef returns the Deployment a controller reference points
-// to: the kind must be Deployment, and the Deployment of that name in the
+// to: the kind must be Deployment (only the kind is compared, not the API
+// version, as upstream), and the Deployment of that name in the
 // namespace must carry the reference's UID (upstream resolveControllerRef;
 // a name alone could belong to a newer object).
 func resolveControllerRef(c *Cache, namespace string, ref *model.OwnerReference) *model.Deployment {
-	if ref == nil || ref.Kind != deploymentKind {
+	if ref == nil || ref.Kind != model.DeploymentKind {
 		return nil
 	}
 	for _, d := range c.Deployments {

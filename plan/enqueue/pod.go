@@ -42,7 +42,7 @@ func DeploymentForPod(pod *model.Pod, c Cache) *model.Deployment {
 		return nil
 	}
 	ref := pod.ControllerRef()
-	if ref == nil || ref.Kind != replicaSetKind {
+	if ref == nil || ref.Kind != model.ReplicaSetKind {
 		return nil
 	}
 	var rs *model.ReplicaSet
@@ -72,7 +72,8 @@ func PodCount(d *model.Deployment, c Cache) int {
 	if d == nil {
 		return -1
 	}
-	if err := d.Spec.Selector.Check(); err != nil {
+	sel, err := model.NewSharedMatcher(d.Spec.Selector)
+	if err != nil {
 		return -1
 	}
 	type owner struct{ name, uid string }
@@ -81,7 +82,7 @@ func PodCount(d *model.Deployment, c Cache) int {
 		if rs == nil || rs.Namespace != d.Namespace || !rs.IsControlledBy(d.UID) {
 			continue
 		}
-		if ok, _ := d.Spec.Selector.Matches(rs.Labels); ok || d.Spec.Selector == nil {
+		if d.Spec.Selector == nil || sel.Matches(rs.Labels) {
 			owned[owner{rs.Name, rs.UID}] = true
 		}
 	}
@@ -90,7 +91,7 @@ func PodCount(d *model.Deployment, c Cache) int {
 		if p == nil || p.Namespace != d.Namespace {
 			continue
 		}
-		if ref := p.ControllerRef(); ref != nil && ref.Kind == replicaSetKind && owned[owner{ref.Name, ref.UID}] {
+		if ref := p.ControllerRef(); ref != nil && ref.Kind == model.ReplicaSetKind && owned[owner{ref.Name, ref.UID}] {
 			n++
 		}
 	}

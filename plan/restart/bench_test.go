@@ -2,6 +2,7 @@ package restart
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 )
@@ -23,18 +24,10 @@ func benchState(n int) (Catalog, Changes) {
 		for _, r := range refs {
 			applied[r] = "old"
 		}
-		sortStrings(refs)
+		slices.Sort(refs)
 		c.Workloads[ref.String()] = WorkloadEntry{Ref: ref, Refs: refs, Applied: applied}
 	}
 	return c, ch
-}
-
-func sortStrings(s []string) {
-	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && s[j] < s[j-1]; j-- {
-			s[j], s[j-1] = s[j-1], s[j]
-		}
-	}
 }
 
 func BenchmarkPlan1000Workloads1000Configs(b *testing.B) {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"maps"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -52,7 +53,7 @@ func FuzzReferences(f *testing.F) {
 			return
 		}
 		for _, refs := range [][]Ref{def, orig} {
-			if !slices.IsSortedFunc(refs, func(a, b Ref) int { return cmpString(a.String(), b.String()) }) {
+			if !slices.IsSortedFunc(refs, func(a, b Ref) int { return strings.Compare(a.String(), b.String()) }) {
 				t.Fatalf("unsorted %v", refs)
 			}
 			for _, r := range refs {

@@ -259,7 +259,7 @@ func TestOriginalNeedsUpdate(t *testing.T) {
 		{"ChecksumDoesNotMatch", map[string]ConfigEntry{cfgA: {"different checksum"}}, map[string]string{cfgA: "checksum"}, true},
 	} {
 		c := Catalog{Configs: tc.configs, Workloads: map[string]WorkloadEntry{dep: {Ref: mustRef(dep), Refs: []string{cfgA}, Applied: tc.applied}}}
-		if got := needsUpdate(c, c.Workloads[dep], Options{}); got != tc.want {
+		if got := needsUpdate(c, c.Workloads[dep], linkedConfigs(c, c.Workloads[dep]), Options{}); got != tc.want {
 			t.Errorf("%s: %v", tc.name, got)
 		}
 	}

@@ -3,6 +3,7 @@ package restart
 import (
 	"maps"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -104,8 +105,8 @@ func Plan(c Catalog, changes Changes, now time.Time, opts Options) (Result, erro
 	}
 	slices.Sort(res.Processed)
 
-	var users map[string][]string // config -> linked workloads, built on demand
-	toUpdate := map[string]bool{}
+	var users map[string][]string     // config -> linked workloads, built on demand
+	toUpdate := map[string][]string{} // workloads to patch -> their linked configs
 	for _, name := range res.Processed {
 		pc := ProcessedChange{Resource: name}
 		if _, ok := c.Configs[name]; ok {
@@ -118,23 +119,28 @@ func Plan(c Catalog, changes Changes, now time.Time, opts Options) (Result, erro
 		} else {
 			pc.Reason = ReasonOrphanChange
 		}
-		for _, w := range pc.Affected {
-			if !toUpdate[w] && needsUpdate(c, c.Workloads[w], opts) {
-				toUpdate[w] = true
+		for _, wname := range pc.Affected {
+			if _, ok := toUpdate[wname]; ok {
+				continue
+			}
+			w := c.Workloads[wname]
+			if linked := linkedConfigs(c, w); needsUpdate(c, w, linked, opts) {
+				toUpdate[wname] = linked
 			}
 		}
 		res.Changes = append(res.Changes, pc)
 	}
 
 	for _, name := range slices.Sorted(maps.Keys(toUpdate)) {
-		res.Patches = append(res.Patches, decide(c, changes, c.Workloads[name], now, opts))
+		res.Patches = append(res.Patches, decide(c, changes, c.Workloads[name], toUpdate[name], now, opts))
 	}
 
 	// What stays queued: not processed, and not the own change of a workload
 	// that is patched now.
 	waiting := 0
 	for name, ch := range changes {
-		if _, done := slices.BinarySearch(res.Processed, name); done || toUpdate[name] {
+		_, patched := toUpdate[name]
+		if _, done := slices.BinarySearch(res.Processed, name); done || patched {
 			continue
 		}
 		waiting++
@@ -198,12 +204,11 @@ func linkedConfigs(c Catalog, w WorkloadEntry) []string {
 
 // needsUpdate reports whether w's annotation differs from the catalog: a
 // linked real config with another checksum, or a checksum of a config not
-// linked (or a pending restart retry).
-func needsUpdate(c Catalog, w WorkloadEntry, opts Options) bool {
+// linked (or a pending restart retry). linked is linkedConfigs(c, w).
+func needsUpdate(c Catalog, w WorkloadEntry, linked []string, opts Options) bool {
 	if w.RetryRestart && !opts.Compat.NoRetry {
 		return true
 	}
-	linked := linkedConfigs(c, w)
 	for _, name := range linked {
 		cfg := c.Configs[name]
 		if !cfg.Dummy() && cfg.Checksum != w.Applied[name] {
@@ -218,9 +223,9 @@ func needsUpdate(c Catalog, w WorkloadEntry, opts Options) bool {
 	return false
 }
 
-func decide(c Catalog, changes Changes, w WorkloadEntry, now time.Time, opts Options) Patch {
+// decide writes the patch of w; linked is linkedConfigs(c, w).
+func decide(c Catalog, changes Changes, w WorkloadEntry, linked []string, now time.Time, opts Options) Patch {
 	p := Patch{Workload: w.Ref, Checksums: make(map[string]string, len(w.Applied))}
-	linked := linkedConfigs(c, w)
 	for _, name := range linked {
 		cfg := c.Configs[name]
 		old, had := w.Applied[name]
@@ -252,7 +257,7 @@ func decide(c Catalog, changes Changes, w WorkloadEntry, now time.Time, opts Opt
 			p.Decisions = append(p.Decisions, Decision{name, ReasonPurgeChecksum})
 		}
 	}
-	slices.SortStableFunc(p.Decisions, func(a, b Decision) int { return cmpString(a.Config, b.Config) })
+	slices.SortStableFunc(p.Decisions, func(a, b Decision) int { return strings.Compare(a.Config, b.Config) })
 	if w.RetryRestart && !opts.Compat.NoRetry && !p.Restart {
 		p.Restart = true
 		p.Decisions = append(p.Decisions, Decision{w.Ref.String(), ReasonRetryRestart})

@@ -2,10 +2,13 @@ package restart
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"iter"
 	"slices"
+	"strings"
 )
 
 // ErrMalformedPodSpec is returned (wrapped) by [References] for a pod spec
@@ -82,23 +85,16 @@ func References(namespace, spec string, original bool) ([]Ref, []Skip, error) {
 	if w.err != nil {
 		return nil, nil, w.err
 	}
-	// One namespace and kinds without '/' make the full-name order the
-	// order the original sorts in.
-	slices.SortStableFunc(w.refs, func(a, b Ref) int { return cmpString(a.String(), b.String()) })
+	// The original sorts by full name. All refs share one namespace and the
+	// two kinds ("configmap", "secret") differ in their first byte, so
+	// comparing kind, then name, is that order without building the names.
+	slices.SortStableFunc(w.refs, func(a, b Ref) int {
+		return cmp.Or(strings.Compare(string(a.Kind), string(b.Kind)), strings.Compare(a.Name, b.Name))
+	})
 	if original {
 		return w.refs, w.skips, nil
 	}
 	return slices.Compact(w.refs), w.skips, nil
-}
-
-func cmpString(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 type refWalker struct {
@@ -154,6 +150,20 @@ func (w *refWalker) str(obj map[string]any, key, path string) string {
 	return s
 }
 
+// elems yields the objects of the list obj[key] with their paths
+// ("path[i]"), skipping null elements; a list or element of the wrong type
+// fails the walk ([refWalker.list], [refWalker.elem]).
+func (w *refWalker) elems(obj map[string]any, key, path string) iter.Seq2[string, map[string]any] {
+	return func(yield func(string, map[string]any) bool) {
+		for i, v := range w.list(obj, key, path) {
+			p := fmt.Sprintf("%s[%d]", path, i)
+			if o := w.elem(v, p); o != nil && !yield(p, o) {
+				return
+			}
+		}
+	}
+}
+
 func (w *refWalker) elem(v any, path string) map[string]any {
 	if v == nil {
 		return nil
@@ -179,18 +189,8 @@ func (w *refWalker) add(kind Kind, obj map[string]any, nameKey, path string) {
 }
 
 func (w *refWalker) containers(pod map[string]any, key string) {
-	for i, c := range w.list(pod, key, key) {
-		cp := fmt.Sprintf("%s[%d]", key, i)
-		co := w.elem(c, cp)
-		if co == nil {
-			continue
-		}
-		for j, e := range w.list(co, "envFrom", cp+".envFrom") {
-			ep := fmt.Sprintf("%s.envFrom[%d]", cp, j)
-			eo := w.elem(e, ep)
-			if eo == nil {
-				continue
-			}
+	for cp, co := range w.elems(pod, key, key) {
+		for ep, eo := range w.elems(co, "envFrom", cp+".envFrom") {
 			cm := w.object(eo, "configMapRef", ep+".configMapRef")
 			sec := w.object(eo, "secretRef", ep+".secretRef")
 			w.add(KindConfigMap, cm, "name", ep+".configMapRef")
@@ -201,12 +201,7 @@ func (w *refWalker) containers(pod map[string]any, key string) {
 		if w.original {
 			continue
 		}
-		for j, e := range w.list(co, "env", cp+".env") {
-			ep := fmt.Sprintf("%s.env[%d]", cp, j)
-			eo := w.elem(e, ep)
-			if eo == nil {
-				continue
-			}
+		for ep, eo := range w.elems(co, "env", cp+".env") {
 			vf := w.object(eo, "valueFrom", ep+".valueFrom")
 			if vf == nil {
 				continue
@@ -218,12 +213,7 @@ func (w *refWalker) containers(pod map[string]any, key string) {
 }
 
 func (w *refWalker) volumes(pod map[string]any) {
-	for i, v := range w.list(pod, "volumes", "volumes") {
-		vp := fmt.Sprintf("volumes[%d]", i)
-		vo := w.elem(v, vp)
-		if vo == nil {
-			continue
-		}
+	for vp, vo := range w.elems(pod, "volumes", "volumes") {
 		w.add(KindConfigMap, w.object(vo, "configMap", vp+".configMap"), "name", vp+".configMap")
 		if w.original {
 			continue
@@ -233,12 +223,7 @@ func (w *refWalker) volumes(pod map[string]any) {
 		if pr == nil {
 			continue
 		}
-		for j, s := range w.list(pr, "sources", vp+".projected.sources") {
-			sp := fmt.Sprintf("%s.projected.sources[%d]", vp, j)
-			so := w.elem(s, sp)
-			if so == nil {
-				continue
-			}
+		for sp, so := range w.elems(pr, "sources", vp+".projected.sources") {
 			w.add(KindConfigMap, w.object(so, "configMap", sp+".configMap"), "name", sp+".configMap")
 			w.add(KindSecret, w.object(so, "secret", sp+".secret"), "name", sp+".secret")
 		}

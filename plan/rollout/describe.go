@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net"
 	"net/url"
 	"slices"
@@ -285,22 +286,13 @@ func (w *prefixWriter) line(s string) {
 	_, _ = terminalEscaper.WriteString(&w.b, s+"\n")
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
-
 func (w *prefixWriter) labels(title string, labels map[string]string) {
 	w.write(0, "%s:%s", title, "\t")
 	if len(labels) == 0 {
 		w.line("<none>")
 		return
 	}
-	for i, k := range sortedKeys(labels) {
+	for i, k := range slices.Sorted(maps.Keys(labels)) {
 		if i != 0 {
 			w.write(0, "%s", "")
 			w.write(0, "%s", "\t")
@@ -315,7 +307,7 @@ const maxAnnotationLen = 140
 func (w *prefixWriter) annotations(title string, annotations map[string]string) {
 	w.write(0, "%s:\t", title)
 	var keys []string
-	for _, k := range sortedKeys(annotations) {
+	for _, k := range slices.Sorted(maps.Keys(annotations)) {
 		if k != model.LastAppliedConfigAnnotation {
 			keys = append(keys, k)
 		}
@@ -411,7 +403,7 @@ func (w *prefixWriter) resources(title string, list map[string]string) {
 		return
 	}
 	w.write(2, "%s:\n", title)
-	for _, name := range sortedKeys(list) {
+	for _, name := range slices.Sorted(maps.Keys(list)) {
 		w.write(3, "%s:\t%s\n", name, list[name])
 	}
 }

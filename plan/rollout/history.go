@@ -30,10 +30,7 @@ var ErrUnknownRevision = errors.New("unable to find the specified revision")
 //	1         <none>
 //	2         kubectl set image deployment/web web=web:2
 func History(d *model.Deployment, rss []*model.ReplicaSet) (string, error) {
-	if d == nil {
-		return "", &model.FieldError{Field: "deployment", Detail: "must not be nil"}
-	}
-	entries, err := revision.History(d, rss)
+	entries, err := historyEntries(d, rss)
 	if err != nil {
 		return "", err
 	}
@@ -92,10 +89,7 @@ func HistoryRevision(d *model.Deployment, rss []*model.ReplicaSet, n int64) (str
 	if n <= 0 {
 		return History(d, rss)
 	}
-	if d == nil {
-		return "", &model.FieldError{Field: "deployment", Detail: "must not be nil"}
-	}
-	entries, err := revision.History(d, rss)
+	entries, err := historyEntries(d, rss)
 	if err != nil {
 		return "", err
 	}
@@ -120,4 +114,13 @@ func HistoryRevision(d *model.Deployment, rss []*model.ReplicaSet, n int64) (str
 		return out, nil
 	}
 	return "", ErrUnknownRevision
+}
+
+// historyEntries is [revision.History] for a Deployment that must not be nil,
+// the start both [History] and [HistoryRevision] share.
+func historyEntries(d *model.Deployment, rss []*model.ReplicaSet) ([]revision.Entry, error) {
+	if d == nil {
+		return nil, &model.FieldError{Field: "deployment", Detail: "must not be nil"}
+	}
+	return revision.History(d, rss)
 }

@@ -193,8 +193,14 @@ func clone(v any) any {
 	return v
 }
 
-// mergePatch applies an RFC 7386 JSON merge patch to target.
+// mergePatch applies an RFC 7386 JSON merge patch to a copy of target.
 func mergePatch(target, patch any) any {
+	return mergeInto(clone(target), patch)
+}
+
+// mergeInto applies patch to target, which it may change: target is
+// mergePatch's copy, so no level is copied twice.
+func mergeInto(target, patch any) any {
 	p, ok := patch.(map[string]any)
 	if !ok {
 		return clone(patch)
@@ -202,15 +208,13 @@ func mergePatch(target, patch any) any {
 	t, ok := target.(map[string]any)
 	if !ok {
 		t = map[string]any{}
-	} else {
-		t = clone(t).(map[string]any)
 	}
 	for k, v := range p {
 		if v == nil {
 			delete(t, k)
 			continue
 		}
-		t[k] = mergePatch(t[k], v)
+		t[k] = mergeInto(t[k], v)
 	}
 	return t
 }
