@@ -346,18 +346,12 @@ func podMeta(p *core.Pod) *metav1.ObjectMeta {
 // meanwhile). An object without a UID or a resourceVersion gets a fresh
 // entry that is not remembered.
 func (c *Syncer) entry(kind byte, meta *metav1.ObjectMeta, conv func(*syncerEntry) error) (*syncerEntry, error) {
-	if e := c.byMeta[meta]; e != nil && e.key.kind == kind && e.is(meta) {
-		e.epoch = c.epoch
+	if e := c.lookup(kind, meta); e != nil {
+		c.see(e, meta)
 		return e, nil
 	}
 	k := syncerKey{kind: kind, uid: meta.UID, rv: meta.ResourceVersion}
 	cacheable := k.uid != "" && k.rv != ""
-	if cacheable {
-		if e := c.entries[k]; e != nil {
-			c.see(e, meta)
-			return e, nil
-		}
-	}
 	e := &syncerEntry{}
 	c.mu.Unlock()
 	err := conv(e)
