@@ -193,11 +193,7 @@ func (c *Syncer) model(s State) (plan.State, *syncerEntry, error) {
 			return plan.State{}, nil, fmt.Errorf("replicaSets[%d]: %w", i, err)
 		}
 		e, err := c.entry('r', &rs.ObjectMeta, func(e *syncerEntry) (err error) {
-			if sameTemplateBody(&rs.Spec.Template, &d.Spec.Template) {
-				e.rs = replicaSetWithTemplate(rs, withSpec(rs.Spec.Template, dEntry.d.Spec.Template.Spec))
-				return nil
-			}
-			e.rs, err = ReplicaSetToModel(rs)
+			e.rs, err = replicaSetForPlan(rs, d, dEntry.d.Spec.Template.Spec)
 			return err
 		})
 		if err != nil {
