@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strconv"
 	"sync"
 	"testing"
@@ -109,7 +110,7 @@ func TestApplyFirstSyncConflict(t *testing.T) {
 			t.Fatalf("err = %v, want the conflict that ends the sync", err)
 		}
 		want := []appsv1.Outcome{appsv1.Accepted, appsv1.Accepted, appsv1.Conflicted}
-		if got := outcomes(res); !equalOutcomes(got, want) {
+		if got := outcomes(res); !slices.Equal(got, want) {
 			t.Fatalf("outcomes = %v, want %v", got, want)
 		}
 		for i, w := range res.Writes {
@@ -149,7 +150,7 @@ func TestApplyStopsAtFirstError(t *testing.T) {
 		t.Fatalf("err = %v, StoppedAt = %d", err, res.StoppedAt)
 	}
 	want := []appsv1.Outcome{appsv1.Failed, appsv1.NotSent, appsv1.NotSent}
-	if got := outcomes(res); !equalOutcomes(got, want) {
+	if got := outcomes(res); !slices.Equal(got, want) {
 		t.Fatalf("outcomes = %v, want %v", got, want)
 	}
 }
@@ -181,7 +182,7 @@ func TestApplyClaimPhase(t *testing.T) {
 		t.Fatalf("err = %v, StoppedAt = %d; want the claim error at the end of the claim phase", err, res.StoppedAt)
 	}
 	want := []appsv1.Outcome{appsv1.Failed, appsv1.Accepted, appsv1.Accepted, appsv1.NotSent}
-	if got := outcomes(res); !equalOutcomes(got, want) {
+	if got := outcomes(res); !slices.Equal(got, want) {
 		t.Fatalf("outcomes = %v, want %v", got, want)
 	}
 	got, _ := c.AppsV1().ReplicaSets("default").Get(context.Background(), "a", metav1.GetOptions{})
@@ -209,16 +210,4 @@ func TestApplyBadAction(t *testing.T) {
 			t.Errorf("%s %s %T: err = %v, want ErrBadAction", a.Verb, a.Resource, a.Object, err)
 		}
 	}
-}
-
-func equalOutcomes(a, b []appsv1.Outcome) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

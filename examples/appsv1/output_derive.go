@@ -11,13 +11,16 @@ import (
 
 // writer derives one plan's writes from the objects of s.
 type writer struct {
-	s     State
-	in    plan.State // s converted, when hasIn; else templates are converted on demand
+	s State
+	// in is s converted, when hasIn; else templates are converted on
+	// demand (converted). A copy rather than a pointer: a pointer kept
+	// here would move every sync's plan.State to the heap.
+	in    plan.State
 	hasIn bool
 	// created are the ReplicaSets the plan created so far, the bases of
 	// later updates of them.
 	created []*apps.ReplicaSet
-	// converted holds the templates converted on demand (in == nil):
+	// converted holds the templates converted on demand (!hasIn):
 	// index 0 the Deployment's, i+1 that of s.ReplicaSets[i].
 	converted []*model.PodTemplate
 }

@@ -193,11 +193,7 @@ func (c *Syncer) model(s State) (plan.State, *syncerEntry, error) {
 			return plan.State{}, nil, fmt.Errorf("replicaSets[%d]: %w", i, err)
 		}
 		e, err := c.entry('r', &rs.ObjectMeta, func(e *syncerEntry) (err error) {
-			if sameTemplateBody(&rs.Spec.Template, &d.Spec.Template) {
-				e.rs = replicaSetWithTemplate(rs, withSpec(rs.Spec.Template, dEntry.d.Spec.Template.Spec))
-				return nil
-			}
-			e.rs, err = ReplicaSetToModel(rs)
+			e.rs, err = replicaSetForPlan(rs, d, dEntry.d.Spec.Template.Spec)
 			return err
 		})
 		if err != nil {
@@ -346,18 +342,12 @@ func podMeta(p *core.Pod) *metav1.ObjectMeta {
 // meanwhile). An object without a UID or a resourceVersion gets a fresh
 // entry that is not remembered.
 func (c *Syncer) entry(kind byte, meta *metav1.ObjectMeta, conv func(*syncerEntry) error) (*syncerEntry, error) {
-	if e := c.byMeta[meta]; e != nil && e.key.kind == kind && e.is(meta) {
-		e.epoch = c.epoch
+	if e := c.lookup(kind, meta); e != nil {
+		c.see(e, meta)
 		return e, nil
 	}
 	k := syncerKey{kind: kind, uid: meta.UID, rv: meta.ResourceVersion}
 	cacheable := k.uid != "" && k.rv != ""
-	if cacheable {
-		if e := c.entries[k]; e != nil {
-			c.see(e, meta)
-			return e, nil
-		}
-	}
 	e := &syncerEntry{}
 	c.mu.Unlock()
 	err := conv(e)

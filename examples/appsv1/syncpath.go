@@ -8,6 +8,7 @@ import (
 
 	"github.com/rolloutplan/rolloutplan/model"
 	"github.com/rolloutplan/rolloutplan/plan"
+	apps "k8s.io/api/apps/v1"
 	core "k8s.io/api/core/v1"
 )
 
@@ -32,11 +33,7 @@ func planInput(s State) (plan.State, error) {
 		out.ReplicaSets = make([]*model.ReplicaSet, 0, len(s.ReplicaSets))
 	}
 	for i, rs := range s.ReplicaSets {
-		if rs != nil && sameTemplateBody(&rs.Spec.Template, &s.Deployment.Spec.Template) {
-			out.ReplicaSets = append(out.ReplicaSets, replicaSetWithTemplate(rs, withSpec(rs.Spec.Template, d.Spec.Template.Spec)))
-			continue
-		}
-		m, err := ReplicaSetToModel(rs)
+		m, err := replicaSetForPlan(rs, s.Deployment, d.Spec.Template.Spec)
 		if err != nil {
 			return plan.State{}, fmt.Errorf("replicaSets[%d]: %w", i, err)
 		}
@@ -53,6 +50,16 @@ func planInput(s State) (plan.State, error) {
 		out.Pods = append(out.Pods, m)
 	}
 	return out, nil
+}
+
+// replicaSetForPlan is [ReplicaSetToModel], except that when rs's template
+// equals d's but for labels and annotations it takes dSpec, d's converted
+// Spec, instead of encoding its own (see planInput).
+func replicaSetForPlan(rs *apps.ReplicaSet, d *apps.Deployment, dSpec string) (*model.ReplicaSet, error) {
+	if rs != nil && sameTemplateBody(&rs.Spec.Template, &d.Spec.Template) {
+		return replicaSetWithTemplate(rs, withSpec(rs.Spec.Template, dSpec)), nil
+	}
+	return ReplicaSetToModel(rs)
 }
 
 // sameTemplateBody reports whether a and b are equal Go values but for
