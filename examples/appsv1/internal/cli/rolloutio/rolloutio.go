@@ -139,14 +139,11 @@ func (t *Target) ReadApps(stdin io.Reader, stderr io.Writer, command string, now
 		return appsv1.State{}, fmt.Errorf("reading the state: %w", err)
 	}
 	defer closeIn()
-	objs, err := input.ReadObjects(in, input.Options{MaxBytes: t.MaxInput, Single: t.Single})
-	if err != nil {
-		if errors.Is(err, input.ErrTooLarge) {
-			err = fmt.Errorf("%w (raise --max-input)", err)
-		}
-		return appsv1.State{}, err
+	s, ignored, err := input.Read(in, input.Options{MaxBytes: t.MaxInput, Single: t.Single},
+		input.Selector{Deployment: t.Name, Namespace: t.Namespace, Now: now, Latest: true})
+	if errors.Is(err, input.ErrTooLarge) {
+		return appsv1.State{}, fmt.Errorf("%w (raise --max-input)", err)
 	}
-	s, ignored, err := objs.Select(input.Selector{Deployment: t.Name, Namespace: t.Namespace, Now: now, Latest: true})
 	if err != nil {
 		return appsv1.State{}, err
 	}
