@@ -187,6 +187,15 @@ func Fail(stderr io.Writer, err error) int {
 	return 1
 }
 
+// CheckRevision refuses a negative --revision with kubectl's error (status
+// and history print it through [Fail], exit 1, as kubectl does).
+func CheckRevision(revision int64) error {
+	if revision < 0 {
+		return fmt.Errorf("revision must be a positive integer: %v", revision)
+	}
+	return nil
+}
+
 // BadFlag reports a command-line error found after parsing (a value out of
 // range, a bad argument) as ParseFlags reports an unknown flag: the error,
 // then fs's usage, on fs's output (stderr). It returns 2.
