@@ -187,6 +187,13 @@ func Fail(stderr io.Writer, err error) int {
 	return 1
 }
 
+// Refused prints kubectl's refusal of an operation on Deployment d
+// ("error: deployments.apps "NAME" REASON", REASON being err) and returns
+// kubectl's exit status, 1.
+func Refused(stderr io.Writer, d *model.Deployment, err error) int {
+	return Fail(stderr, fmt.Errorf("deployments.apps %q %v", d.Name, err))
+}
+
 // CheckRevision refuses a negative --revision with kubectl's error (status
 // and history print it through [Fail], exit 1, as kubectl does).
 func CheckRevision(revision int64) error {
