@@ -31,23 +31,23 @@ func Run(t *testing.T, run func([]string, io.Reader, io.Writer, io.Writer) int, 
 			if code != tc.Code {
 				t.Errorf("exit %d, want %d (stderr %q)", code, tc.Code, errOut.String())
 			}
-			switch {
-			case tc.StdoutContains != "":
-				if !strings.Contains(out.String(), tc.StdoutContains) {
-					t.Errorf("stdout %q does not contain %q", out.String(), tc.StdoutContains)
-				}
-			case out.String() != tc.Stdout:
-				t.Errorf("stdout\n%q\nwant\n%q", out.String(), tc.Stdout)
-			}
-			switch {
-			case tc.StderrContains != "":
-				if !strings.Contains(errOut.String(), tc.StderrContains) {
-					t.Errorf("stderr %q does not contain %q", errOut.String(), tc.StderrContains)
-				}
-			case errOut.String() != tc.Stderr:
-				t.Errorf("stderr\n%q\nwant\n%q", errOut.String(), tc.Stderr)
-			}
+			check(t, "stdout", out.String(), tc.Stdout, tc.StdoutContains)
+			check(t, "stderr", errOut.String(), tc.Stderr, tc.StderrContains)
 		})
+	}
+}
+
+// check compares one stream: it must contain contains when that is set,
+// else equal want.
+func check(t *testing.T, stream, got, want, contains string) {
+	t.Helper()
+	switch {
+	case contains != "":
+		if !strings.Contains(got, contains) {
+			t.Errorf("%s %q does not contain %q", stream, got, contains)
+		}
+	case got != want:
+		t.Errorf("%s\n%q\nwant\n%q", stream, got, want)
 	}
 }
 

@@ -54,13 +54,13 @@ invalid input; 2 bad flags or arguments.`, stderr)
 }
 
 func report(w io.Writer, d *model.Deployment, r rollout.Report, readyAfter time.Duration) {
-	fmt.Fprintf(w, "deployment.apps/%s: %s, %d replicas\n", d.Name, r.Strategy, r.Replicas)
+	fmt.Fprintf(w, "%s: %s, %d replicas\n", rolloutio.ObjectName(d), r.Strategy, r.Replicas)
 	if ru := d.Spec.Strategy.RollingUpdate; r.Strategy == model.RollingUpdateStrategy && ru != nil {
 		fmt.Fprintf(w, "  maxSurge %s → %d, maxUnavailable %s → %d: at most %d pods, at least %d available\n",
-			fence(ru.MaxSurge, "25%"), r.MaxSurge, fence(ru.MaxUnavailable, "25%"), r.MaxUnavailable,
+			fence(ru.MaxSurge, model.DefaultMaxSurge), r.MaxSurge, fence(ru.MaxUnavailable, model.DefaultMaxUnavailable), r.MaxUnavailable,
 			r.Replicas+r.MaxSurge, r.Replicas-r.MaxUnavailable)
 	} else if r.Strategy == model.RollingUpdateStrategy {
-		fmt.Fprintf(w, "  maxSurge 25%% → %d, maxUnavailable 25%% → %d (the defaults)\n", r.MaxSurge, r.MaxUnavailable)
+		fmt.Fprintf(w, "  maxSurge %s → %d, maxUnavailable %s → %d (the defaults)\n", model.DefaultMaxSurge, r.MaxSurge, model.DefaultMaxUnavailable, r.MaxUnavailable)
 	}
 	fmt.Fprintf(w, "  simulated template change, pods ready %s after they start:\n", readyAfter)
 	fmt.Fprintf(w, "    peak pods %d, minimum available %d, %d scaling steps", r.PeakPods, r.MinAvailable, r.Steps)

@@ -25,8 +25,8 @@ or unreadable input; 2 bad flags or arguments.`, stderr)
 	if code, stop := c.Parse(args, stdout); stop {
 		return code
 	}
-	if *revision < 0 {
-		return rolloutio.Fail(stderr, fmt.Errorf("revision must be a positive integer: %v", *revision))
+	if err := rolloutio.CheckRevision(*revision); err != nil {
+		return rolloutio.Fail(stderr, err)
 	}
 	s, err := t.Read(stdin, stderr, "history", time.Time{})
 	if err != nil {

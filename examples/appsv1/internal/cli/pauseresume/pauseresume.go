@@ -56,7 +56,7 @@ func (c command) run(args []string, stdin io.Reader, stdout, stderr io.Writer) i
 	d := s.Deployment
 	patch, err := c.patch(d)
 	if err != nil {
-		return rolloutio.Fail(stderr, fmt.Errorf("error: deployments.apps %q %v", d.Name, err))
+		return rolloutio.Refused(stderr, d, err)
 	}
 	fmt.Fprintf(stdout, "%s %s\n", rolloutio.ObjectName(d), c.done)
 	if *showPatch {

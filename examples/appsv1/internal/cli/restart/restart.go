@@ -41,8 +41,8 @@ second) or unreadable input; 2 bad flags or arguments.`, stderr)
 	d := s.Deployment
 	patch, err := rollout.Restart(d, now)
 	switch {
-	case err != nil && errors.Is(err, rollout.ErrRestartPaused):
-		return rolloutio.Fail(stderr, fmt.Errorf("error: deployments.apps %q %v", d.Name, err))
+	case errors.Is(err, rollout.ErrRestartPaused):
+		return rolloutio.Refused(stderr, d, err)
 	case err != nil:
 		return rolloutio.Fail(stderr, err)
 	case string(patch) == "{}":

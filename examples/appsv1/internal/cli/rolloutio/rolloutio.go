@@ -139,14 +139,11 @@ func (t *Target) ReadApps(stdin io.Reader, stderr io.Writer, command string, now
 		return appsv1.State{}, fmt.Errorf("reading the state: %w", err)
 	}
 	defer closeIn()
-	objs, err := input.ReadObjects(in, input.Options{MaxBytes: t.MaxInput, Single: t.Single})
-	if err != nil {
-		if errors.Is(err, input.ErrTooLarge) {
-			err = fmt.Errorf("%w (raise --max-input)", err)
-		}
-		return appsv1.State{}, err
+	s, ignored, err := input.Read(in, input.Options{MaxBytes: t.MaxInput, Single: t.Single},
+		input.Selector{Deployment: t.Name, Namespace: t.Namespace, Now: now, Latest: true})
+	if errors.Is(err, input.ErrTooLarge) {
+		return appsv1.State{}, fmt.Errorf("%w (raise --max-input)", err)
 	}
-	s, ignored, err := objs.Select(input.Selector{Deployment: t.Name, Namespace: t.Namespace, Now: now, Latest: true})
 	if err != nil {
 		return appsv1.State{}, err
 	}
@@ -188,6 +185,22 @@ func Fail(stderr io.Writer, err error) int {
 	}
 	fmt.Fprintln(stderr, msg)
 	return 1
+}
+
+// Refused prints kubectl's refusal of an operation on Deployment d
+// ("error: deployments.apps "NAME" REASON", REASON being err) and returns
+// kubectl's exit status, 1.
+func Refused(stderr io.Writer, d *model.Deployment, err error) int {
+	return Fail(stderr, fmt.Errorf("deployments.apps %q %v", d.Name, err))
+}
+
+// CheckRevision refuses a negative --revision with kubectl's error (status
+// and history print it through [Fail], exit 1, as kubectl does).
+func CheckRevision(revision int64) error {
+	if revision < 0 {
+		return fmt.Errorf("revision must be a positive integer: %v", revision)
+	}
+	return nil
 }
 
 // BadFlag reports a command-line error found after parsing (a value out of

@@ -50,8 +50,8 @@ A predicted stall is printed; it does not change the exit code.`, stderr)
 	if err := w.Validate(); err != nil {
 		return rolloutio.BadFlag(fs, err)
 	}
-	if *revision < 0 {
-		return rolloutio.Fail(stderr, fmt.Errorf("revision must be a positive integer: %v", *revision))
+	if err := rolloutio.CheckRevision(*revision); err != nil {
+		return rolloutio.Fail(stderr, err)
 	}
 	now, err := rolloutio.ParseNow(*nowFlag, clock)
 	if err != nil {
