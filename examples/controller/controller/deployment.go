@@ -3,7 +3,6 @@ package controller
 import (
 	"context"
 	"fmt"
-	"sync"
 
 	"github.com/rolloutplan/rolloutplan/examples/appsv1"
 	"github.com/rolloutplan/rolloutplan/plan"
@@ -27,12 +26,10 @@ type DeploymentController struct {
 	dLister   appslisters.DeploymentLister
 	rsLister  appslisters.ReplicaSetLister
 	podLister corelisters.PodLister
-	synced    []cache.InformerSynced
 	w         *worker
 	recorder  record.EventRecorder
 	opts      Options
 	stats     stats
-	logMu     sync.Mutex
 }
 
 // NewDeploymentController registers the controller's handlers on the
@@ -51,10 +48,10 @@ func NewDeploymentController(client kubernetes.Interface, factory informers.Shar
 	pi := factory.Core().V1().Pods()
 	c := &DeploymentController{
 		client: client, dLister: di.Lister(), rsLister: rsi.Lister(), podLister: pi.Lister(),
-		synced:   []cache.InformerSynced{di.Informer().HasSynced, rsi.Informer().HasSynced, pi.Informer().HasSynced},
 		recorder: recorder, opts: opts,
 	}
-	c.w = newWorker("deployment", c.sync, opts.Out, &c.logMu, opts.Gate)
+	synced := []cache.InformerSynced{di.Informer().HasSynced, rsi.Informer().HasSynced, pi.Informer().HasSynced}
+	c.w = newWorker("deployment", c.sync, synced, opts.Workers, opts.Out, opts.Gate)
 	if _, err := di.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc:    func(obj any) { c.route(deploymentKeys(obj)) },
 		UpdateFunc: func(_, cur any) { c.route(deploymentKeys(cur)) },
@@ -156,12 +153,7 @@ func (c *DeploymentController) cacheFor(ns string, withPods bool) enqueue.Cache 
 }
 
 // Run waits for the caches and syncs until ctx ends.
-func (c *DeploymentController) Run(ctx context.Context) {
-	if !cache.WaitForCacheSync(ctx.Done(), c.synced...) {
-		return
-	}
-	c.w.run(ctx, c.opts.Workers)
-}
+func (c *DeploymentController) Run(ctx context.Context) { c.w.run(ctx) }
 
 // Stats returns the write counts so far.
 func (c *DeploymentController) Stats() Stats { return c.stats.get() }

@@ -40,11 +40,9 @@ type ReplicaSetController struct {
 	client    kubernetes.Interface
 	rsLister  appslisters.ReplicaSetLister
 	podLister corelisters.PodLister
-	synced    []cache.InformerSynced
 	w         *worker
 	recorder  record.EventRecorder
 	opts      Options
-	logMu     sync.Mutex
 
 	expMu sync.Mutex
 	exp   map[string]*expectation
@@ -68,10 +66,10 @@ func NewReplicaSetController(client kubernetes.Interface, factory informers.Shar
 	pi := factory.Core().V1().Pods()
 	c := &ReplicaSetController{
 		client: client, rsLister: rsi.Lister(), podLister: pi.Lister(),
-		synced:   []cache.InformerSynced{rsi.Informer().HasSynced, pi.Informer().HasSynced},
 		recorder: recorder, opts: opts, exp: map[string]*expectation{},
 	}
-	c.w = newWorker("replicaset", c.sync, opts.Out, &c.logMu, opts.Gate)
+	synced := []cache.InformerSynced{rsi.Informer().HasSynced, pi.Informer().HasSynced}
+	c.w = newWorker("replicaset", c.sync, synced, opts.Workers, opts.Out, opts.Gate)
 	if _, err := rsi.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc:    c.enqueueObj,
 		UpdateFunc: func(_, cur any) { c.enqueueObj(cur) },
@@ -192,12 +190,7 @@ func (c *ReplicaSetController) lower(rsKey string, add bool, podKey string) {
 }
 
 // Run waits for the caches and syncs until ctx ends.
-func (c *ReplicaSetController) Run(ctx context.Context) {
-	if !cache.WaitForCacheSync(ctx.Done(), c.synced...) {
-		return
-	}
-	c.w.run(ctx, c.opts.Workers)
-}
+func (c *ReplicaSetController) Run(ctx context.Context) { c.w.run(ctx) }
 
 func (c *ReplicaSetController) sync(ctx context.Context, key string) error {
 	ns, name, err := cache.SplitMetaNamespaceKey(key)
