@@ -14,7 +14,6 @@ import (
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	appslisters "k8s.io/client-go/listers/apps/v1"
-	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
 )
@@ -22,14 +21,13 @@ import (
 // DeploymentController syncs Deployments with plan.Sync and
 // appsv1.Apply. Its informer handlers route events with plan/enqueue.
 type DeploymentController struct {
-	client    kubernetes.Interface
-	dLister   appslisters.DeploymentLister
-	rsLister  appslisters.ReplicaSetLister
-	podLister corelisters.PodLister
-	w         *worker
-	recorder  record.EventRecorder
-	opts      Options
-	stats     stats
+	namespaceCaches // the ReplicaSet and Pod caches
+	client          kubernetes.Interface
+	dLister         appslisters.DeploymentLister
+	w               *worker
+	recorder        record.EventRecorder
+	opts            Options
+	stats           stats
 }
 
 // NewDeploymentController registers the controller's handlers on the
@@ -47,7 +45,7 @@ func NewDeploymentController(client kubernetes.Interface, factory informers.Shar
 	rsi := factory.Apps().V1().ReplicaSets()
 	pi := factory.Core().V1().Pods()
 	c := &DeploymentController{
-		client: client, dLister: di.Lister(), rsLister: rsi.Lister(), podLister: pi.Lister(),
+		client: client, dLister: di.Lister(), namespaceCaches: namespaceCaches{rsLister: rsi.Lister(), podLister: pi.Lister()},
 		recorder: recorder, opts: opts,
 	}
 	synced := []cache.InformerSynced{di.Informer().HasSynced, rsi.Informer().HasSynced, pi.Informer().HasSynced}
@@ -170,11 +168,7 @@ func (c *DeploymentController) sync(ctx context.Context, key string) error {
 	if err != nil {
 		return err
 	}
-	rss, err := c.rsLister.ReplicaSets(ns).List(labels.Everything())
-	if err != nil {
-		return err
-	}
-	pods, err := c.podLister.Pods(ns).List(labels.Everything())
+	rss, pods, err := c.list(ns)
 	if err != nil {
 		return err
 	}

@@ -20,8 +20,6 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
-	appslisters "k8s.io/client-go/listers/apps/v1"
-	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
 )
@@ -37,12 +35,11 @@ const expectationsTimeout = 5 * time.Minute
 // informer has seen those creates and deletes, so a lagging cache never
 // makes it create or delete twice.
 type ReplicaSetController struct {
-	client    kubernetes.Interface
-	rsLister  appslisters.ReplicaSetLister
-	podLister corelisters.PodLister
-	w         *worker
-	recorder  record.EventRecorder
-	opts      Options
+	namespaceCaches // the ReplicaSet and Pod caches
+	client          kubernetes.Interface
+	w               *worker
+	recorder        record.EventRecorder
+	opts            Options
 
 	expMu sync.Mutex
 	exp   map[string]*expectation
@@ -65,7 +62,7 @@ func NewReplicaSetController(client kubernetes.Interface, factory informers.Shar
 	rsi := factory.Apps().V1().ReplicaSets()
 	pi := factory.Core().V1().Pods()
 	c := &ReplicaSetController{
-		client: client, rsLister: rsi.Lister(), podLister: pi.Lister(),
+		client: client, namespaceCaches: namespaceCaches{rsLister: rsi.Lister(), podLister: pi.Lister()},
 		recorder: recorder, opts: opts, exp: map[string]*expectation{},
 	}
 	synced := []cache.InformerSynced{rsi.Informer().HasSynced, pi.Informer().HasSynced}
@@ -210,11 +207,7 @@ func (c *ReplicaSetController) sync(ctx context.Context, key string) error {
 	if !c.satisfied(key) {
 		return nil
 	}
-	pods, err := c.podLister.Pods(ns).List(labels.Everything())
-	if err != nil {
-		return err
-	}
-	rss, err := c.rsLister.ReplicaSets(ns).List(labels.Everything())
+	rss, pods, err := c.list(ns)
 	if err != nil {
 		return err
 	}
