@@ -107,17 +107,9 @@ func classify(out string, err error) string {
 }
 
 func modelOf(t *rapid.T, w world) modelState {
-	d, err := appsv1.DeploymentToModel(w.d)
+	s, err := convert(w.d, w.rss)
 	if err != nil {
 		t.Fatal(err)
-	}
-	s := modelState{d: d}
-	for _, rs := range w.rss {
-		m, err := appsv1.ReplicaSetToModel(rs)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s.rss = append(s.rss, m)
 	}
 	return s
 }
