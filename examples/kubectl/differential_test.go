@@ -107,17 +107,9 @@ func classify(out string, err error) string {
 }
 
 func modelOf(t *rapid.T, w world) modelState {
-	d, err := appsv1.DeploymentToModel(w.d)
+	s, err := convert(w.d, w.rss)
 	if err != nil {
 		t.Fatal(err)
-	}
-	s := modelState{d: d}
-	for _, rs := range w.rss {
-		m, err := appsv1.ReplicaSetToModel(rs)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s.rss = append(s.rss, m)
 	}
 	return s
 }
@@ -254,17 +246,25 @@ func patchSent(c *fake.Clientset) (string, string) {
 	return "", ""
 }
 
+// kubectlRollback runs kubectl's rollback of the world's Deployment to rev
+// against a fake API holding the world, and returns the API (to see what
+// kubectl sent), kubectl's output and its error.
+func kubectlRollback(t *rapid.T, w world, rev int64, dryRun cmdutil.DryRunStrategy) (*fake.Clientset, string, error) {
+	api := client(w)
+	rb, err := polymorphichelpers.RollbackerFor(deploymentKind, api)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := rb.Rollback(w.d.DeepCopy(), nil, rev, dryRun)
+	return api, out, err
+}
+
 func TestDifferentialUndo(t *testing.T) {
 	c := newTally()
 	rapid.Check(t, func(t *rapid.T) {
 		w := genWorld(t)
 		rev := drawRevision(t, w)
-		api := client(w)
-		rb, err := polymorphichelpers.RollbackerFor(deploymentKind, api)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, wantErr := rb.Rollback(w.d.DeepCopy(), nil, rev, cmdutil.DryRunNone)
+		api, want, wantErr := kubectlRollback(t, w, rev, cmdutil.DryRunNone)
 		wantType, wantPatch := patchSent(api)
 		s := modelOf(t, w)
 		r, err := rollout.Undo(s.d, s.rss, rev, appsv1.TemplateJSON)
@@ -285,12 +285,7 @@ func TestDifferentialUndoDryRun(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		w := genWorld(t)
 		rev := drawRevision(t, w)
-		api := client(w)
-		rb, err := polymorphichelpers.RollbackerFor(deploymentKind, api)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, wantErr := rb.Rollback(w.d.DeepCopy(), nil, rev, cmdutil.DryRunClient)
+		api, want, wantErr := kubectlRollback(t, w, rev, cmdutil.DryRunClient)
 		if _, p := patchSent(api); p != "" {
 			t.Fatalf("kubectl patched in a client dry run: %s", p)
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/rolloutplan/rolloutplan/examples/appsv1"
 	"github.com/rolloutplan/rolloutplan/model"
+	apps "k8s.io/api/apps/v1"
 )
 
 // recordedViews is one line of testdata/kubectl-views-public.jsonl: what the
@@ -72,19 +73,29 @@ type modelState struct {
 
 func toModel(t testing.TB, c appsv1.Case) modelState {
 	t.Helper()
-	d, err := appsv1.DeploymentToModel(c.Deployment)
+	s, err := convert(c.Deployment, c.ReplicaSets)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := modelState{d: d, now: c.Now}
-	for _, rs := range c.ReplicaSets {
+	s.now = c.Now
+	return s
+}
+
+// convert converts a Deployment and its ReplicaSets to the model.
+func convert(d *apps.Deployment, rss []*apps.ReplicaSet) (modelState, error) {
+	md, err := appsv1.DeploymentToModel(d)
+	if err != nil {
+		return modelState{}, err
+	}
+	s := modelState{d: md}
+	for _, rs := range rss {
 		m, err := appsv1.ReplicaSetToModel(rs)
 		if err != nil {
-			t.Fatal(err)
+			return modelState{}, err
 		}
 		s.rss = append(s.rss, m)
 	}
-	return s
+	return s, nil
 }
 
 func readJSONL[T any](t testing.TB, path string) []T {

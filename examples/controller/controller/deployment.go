@@ -3,7 +3,6 @@ package controller
 import (
 	"context"
 	"fmt"
-	"sync"
 
 	"github.com/rolloutplan/rolloutplan/examples/appsv1"
 	"github.com/rolloutplan/rolloutplan/plan"
@@ -15,7 +14,6 @@ import (
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	appslisters "k8s.io/client-go/listers/apps/v1"
-	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
 )
@@ -23,16 +21,13 @@ import (
 // DeploymentController syncs Deployments with plan.Sync and
 // appsv1.Apply. Its informer handlers route events with plan/enqueue.
 type DeploymentController struct {
-	client    kubernetes.Interface
-	dLister   appslisters.DeploymentLister
-	rsLister  appslisters.ReplicaSetLister
-	podLister corelisters.PodLister
-	synced    []cache.InformerSynced
-	w         *worker
-	recorder  record.EventRecorder
-	opts      Options
-	stats     stats
-	logMu     sync.Mutex
+	namespaceCaches // the ReplicaSet and Pod caches
+	client          kubernetes.Interface
+	dLister         appslisters.DeploymentLister
+	w               *worker
+	recorder        record.EventRecorder
+	opts            Options
+	stats           stats
 }
 
 // NewDeploymentController registers the controller's handlers on the
@@ -50,11 +45,11 @@ func NewDeploymentController(client kubernetes.Interface, factory informers.Shar
 	rsi := factory.Apps().V1().ReplicaSets()
 	pi := factory.Core().V1().Pods()
 	c := &DeploymentController{
-		client: client, dLister: di.Lister(), rsLister: rsi.Lister(), podLister: pi.Lister(),
-		synced:   []cache.InformerSynced{di.Informer().HasSynced, rsi.Informer().HasSynced, pi.Informer().HasSynced},
+		client: client, dLister: di.Lister(), namespaceCaches: namespaceCaches{rsLister: rsi.Lister(), podLister: pi.Lister()},
 		recorder: recorder, opts: opts,
 	}
-	c.w = newWorker("deployment", c.sync, opts.Out, &c.logMu, opts.Gate)
+	synced := []cache.InformerSynced{di.Informer().HasSynced, rsi.Informer().HasSynced, pi.Informer().HasSynced}
+	c.w = newWorker("deployment", c.sync, synced, opts.Workers, opts.Out, opts.Gate)
 	if _, err := di.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc:    func(obj any) { c.route(deploymentKeys(obj)) },
 		UpdateFunc: func(_, cur any) { c.route(deploymentKeys(cur)) },
@@ -156,12 +151,7 @@ func (c *DeploymentController) cacheFor(ns string, withPods bool) enqueue.Cache 
 }
 
 // Run waits for the caches and syncs until ctx ends.
-func (c *DeploymentController) Run(ctx context.Context) {
-	if !cache.WaitForCacheSync(ctx.Done(), c.synced...) {
-		return
-	}
-	c.w.run(ctx, c.opts.Workers)
-}
+func (c *DeploymentController) Run(ctx context.Context) { c.w.run(ctx) }
 
 // Stats returns the write counts so far.
 func (c *DeploymentController) Stats() Stats { return c.stats.get() }
@@ -178,11 +168,7 @@ func (c *DeploymentController) sync(ctx context.Context, key string) error {
 	if err != nil {
 		return err
 	}
-	rss, err := c.rsLister.ReplicaSets(ns).List(labels.Everything())
-	if err != nil {
-		return err
-	}
-	pods, err := c.podLister.Pods(ns).List(labels.Everything())
+	rss, pods, err := c.list(ns)
 	if err != nil {
 		return err
 	}

@@ -23,14 +23,12 @@ import (
 type Kubelet struct {
 	client    kubernetes.Interface
 	podLister corelisters.PodLister
-	synced    cache.InformerSynced
 	w         *worker
 	// Delay is how long after its creation a pod becomes ready.
 	Delay time.Duration
 	// NeverReady reports pods that run but never become ready; nil means
 	// pods whose first container's image contains "never-ready".
 	NeverReady func(*core.Pod) bool
-	logMu      sync.Mutex
 
 	seenMu sync.Mutex
 	seen   map[types.UID]time.Time // when each pod was first seen
@@ -42,8 +40,8 @@ type Kubelet struct {
 // [Options.Gate]).
 func NewKubelet(client kubernetes.Interface, factory informers.SharedInformerFactory, delay time.Duration, gate *sync.RWMutex) (*Kubelet, error) {
 	pi := factory.Core().V1().Pods()
-	k := &Kubelet{client: client, podLister: pi.Lister(), synced: pi.Informer().HasSynced, Delay: delay}
-	k.w = newWorker("kubelet", k.sync, nil, &k.logMu, gate)
+	k := &Kubelet{client: client, podLister: pi.Lister(), Delay: delay}
+	k.w = newWorker("kubelet", k.sync, []cache.InformerSynced{pi.Informer().HasSynced}, 2, nil, gate)
 	add := func(obj any) {
 		if key, err := cache.MetaNamespaceKeyFunc(obj); err == nil {
 			k.w.add(key)
@@ -59,12 +57,7 @@ func NewKubelet(client kubernetes.Interface, factory informers.SharedInformerFac
 }
 
 // Run waits for the cache and works until ctx ends.
-func (k *Kubelet) Run(ctx context.Context) {
-	if !cache.WaitForCacheSync(ctx.Done(), k.synced) {
-		return
-	}
-	k.w.run(ctx, 2)
-}
+func (k *Kubelet) Run(ctx context.Context) { k.w.run(ctx) }
 
 // firstSeen returns when the kubelet first saw the pod (creation
 // timestamps have only second precision).

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/util/workqueue"
 )
 
@@ -16,25 +17,29 @@ import (
 const maxRetries = 15
 
 // worker runs the sync of one kind of object over a rate-limited work
-// queue, as upstream's controllers do.
+// queue, as upstream's controllers do: n goroutines, once the informer
+// caches it reads have synced.
 type worker struct {
-	name  string
-	queue workqueue.TypedRateLimitingInterface[string]
-	sync  func(ctx context.Context, key string) error
-	log   io.Writer
-	logMu *sync.Mutex
-	gate  *sync.RWMutex
+	name   string
+	queue  workqueue.TypedRateLimitingInterface[string]
+	sync   func(ctx context.Context, key string) error
+	synced []cache.InformerSynced
+	n      int
+	log    io.Writer
+	logMu  sync.Mutex
+	gate   *sync.RWMutex
 }
 
-func newWorker(name string, sync func(context.Context, string) error, log io.Writer, logMu *sync.Mutex, gate *sync.RWMutex) *worker {
+func newWorker(name string, sync func(context.Context, string) error, synced []cache.InformerSynced, n int, log io.Writer, gate *sync.RWMutex) *worker {
 	return &worker{
-		gate: gate,
 		name: name,
 		queue: workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[string](),
 			workqueue.TypedRateLimitingQueueConfig[string]{Name: name}),
-		sync:  sync,
-		log:   log,
-		logMu: logMu,
+		sync:   sync,
+		synced: synced,
+		n:      n,
+		log:    log,
+		gate:   gate,
 	}
 }
 
@@ -44,9 +49,13 @@ func (w *worker) add(keys ...string) {
 	}
 }
 
-func (w *worker) run(ctx context.Context, n int) {
+// run waits for the caches and syncs until ctx ends.
+func (w *worker) run(ctx context.Context) {
+	if !cache.WaitForCacheSync(ctx.Done(), w.synced...) {
+		return
+	}
 	var wg sync.WaitGroup
-	for range n {
+	for range w.n {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

@@ -20,8 +20,6 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
-	appslisters "k8s.io/client-go/listers/apps/v1"
-	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
 )
@@ -37,14 +35,11 @@ const expectationsTimeout = 5 * time.Minute
 // informer has seen those creates and deletes, so a lagging cache never
 // makes it create or delete twice.
 type ReplicaSetController struct {
-	client    kubernetes.Interface
-	rsLister  appslisters.ReplicaSetLister
-	podLister corelisters.PodLister
-	synced    []cache.InformerSynced
-	w         *worker
-	recorder  record.EventRecorder
-	opts      Options
-	logMu     sync.Mutex
+	namespaceCaches // the ReplicaSet and Pod caches
+	client          kubernetes.Interface
+	w               *worker
+	recorder        record.EventRecorder
+	opts            Options
 
 	expMu sync.Mutex
 	exp   map[string]*expectation
@@ -67,11 +62,11 @@ func NewReplicaSetController(client kubernetes.Interface, factory informers.Shar
 	rsi := factory.Apps().V1().ReplicaSets()
 	pi := factory.Core().V1().Pods()
 	c := &ReplicaSetController{
-		client: client, rsLister: rsi.Lister(), podLister: pi.Lister(),
-		synced:   []cache.InformerSynced{rsi.Informer().HasSynced, pi.Informer().HasSynced},
+		client: client, namespaceCaches: namespaceCaches{rsLister: rsi.Lister(), podLister: pi.Lister()},
 		recorder: recorder, opts: opts, exp: map[string]*expectation{},
 	}
-	c.w = newWorker("replicaset", c.sync, opts.Out, &c.logMu, opts.Gate)
+	synced := []cache.InformerSynced{rsi.Informer().HasSynced, pi.Informer().HasSynced}
+	c.w = newWorker("replicaset", c.sync, synced, opts.Workers, opts.Out, opts.Gate)
 	if _, err := rsi.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc:    c.enqueueObj,
 		UpdateFunc: func(_, cur any) { c.enqueueObj(cur) },
@@ -192,12 +187,7 @@ func (c *ReplicaSetController) lower(rsKey string, add bool, podKey string) {
 }
 
 // Run waits for the caches and syncs until ctx ends.
-func (c *ReplicaSetController) Run(ctx context.Context) {
-	if !cache.WaitForCacheSync(ctx.Done(), c.synced...) {
-		return
-	}
-	c.w.run(ctx, c.opts.Workers)
-}
+func (c *ReplicaSetController) Run(ctx context.Context) { c.w.run(ctx) }
 
 func (c *ReplicaSetController) sync(ctx context.Context, key string) error {
 	ns, name, err := cache.SplitMetaNamespaceKey(key)
@@ -217,11 +207,7 @@ func (c *ReplicaSetController) sync(ctx context.Context, key string) error {
 	if !c.satisfied(key) {
 		return nil
 	}
-	pods, err := c.podLister.Pods(ns).List(labels.Everything())
-	if err != nil {
-		return err
-	}
-	rss, err := c.rsLister.ReplicaSets(ns).List(labels.Everything())
+	rss, pods, err := c.list(ns)
 	if err != nil {
 		return err
 	}

@@ -12,12 +12,12 @@ import (
 
 	"github.com/rolloutplan/rolloutplan/examples/appsv1"
 	"github.com/rolloutplan/rolloutplan/examples/controller/controller"
-	"github.com/rolloutplan/rolloutplan/examples/controller/internal/testenv"
 	"github.com/rolloutplan/rolloutplan/plan/plantest"
 	apps "k8s.io/api/apps/v1"
 	core "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/apimachinery/pkg/util/wait"
 )
 
 func deployment(ns, name string, replicas int32, image string) *apps.Deployment {
@@ -87,7 +87,7 @@ func waitFor(ctx context.Context, t *testing.T, what string, timeout time.Durati
 	t.Helper()
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	if err := testenv.WaitFor(ctx, 100*time.Millisecond, cond); err != nil {
+	if err := wait.PollUntilContextCancel(ctx, 100*time.Millisecond, true, func(context.Context) (bool, error) { return cond() }); err != nil {
 		t.Fatalf("waiting for %s: %v", what, err)
 	}
 }
