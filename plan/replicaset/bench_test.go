@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rolloutplan/rolloutplan/internal/cputime"
 	"github.com/rolloutplan/rolloutplan/model"
 )
 
@@ -119,14 +120,14 @@ func BenchmarkSyncScaling(b *testing.B) {
 			rs := mkRS("web", int32(bc.keep))
 			b.Run(fmt.Sprintf("%s/pods=%d", bc.name, n), func(b *testing.B) {
 				b.ReportAllocs()
-				cpu := cpuTime()
+				cpu := cputime.Process()
 				for b.Loop() {
 					p, err := Sync(rs, pods, nil, t0)
 					if err != nil || p.Count(DeletePod) != bc.deletes {
 						b.Fatalf("err %v, %d deletes, want %d", err, p.Count(DeletePod), bc.deletes)
 					}
 				}
-				cpu = cpuTime() - cpu
+				cpu = cputime.Process() - cpu
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/pod")
 				// CPU time (both cores, GC included): steadier than the
 				// wall clock on a shared machine.

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rolloutplan/rolloutplan/internal/cputime"
 	"github.com/rolloutplan/rolloutplan/plan"
 )
 
@@ -106,9 +107,9 @@ func BenchmarkScaleCounts(b *testing.B) {
 			var wall time.Duration
 			var cpu time.Duration
 			for b.Loop() {
-				start, startCPU := time.Now(), cpuTime()
+				start, startCPU := time.Now(), cputime.Process()
 				last = measure(b, countsRollout(replicas))
-				wall, cpu = time.Since(start), cpuTime()-startCPU
+				wall, cpu = time.Since(start), cputime.Process()-startCPU
 				if !last.completed {
 					b.Fatalf("not completed: %+v", last.summaryForChecks)
 				}
@@ -178,9 +179,9 @@ func BenchmarkSimOwnWork(b *testing.B) {
 					next++
 					return plans[next-1], nil
 				}
-				start := cpuTime()
+				start := cputime.Process()
 				got, err := r.run()
-				cpu += cpuTime() - start
+				cpu += cputime.Process() - start
 				if err != nil || got.Summary != want.Summary {
 					b.Fatalf("replay: %v\ngot  %+v\nwant %+v", err, got.Summary, want.Summary)
 				}

@@ -1,8 +1,0 @@
-//go:build !unix
-
-package replicaset
-
-import "time"
-
-// cpuTime is unavailable here: CPU-time metrics read 0.
-func cpuTime() time.Duration { return 0 }
