@@ -18,9 +18,8 @@ type planMemory struct {
 	sent    [1]model.Deployment
 	nSent   int
 	wc      model.Deployment
-	// spec holds what the working copy's spec points to once it owns it
-	// (the plan's Deployments share it).
-	spec  specCopy
+	// What the working copy's spec points to once it owns it is allocated
+	// on its own (ownWorkingCopy): a Planner's syncs never need it.
 	rs    [rsScratch]*model.ReplicaSet // see rsSlice
 	nRS   int
 	ints  [2][2]int32 // see statusInts
@@ -29,8 +28,9 @@ type planMemory struct {
 	status  model.DeploymentStatus
 	values  [12]Value // see valueSlice
 	nValues int
-	// conds holds the conditions of the first status the sync computes.
-	conds     [4]model.DeploymentCondition
+	// conds holds the conditions of the first status the sync computes:
+	// Available and Progressing, the usual two.
+	conds     [2]model.DeploymentCondition
 	condsUsed bool
 }
 

@@ -157,8 +157,10 @@ func (s *syncer) ownWorkingCopy() {
 		return
 	}
 	d := s.d
-	// The annotations are copied separately, and only when changed.
-	ownMetaAndSpec(d, &s.mem.spec)
+	// The annotations are copied separately, and only when changed. What
+	// the spec points to is allocated here, not in the plan's memory: a
+	// Planner's syncs never need it.
+	ownMetaAndSpec(d, new(specCopy))
 	if !s.statusOwned {
 		d.Status = d.Status.DeepCopy()
 	}
