@@ -5,19 +5,20 @@ import "github.com/rolloutplan/rolloutplan/model"
 // planMemory holds, in one allocation, what most plans hold: up to two
 // actions, two notes and one event (the plan's slices start in these
 // arrays and move out when they grow past them), and the Deployment its
-// first Deployment write sends; and, during the sync, the working copy.
+// first Deployment write sends; and, during the sync, the working lists
+// (the working copy lives beside it, see newMemory).
 // Its arrays are sized for a typical sync: every byte allocated costs
 // garbage collection time, used or not.
 // Each array backs one slice only, so appending to one of the plan's slices
-// never overwrites another. finish clears the working copy, which may
-// still point into the input: the plan keeps none of the input alive.
+// never overwrites another. finish clears the working lists and the
+// working copy, which may still point into the input: the plan keeps none
+// of the input alive.
 type planMemory struct {
 	actions [2]Action
 	notes   [2]Reason
 	events  [1]Event
 	sent    [1]model.Deployment
 	nSent   int
-	wc      model.Deployment
 	// What the working copy's spec points to once it owns it is allocated
 	// on its own (ownWorkingCopy): a Planner's syncs never need it.
 	rs    [rsScratch]*model.ReplicaSet // see rsSlice

@@ -66,21 +66,25 @@ func sameCollisionCount(a, b *int32) bool {
 }
 
 func newSyncer(s State, cfg config) *syncer {
+	sy := new(syncer)
+	sy.start(s, cfg)
+	return sy
+}
+
+// start readies sy for a sync of s.
+func (sy *syncer) start(s State, cfg config) {
 	// The working copy shares the input's maps and slices. A sync changes
 	// only the annotations in place, and copies them first
 	// (ownAnnotations); everything else it changes is replaced whole
 	// (conditions, status, template).
-	sy := &syncer{
+	*sy = syncer{
 		cfg:  cfg,
 		now:  s.Now,
 		all:  s.ReplicaSets,
 		pods: s.Pods,
-		mem:  new(planMemory),
 	}
-	sy.mem.wc = *s.Deployment
-	sy.d = &sy.mem.wc
+	sy.mem, sy.d = newMemory(cfg.workingCopies, s.Deployment)
 	sy.plan = Plan{ConflictAt: -1, Actions: sy.mem.actions[:0]}
-	return sy
 }
 
 func (s *syncer) replicas() int32 { return s.d.DesiredReplicas() }
@@ -220,7 +224,6 @@ func (s *syncer) touchReplicaSet(a Action) {
 }
 
 func (s *syncer) finish() Plan {
-	s.mem.wc = model.Deployment{}
 	clear(s.mem.rs[:s.mem.nRS])
 	p := s.plan
 	invalidOutcome(&p)
@@ -229,6 +232,7 @@ func (s *syncer) finish() Plan {
 		s.note(reason(NoteStatusUnchanged, nil, "nothing to do: the stored status is current"))
 		p.Notes = s.plan.Notes
 	}
+	releaseWorkingCopy(s.cfg.workingCopies, s.d)
 	return p
 }
 
