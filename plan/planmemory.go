@@ -3,9 +3,9 @@ package plan
 import "github.com/rolloutplan/rolloutplan/model"
 
 // planMemory holds, in one allocation, what most plans hold: up to two
-// actions, two notes and one event (the plan's slices start in these
-// arrays and move out when they grow past them), and the Deployment its
-// first Deployment write sends; and, during the sync, the working lists
+// notes (the plan's slices start in these arrays and move out when they
+// grow past them), its status and reasons' values, and, for a sync that
+// writes, its writes' memory; and, during the sync, the working lists
 // (the working copy lives beside it, see newMemory).
 // Its arrays are sized for a typical sync: every byte allocated costs
 // garbage collection time, used or not.
@@ -14,11 +14,11 @@ import "github.com/rolloutplan/rolloutplan/model"
 // working copy, which may still point into the input: the plan keeps none
 // of the input alive.
 type planMemory struct {
-	actions [2]Action
-	notes   [2]Reason
-	events  [1]Event
-	sent    [1]model.Deployment
-	nSent   int
+	// writes holds the plan's first actions and events and the Deployment
+	// its first Deployment write sends, allocated by the first write or
+	// event (see writeMemory): a sync that writes nothing needs none.
+	writes *writeMemory
+	notes  [2]Reason
 	// What the working copy's spec points to once it owns it is allocated
 	// on its own (ownWorkingCopy): a Planner's syncs never need it.
 	rs    [rsScratch]*model.ReplicaSet // see rsSlice

@@ -84,7 +84,7 @@ func (sy *syncer) start(s State, cfg config) {
 		pods: s.Pods,
 	}
 	sy.mem, sy.d = newMemory(cfg.workingCopies, s.Deployment)
-	sy.plan = Plan{ConflictAt: -1, Actions: sy.mem.actions[:0]}
+	sy.plan = Plan{ConflictAt: -1, Actions: []Action{}} // in writeMemory from the first write
 }
 
 func (s *syncer) replicas() int32 { return s.d.DesiredReplicas() }
@@ -94,6 +94,9 @@ func (s *syncer) record(a Action) {
 	markInvalid(&a)
 	if a.Rejected() && s.plan.ConflictAt < 0 {
 		s.plan.ConflictAt = len(s.plan.Actions)
+	}
+	if cap(s.plan.Actions) == 0 {
+		s.plan.Actions = s.mem.writeMem().actions[:0]
 	}
 	s.plan.Actions = append(s.plan.Actions, a)
 }
@@ -107,7 +110,7 @@ func (s *syncer) note(r Reason) {
 
 func (s *syncer) event(typ, reason, format string, args ...any) {
 	if s.plan.Events == nil {
-		s.plan.Events = s.mem.events[:0]
+		s.plan.Events = s.mem.writeMem().events[:0]
 	}
 	// The object and the message are one string, cut in two.
 	var buf [192]byte
@@ -134,7 +137,7 @@ func (s *syncer) writeDeployment(kind ActionKind, r Reason) {
 	}
 	s.annotationsOwned, s.annotationsSent = false, true
 	var sent *model.Deployment
-	if m := s.mem; m.nSent < len(m.sent) {
+	if m := s.mem.writeMem(); m.nSent < len(m.sent) {
 		sent = &m.sent[m.nSent]
 		m.nSent++
 	} else {
