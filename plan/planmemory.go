@@ -19,8 +19,8 @@ type planMemory struct {
 	// event (see writeMemory): a sync that writes nothing needs none.
 	writes *writeMemory
 	notes  [2]Reason
-	// What the working copy's spec points to once it owns it is allocated
-	// on its own (ownWorkingCopy): a Planner's syncs never need it.
+	// What the working copy's spec points to once it owns it is not here
+	// (see newMemory): a Planner's syncs never need it.
 	rs    [rsScratch]*model.ReplicaSet // see rsSlice
 	nRS   int
 	ints  [2][2]int32 // see statusInts

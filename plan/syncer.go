@@ -45,9 +45,12 @@ type syncer struct {
 	// computed (fresh, shared with no input), so owning the working copy
 	// need not copy it again.
 	statusOwned bool
-	// mem is the sync's one allocation for the plan's usual parts, the
-	// working copy and the working lists (see planMemory).
-	mem *planMemory
+	// mem is the sync's one allocation for the plan's usual parts and the
+	// working lists (see planMemory); d, the working copy, and spec, room
+	// for what its spec points to once it owns it, come with it (see
+	// newMemory).
+	mem  *planMemory
+	spec *specCopy
 }
 
 // podTemplateHash is the hasher's value for the working copy's template
@@ -83,7 +86,7 @@ func (sy *syncer) start(s State, cfg config) {
 		all:  s.ReplicaSets,
 		pods: s.Pods,
 	}
-	sy.mem, sy.d = newMemory(cfg.workingCopies, s.Deployment)
+	sy.mem, sy.d, sy.spec = newMemory(cfg.workingCopies, s.Deployment)
 	sy.plan = Plan{ConflictAt: -1, Actions: []Action{}} // in writeMemory from the first write
 }
 
@@ -164,10 +167,11 @@ func (s *syncer) ownWorkingCopy() {
 		return
 	}
 	d := s.d
-	// The annotations are copied separately, and only when changed. What
-	// the spec points to is allocated here, not in the plan's memory: a
-	// Planner's syncs never need it.
-	ownMetaAndSpec(d, new(specCopy))
+	// The annotations are copied separately, and only when changed.
+	if s.spec == nil {
+		s.spec = new(specCopy)
+	}
+	ownMetaAndSpec(d, s.spec)
 	if !s.statusOwned {
 		d.Status = d.Status.DeepCopy()
 	}

@@ -6,29 +6,33 @@ import (
 	"github.com/rolloutplan/rolloutplan/model"
 )
 
-// syncMemory is what a sync of Sync allocates: the plan's memory and the
-// working copy, in one allocation.
+// syncMemory is what a sync of Sync allocates: the plan's memory, the
+// working copy, and room for what the working copy's spec points to once
+// it owns it (ownWorkingCopy), in one allocation.
 type syncMemory struct {
 	planMemory
-	wc model.Deployment
+	wc   model.Deployment
+	spec specCopy
 }
 
-// newMemory returns a sync's plan memory and its working copy, a copy of
-// in. A Planner's working copies come from and go back to its pool
-// (workingCopies), so its plans' memory need not hold one; without a pool
-// the working copy is allocated with the plan's memory.
-func newMemory(workingCopies *sync.Pool, in *model.Deployment) (*planMemory, *model.Deployment) {
+// newMemory returns a sync's plan memory, its working copy, a copy of in,
+// and room for the working copy's spec (nil when the sync has none). A
+// Planner's working copies come from and go back to its pool
+// (workingCopies), so its plans' memory holds neither (its working copy
+// never owns its spec); without a pool both are allocated with the plan's
+// memory.
+func newMemory(workingCopies *sync.Pool, in *model.Deployment) (*planMemory, *model.Deployment, *specCopy) {
 	if workingCopies != nil {
 		wc, _ := workingCopies.Get().(*model.Deployment)
 		if wc == nil {
 			wc = new(model.Deployment)
 		}
 		*wc = *in
-		return new(planMemory), wc
+		return new(planMemory), wc, nil
 	}
 	m := new(syncMemory)
 	m.wc = *in
-	return &m.planMemory, &m.wc
+	return &m.planMemory, &m.wc, &m.spec
 }
 
 // releaseWorkingCopy clears the working copy wc at the end of a sync: it
