@@ -69,10 +69,11 @@ func (s *syncer) scaleReplicaSet(rs *model.ReplicaSet, newScale int32, why Reaso
 	desired := s.replicas()
 	maxReplicas := desired + proportion.MaxSurge(s.d)
 	sizeChange := rs.SpecReplicas() != newScale
-	if !sizeChange && !ReplicasAnnotationsNeedUpdate(rs, desired, maxReplicas) {
+	annotationsChange := ReplicasAnnotationsNeedUpdate(rs, desired, maxReplicas)
+	if !sizeChange && !annotationsChange {
 		return false, rs
 	}
-	c, deep := s.copyForWrite(rs)
+	c, deep := s.copyForWrite(rs, annotationsChange)
 	if deep && c.Spec.Replicas != nil {
 		*c.Spec.Replicas = newScale // the deep copy's own
 	} else {
@@ -93,13 +94,15 @@ func (s *syncer) scaleReplicaSet(rs *model.ReplicaSet, newScale int32, why Reaso
 
 // copyForWrite returns a copy of rs to change and write: a deep copy of an
 // input object (deep is true), or, for an object this plan wrote before or
-// any object under shareInput, a copy sharing everything but the
-// annotations with it.
-func (s *syncer) copyForWrite(rs *model.ReplicaSet) (c *model.ReplicaSet, deep bool) {
+// any object under shareInput, a copy sharing everything with it but the
+// annotations, when they are to change (annotationsChange).
+func (s *syncer) copyForWrite(rs *model.ReplicaSet, annotationsChange bool) (c *model.ReplicaSet, deep bool) {
 	if _, owned := s.objVersion.get(rs); !owned && !s.cfg.shareInput {
 		return copyReplicaSet(rs), true
 	}
 	shallow := *rs
-	shallow.Annotations = maps.Clone(rs.Annotations)
+	if annotationsChange {
+		shallow.Annotations = maps.Clone(rs.Annotations)
+	}
 	return &shallow, false
 }
