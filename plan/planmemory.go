@@ -15,8 +15,8 @@ import "github.com/rolloutplan/rolloutplan/model"
 // of the input alive.
 type planMemory struct {
 	// writes holds the plan's first actions and events and the Deployment
-	// its first Deployment write sends, allocated by the first write or
-	// event (see writeMemory): a sync that writes nothing needs none.
+	// its first Deployment write sends (see writeMemory): a sync that
+	// writes nothing needs none.
 	writes *writeMemory
 	notes  [2]Reason
 	// What the working copy's spec points to once it owns it is not here

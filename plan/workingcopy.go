@@ -6,13 +6,17 @@ import (
 	"github.com/rolloutplan/rolloutplan/model"
 )
 
-// syncMemory is what a sync of Sync allocates: the plan's memory, the
-// working copy, and room for what the working copy's spec points to once
-// it owns it (ownWorkingCopy), in one allocation.
+// syncMemory is what a sync of Sync allocates: the plan's memory with its
+// writes' memory, the working copy, and room for what the working copy's
+// spec points to once it owns it (ownWorkingCopy), in one allocation. (A
+// Planner allocates the writes' memory at a sync's first write instead:
+// its syncs, a controller's resyncs, mostly write nothing; Sync's, a
+// simulator's steps, mostly write.)
 type syncMemory struct {
 	planMemory
-	wc   model.Deployment
-	spec specCopy
+	writes writeMemory
+	wc     model.Deployment
+	spec   specCopy
 }
 
 // newMemory returns a sync's plan memory, its working copy, a copy of in,
@@ -31,6 +35,7 @@ func newMemory(workingCopies *sync.Pool, in *model.Deployment) (*planMemory, *mo
 		return new(planMemory), wc, nil
 	}
 	m := new(syncMemory)
+	m.planMemory.writes = &m.writes
 	m.wc = *in
 	return &m.planMemory, &m.wc, &m.spec
 }
