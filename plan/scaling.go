@@ -69,11 +69,10 @@ func (s *syncer) scaleReplicaSet(rs *model.ReplicaSet, newScale int32, why Reaso
 	desired := s.replicas()
 	maxReplicas := desired + proportion.MaxSurge(s.d)
 	sizeChange := rs.SpecReplicas() != newScale
-	annotationsChange := ReplicasAnnotationsNeedUpdate(rs, desired, maxReplicas)
-	if !sizeChange && !annotationsChange {
+	if !sizeChange && !ReplicasAnnotationsNeedUpdate(rs, desired, maxReplicas) {
 		return false, rs
 	}
-	c, deep := s.copyForWrite(rs, annotationsChange)
+	c, deep := s.copyForWrite(rs, desired, maxReplicas)
 	if deep && c.Spec.Replicas != nil {
 		*c.Spec.Replicas = newScale // the deep copy's own
 	} else {
@@ -95,13 +94,14 @@ func (s *syncer) scaleReplicaSet(rs *model.ReplicaSet, newScale int32, why Reaso
 // copyForWrite returns a copy of rs to change and write: a deep copy of an
 // input object (deep is true), or, for an object this plan wrote before or
 // any object under shareInput, a copy sharing everything with it but the
-// annotations, when they are to change (annotationsChange).
-func (s *syncer) copyForWrite(rs *model.ReplicaSet, annotationsChange bool) (c *model.ReplicaSet, deep bool) {
+// annotations, when its replica annotations are to change (to desired and
+// maxReplicas).
+func (s *syncer) copyForWrite(rs *model.ReplicaSet, desired, maxReplicas int32) (c *model.ReplicaSet, deep bool) {
 	if _, owned := s.objVersion.get(rs); !owned && !s.cfg.shareInput {
 		return copyReplicaSet(rs), true
 	}
 	shallow := *rs
-	if annotationsChange {
+	if ReplicasAnnotationsNeedUpdate(rs, desired, maxReplicas) {
 		shallow.Annotations = maps.Clone(rs.Annotations)
 	}
 	return &shallow, false
