@@ -114,6 +114,12 @@ func (s *LabelSelector) matches(labels map[string]string) bool {
 			return false
 		}
 	}
+	return s.matchesExpressions(labels)
+}
+
+// matchesExpressions evaluates the match expressions of a selector already
+// known to be valid.
+func (s *LabelSelector) matchesExpressions(labels map[string]string) bool {
 	for _, r := range s.MatchExpressions {
 		got, ok := labels[r.Key]
 		switch r.Operator {
@@ -143,6 +149,32 @@ func (s *LabelSelector) matches(labels map[string]string) bool {
 // The zero Matcher matches nothing.
 type Matcher struct {
 	sel *LabelSelector
+	// pairs[:n] are the selector's matchLabels when there are at most
+	// matcherPairs of them (n is -1 when there are more): each is one
+	// lookup in the labels matched, where iterating the selector's map for
+	// every object costs more than the lookups.
+	pairs [matcherPairs]matcherPair
+	n     int
+}
+
+// matcherPairs is how many matchLabels a Matcher keeps as pairs; selectors
+// rarely have more.
+const matcherPairs = 4
+
+// matcherPair is one label a Matcher requires.
+type matcherPair struct{ key, value string }
+
+// newMatcher returns a Matcher evaluating s, which passed Check.
+func newMatcher(s *LabelSelector) Matcher {
+	m := Matcher{sel: s, n: -1}
+	if s != nil && len(s.MatchLabels) <= matcherPairs {
+		m.n = 0
+		for k, v := range s.MatchLabels {
+			m.pairs[m.n] = matcherPair{k, v}
+			m.n++
+		}
+	}
+	return m
 }
 
 // NewMatcher checks s and returns a Matcher for it. The Matcher keeps a deep
@@ -151,7 +183,7 @@ func NewMatcher(s *LabelSelector) (Matcher, error) {
 	if err := s.Check(); err != nil {
 		return Matcher{}, err
 	}
-	return Matcher{sel: s.DeepCopy()}, nil
+	return newMatcher(s.DeepCopy()), nil
 }
 
 // NewSharedMatcher is NewMatcher without the copy: the Matcher evaluates s
@@ -162,12 +194,23 @@ func NewSharedMatcher(s *LabelSelector) (Matcher, error) {
 	if err := s.Check(); err != nil {
 		return Matcher{}, err
 	}
-	return Matcher{sel: s}, nil
+	return newMatcher(s), nil
 }
 
 // Matches reports whether labels satisfy the selector.
 func (m Matcher) Matches(labels map[string]string) bool {
-	return m.sel != nil && m.sel.matches(labels)
+	if m.sel == nil {
+		return false
+	}
+	if m.n < 0 {
+		return m.sel.matches(labels)
+	}
+	for _, p := range m.pairs[:m.n] {
+		if got, ok := labels[p.key]; !ok || got != p.value {
+			return false
+		}
+	}
+	return m.sel.matchesExpressions(labels)
 }
 
 // DeepCopy returns a copy sharing nothing with s; nil stays nil.

@@ -1,6 +1,8 @@
 package plan
 
 import (
+	"sync"
+
 	"github.com/rolloutplan/rolloutplan/hash"
 	"github.com/rolloutplan/rolloutplan/model"
 	"github.com/rolloutplan/rolloutplan/proportion"
@@ -23,6 +25,9 @@ type config struct {
 	// changed (a Planner's input is read-only by contract).
 	shareInput bool
 	proportion proportion.Options
+	// workingCopies, a Planner's, holds the working copies of finished
+	// syncs for the next ones (see newMemory).
+	workingCopies *sync.Pool
 }
 
 func newConfig(opts []Option) config {

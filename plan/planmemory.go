@@ -3,24 +3,24 @@ package plan
 import "github.com/rolloutplan/rolloutplan/model"
 
 // planMemory holds, in one allocation, what most plans hold: up to two
-// actions, two notes and one event (the plan's slices start in these
-// arrays and move out when they grow past them), and the Deployment its
-// first Deployment write sends; and, during the sync, the working copy.
+// notes (the plan's slices start in these arrays and move out when they
+// grow past them), its status and reasons' values, and, for a sync that
+// writes, its writes' memory; and, during the sync, the working lists
+// (the working copy lives beside it, see newMemory).
 // Its arrays are sized for a typical sync: every byte allocated costs
 // garbage collection time, used or not.
 // Each array backs one slice only, so appending to one of the plan's slices
-// never overwrites another. finish clears the working copy, which may
-// still point into the input: the plan keeps none of the input alive.
+// never overwrites another. finish clears the working lists and the
+// working copy, which may still point into the input: the plan keeps none
+// of the input alive.
 type planMemory struct {
-	actions [2]Action
-	notes   [2]Reason
-	events  [1]Event
-	sent    [1]model.Deployment
-	nSent   int
-	wc      model.Deployment
-	// spec holds what the working copy's spec points to once it owns it
-	// (the plan's Deployments share it).
-	spec  specCopy
+	// writes holds the plan's first actions and events and the Deployment
+	// its first Deployment write sends (see writeMemory): a sync that
+	// writes nothing needs none.
+	writes *writeMemory
+	notes  [2]Reason
+	// What the working copy's spec points to once it owns it is not here
+	// (see newMemory): a Planner's syncs never need it.
 	rs    [rsScratch]*model.ReplicaSet // see rsSlice
 	nRS   int
 	ints  [2][2]int32 // see statusInts
@@ -29,8 +29,9 @@ type planMemory struct {
 	status  model.DeploymentStatus
 	values  [12]Value // see valueSlice
 	nValues int
-	// conds holds the conditions of the first status the sync computes.
-	conds     [4]model.DeploymentCondition
+	// conds holds the conditions of the first status the sync computes:
+	// Available and Progressing, the usual two.
+	conds     [2]model.DeploymentCondition
 	condsUsed bool
 }
 

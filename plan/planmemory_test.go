@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"reflect"
 	"slices"
 	"sync"
 	"testing"
@@ -45,15 +46,21 @@ func TestPlanMemoryListsAreIndependent(t *testing.T) {
 // plan does not keep its input alive.
 func TestFinishKeepsNoInput(t *testing.T) {
 	cases := readConformanceStatesFile(t)
-	for i, c := range cases {
-		sy := newSyncer(c, newConfig(nil))
+	planner := newConfig(nil)
+	planner.shareInput, planner.workingCopies = true, new(sync.Pool)
+	for i, c := range append(cases, cases...) {
+		cfg := newConfig(nil)
+		if i >= len(cases) {
+			cfg = planner // the working copy goes back to the Planner's pool
+		}
+		sy := newSyncer(c, cfg)
 		sy.syncDeployment()
 		if sy.hasherErr != nil {
 			t.Fatal(sy.hasherErr)
 		}
 		sy.finish()
 		m := sy.mem
-		if m.wc.Name != "" || m.wc.Labels != nil || m.wc.Spec.Selector != nil {
+		if !reflect.DeepEqual(*sy.d, model.Deployment{}) {
 			t.Errorf("state %d: the working copy survives the sync", i)
 		}
 		for j, rs := range m.rs {

@@ -61,6 +61,7 @@ const minPlannerMemory = 1024
 func NewPlanner(opts ...Option) *Planner {
 	cfg := newConfig(opts)
 	cfg.shareInput = true
+	cfg.workingCopies = new(sync.Pool)
 	return &Planner{cfg: cfg, limit: minPlannerMemory, floor: minPlannerMemory}
 }
 

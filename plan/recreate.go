@@ -25,7 +25,7 @@ func (s *syncer) rolloutRecreate(rsList []*model.ReplicaSet) {
 		s.syncRolloutStatus(allRSs, newRS)
 		return
 	}
-	if running, why := OldPodsRunning(newRS, oldRSs, s.podsByOwner(rsList)); running {
+	if running, why := oldPodsRunning(newRS, oldRSs, &podOwners{rsList: rsList, pods: s.pods}); running {
 		s.note(why)
 		s.syncRolloutStatus(allRSs, newRS)
 		return
@@ -47,24 +47,46 @@ func (s *syncer) rolloutRecreate(rsList []*model.ReplicaSet) {
 	s.syncRolloutStatus(allRSs, newRS)
 }
 
-// podsByOwner groups the pods of the Deployment's namespace by the
-// ReplicaSet in rsList that controls them (every ReplicaSet gets an entry,
-// possibly empty), keyed by the ReplicaSet's UID, as upstream's
-// getPodMapForDeployment: it looks pods up in an index keyed by the
-// controller reference's kind, name and UID, so a pod counts for a
-// ReplicaSet only when its controller reference names that ReplicaSet by all
-// three, whatever its labels (a pod relabelled out of the selector still
-// counts; one whose reference has the right UID but another name or kind
-// does not).
-func (s *syncer) podsByOwner(rsList []*model.ReplicaSet) map[string][]*model.Pod {
-	type owner struct{ name, uid string }
-	out := make(map[string][]*model.Pod, len(rsList))
-	byRef := make(map[owner]string, len(rsList))
-	for _, rs := range rsList {
-		out[rs.UID] = nil
-		byRef[owner{rs.Name, rs.UID}] = rs.UID
+// podOwners lists pods with the UID of the ReplicaSet that controls them:
+// either grouped by that UID already (byOwner, OldPodsRunning's argument),
+// or a sync's pods and claimed ReplicaSets (rsList, pods), which each
+// groups on the fly, without building the groups.
+type podOwners struct {
+	byOwner map[string][]*model.Pod
+	rsList  []*model.ReplicaSet
+	pods    []*model.Pod
+}
+
+// each calls fn with every pod that has an owner and the owner's UID.
+//
+// A sync's pods are grouped by the ReplicaSet of rsList that controls
+// them, as upstream's getPodMapForDeployment groups them: it looks pods up
+// in an index keyed by the controller reference's kind, name and UID, so a
+// pod counts for a ReplicaSet only when its controller reference names that
+// ReplicaSet by all three, whatever its labels (a pod relabelled out of the
+// selector still counts; one whose reference has the right UID but another
+// name or kind does not).
+func (o *podOwners) each(fn func(uid string, p *model.Pod)) {
+	if o.byOwner != nil {
+		for uid, pods := range o.byOwner {
+			for _, p := range pods {
+				if p != nil {
+					fn(uid, p)
+				}
+			}
+		}
+		return
 	}
-	for _, p := range s.pods {
+	type owner struct{ name, uid string }
+	// A short list is scanned, a long one indexed.
+	var byRef map[owner]string
+	if len(o.rsList) > smallMapInline {
+		byRef = make(map[owner]string, len(o.rsList))
+		for _, rs := range o.rsList {
+			byRef[owner{rs.Name, rs.UID}] = rs.UID
+		}
+	}
+	for _, p := range o.pods {
 		if p == nil {
 			continue
 		}
@@ -72,11 +94,21 @@ func (s *syncer) podsByOwner(rsList []*model.ReplicaSet) map[string][]*model.Pod
 		if ref == nil || ref.Kind != model.ReplicaSetKind {
 			continue
 		}
-		if uid, ok := byRef[owner{ref.Name, ref.UID}]; ok {
-			out[uid] = append(out[uid], p)
+		var uid string // UIDs are never empty (State.Validate)
+		if byRef != nil {
+			uid = byRef[owner{ref.Name, ref.UID}]
+		} else {
+			for _, rs := range o.rsList {
+				if rs.Name == ref.Name && rs.UID == ref.UID {
+					uid = rs.UID
+					break
+				}
+			}
+		}
+		if uid != "" {
+			fn(uid, p)
 		}
 	}
-	return out
 }
 
 // OldPodsRunning reports whether Recreate must still wait (upstream oldPodsRunning): an old
@@ -84,6 +116,11 @@ func (s *syncer) podsByOwner(rsList []*model.ReplicaSet) map[string][]*model.Pod
 // one is in a non-terminal phase (terminating pods included). podsByOwner
 // maps ReplicaSet UIDs to their pods.
 func OldPodsRunning(newRS *model.ReplicaSet, oldRSs []*model.ReplicaSet, podsByOwner map[string][]*model.Pod) (bool, Reason) {
+	return oldPodsRunning(newRS, oldRSs, &podOwners{byOwner: podsByOwner})
+}
+
+// oldPodsRunning is OldPodsRunning over pods listed by owner.
+func oldPodsRunning(newRS *model.ReplicaSet, oldRSs []*model.ReplicaSet, owned *podOwners) (bool, Reason) {
 	var reported int32
 	for _, rs := range oldRSs {
 		if rs != nil {
@@ -95,16 +132,11 @@ func OldPodsRunning(newRS *model.ReplicaSet, oldRSs []*model.ReplicaSet, podsByO
 			"old ReplicaSets still report %d pods", reported)
 	}
 	var running int64
-	for uid, pods := range podsByOwner {
-		if newRS != nil && uid == newRS.UID {
-			continue
+	owned.each(func(uid string, p *model.Pod) {
+		if (newRS == nil || uid != newRS.UID) && !p.IsTerminal() {
+			running++
 		}
-		for _, p := range pods {
-			if p != nil && !p.IsTerminal() {
-				running++
-			}
-		}
-	}
+	})
 	if running > 0 {
 		return true, reason(NoteOldPodsRunning, []Value{v("oldPods", running)},
 			"%d old pods have not finished (terminating pods count)", running)

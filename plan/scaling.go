@@ -72,7 +72,7 @@ func (s *syncer) scaleReplicaSet(rs *model.ReplicaSet, newScale int32, why Reaso
 	if !sizeChange && !ReplicasAnnotationsNeedUpdate(rs, desired, maxReplicas) {
 		return false, rs
 	}
-	c, deep := s.copyForWrite(rs)
+	c, deep := s.copyForWrite(rs, desired, maxReplicas)
 	if deep && c.Spec.Replicas != nil {
 		*c.Spec.Replicas = newScale // the deep copy's own
 	} else {
@@ -93,13 +93,16 @@ func (s *syncer) scaleReplicaSet(rs *model.ReplicaSet, newScale int32, why Reaso
 
 // copyForWrite returns a copy of rs to change and write: a deep copy of an
 // input object (deep is true), or, for an object this plan wrote before or
-// any object under shareInput, a copy sharing everything but the
-// annotations with it.
-func (s *syncer) copyForWrite(rs *model.ReplicaSet) (c *model.ReplicaSet, deep bool) {
+// any object under shareInput, a copy sharing everything with it but the
+// annotations, when its replica annotations are to change (to desired and
+// maxReplicas).
+func (s *syncer) copyForWrite(rs *model.ReplicaSet, desired, maxReplicas int32) (c *model.ReplicaSet, deep bool) {
 	if _, owned := s.objVersion.get(rs); !owned && !s.cfg.shareInput {
 		return copyReplicaSet(rs), true
 	}
 	shallow := *rs
-	shallow.Annotations = maps.Clone(rs.Annotations)
+	if ReplicasAnnotationsNeedUpdate(rs, desired, maxReplicas) {
+		shallow.Annotations = maps.Clone(rs.Annotations)
+	}
 	return &shallow, false
 }

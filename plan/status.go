@@ -70,9 +70,17 @@ func calculateStatus(allRSs []*model.ReplicaSet, newRS *model.ReplicaSet, d *mod
 		ints[1] = sum
 		st.TerminatingReplicas = &ints[1]
 	}
-	// Room for Available and Progressing (a ReplicaFailure to promote, which
-	// is rare, moves them out).
-	if room := len(d.Status.Conditions) + 2; cap(conds) < room {
+	// Room for the stored conditions and for Available and Progressing
+	// when they are not among them (setCondition replaces a condition of
+	// its type in place; a ReplicaFailure to promote, which is rare, moves
+	// them out).
+	room := len(d.Status.Conditions)
+	for _, t := range [...]model.DeploymentConditionType{model.DeploymentAvailable, model.DeploymentProgressing} {
+		if d.Status.Condition(t) == nil {
+			room++
+		}
+	}
+	if cap(conds) < room {
 		conds = make([]model.DeploymentCondition, 0, room)
 	}
 	st.Conditions = append(conds[:0], d.Status.Conditions...)

@@ -41,7 +41,8 @@ func Sync(s State, opts ...Option) (Plan, error) {
 // syncValid plans a sync of a validated s; memory, when not nil, remembers
 // template hashes across syncs.
 func syncValid(s State, cfg config, memory *Planner) (Plan, error) {
-	sy := newSyncer(s, cfg)
+	var sy syncer
+	sy.start(s, cfg)
 	sy.memory, sy.input = memory, s.Deployment
 	sy.syncDeployment()
 	if sy.hasherErr != nil {

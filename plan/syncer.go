@@ -45,9 +45,12 @@ type syncer struct {
 	// computed (fresh, shared with no input), so owning the working copy
 	// need not copy it again.
 	statusOwned bool
-	// mem is the sync's one allocation for the plan's usual parts, the
-	// working copy and the working lists (see planMemory).
-	mem *planMemory
+	// mem is the sync's one allocation for the plan's usual parts and the
+	// working lists (see planMemory); d, the working copy, and spec, room
+	// for what its spec points to once it owns it, come with it (see
+	// newMemory).
+	mem  *planMemory
+	spec *specCopy
 }
 
 // podTemplateHash is the hasher's value for the working copy's template
@@ -66,21 +69,25 @@ func sameCollisionCount(a, b *int32) bool {
 }
 
 func newSyncer(s State, cfg config) *syncer {
+	sy := new(syncer)
+	sy.start(s, cfg)
+	return sy
+}
+
+// start readies sy for a sync of s.
+func (sy *syncer) start(s State, cfg config) {
 	// The working copy shares the input's maps and slices. A sync changes
 	// only the annotations in place, and copies them first
 	// (ownAnnotations); everything else it changes is replaced whole
 	// (conditions, status, template).
-	sy := &syncer{
+	*sy = syncer{
 		cfg:  cfg,
 		now:  s.Now,
 		all:  s.ReplicaSets,
 		pods: s.Pods,
-		mem:  new(planMemory),
 	}
-	sy.mem.wc = *s.Deployment
-	sy.d = &sy.mem.wc
-	sy.plan = Plan{ConflictAt: -1, Actions: sy.mem.actions[:0]}
-	return sy
+	sy.mem, sy.d, sy.spec = newMemory(cfg.workingCopies, s.Deployment)
+	sy.plan = Plan{ConflictAt: -1, Actions: []Action{}} // in writeMemory from the first write
 }
 
 func (s *syncer) replicas() int32 { return s.d.DesiredReplicas() }
@@ -90,6 +97,9 @@ func (s *syncer) record(a Action) {
 	markInvalid(&a)
 	if a.Rejected() && s.plan.ConflictAt < 0 {
 		s.plan.ConflictAt = len(s.plan.Actions)
+	}
+	if cap(s.plan.Actions) == 0 {
+		s.plan.Actions = s.mem.writeMem().actions[:0]
 	}
 	s.plan.Actions = append(s.plan.Actions, a)
 }
@@ -103,7 +113,7 @@ func (s *syncer) note(r Reason) {
 
 func (s *syncer) event(typ, reason, format string, args ...any) {
 	if s.plan.Events == nil {
-		s.plan.Events = s.mem.events[:0]
+		s.plan.Events = s.mem.writeMem().events[:0]
 	}
 	// The object and the message are one string, cut in two.
 	var buf [192]byte
@@ -130,7 +140,7 @@ func (s *syncer) writeDeployment(kind ActionKind, r Reason) {
 	}
 	s.annotationsOwned, s.annotationsSent = false, true
 	var sent *model.Deployment
-	if m := s.mem; m.nSent < len(m.sent) {
+	if m := s.mem.writeMem(); m.nSent < len(m.sent) {
 		sent = &m.sent[m.nSent]
 		m.nSent++
 	} else {
@@ -158,7 +168,10 @@ func (s *syncer) ownWorkingCopy() {
 	}
 	d := s.d
 	// The annotations are copied separately, and only when changed.
-	ownMetaAndSpec(d, &s.mem.spec)
+	if s.spec == nil {
+		s.spec = new(specCopy)
+	}
+	ownMetaAndSpec(d, s.spec)
 	if !s.statusOwned {
 		d.Status = d.Status.DeepCopy()
 	}
@@ -218,7 +231,6 @@ func (s *syncer) touchReplicaSet(a Action) {
 }
 
 func (s *syncer) finish() Plan {
-	s.mem.wc = model.Deployment{}
 	clear(s.mem.rs[:s.mem.nRS])
 	p := s.plan
 	invalidOutcome(&p)
@@ -227,6 +239,7 @@ func (s *syncer) finish() Plan {
 		s.note(reason(NoteStatusUnchanged, nil, "nothing to do: the stored status is current"))
 		p.Notes = s.plan.Notes
 	}
+	releaseWorkingCopy(s.cfg.workingCopies, s.d)
 	return p
 }
 
