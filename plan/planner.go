@@ -43,14 +43,51 @@ type Planner struct {
 	// hashes maps a Deployment to the hash of its template with its
 	// collision count.
 	hashes generations[*model.Deployment, string]
-	// sizes maps each Deployment planned lately, by UID, to the number of
-	// objects of its latest State: the working set the memory is sized to.
-	sizes generations[string, int]
+	// deployments maps each Deployment planned lately, by UID, to what the
+	// Planner knows of its States: the number of objects of its latest
+	// State (the working set the memory is sized to), and the lists of
+	// the latest one that passed validation.
+	deployments generations[string, *deploymentMemory]
 	// limit is the size at which a generation is retired (see resize).
 	limit   int
 	floor   int // the least limit: minPlannerMemory (lower in tests)
 	largest int // objects in the largest State planned
+	// observe, when set (by tests only), is told how each State with a
+	// Deployment and a time was validated.
+	observe func(validation)
 }
+
+// deploymentMemory is what a Planner knows of one Deployment's States.
+type deploymentMemory struct {
+	size  int // objects of the latest State: 1 + ReplicaSets + pods
+	known bool
+	// When known, the lists of the latest State that passed validation.
+	// They are replaced, never changed, under the Planner's lock.
+	lists knownLists
+}
+
+// validation is how a Planner validated a State.
+type validation int
+
+const (
+	// validatedInFull: no lists of the Deployment were known; every object
+	// was looked up, the unknown ones validated, and the lists checked for
+	// duplicates.
+	validatedInFull validation = iota
+	// validatedSameLists: the lists were the Deployment's known lists, in
+	// their order.
+	validatedSameLists
+	// validatedKnownObjects: the lists held known objects only, in
+	// another order or fewer of them.
+	validatedKnownObjects
+	// validatedNewObjects: the lists held objects the Deployment's known
+	// lists do not; those were looked up, the unknown ones validated, and
+	// the lists checked for duplicates.
+	validatedNewObjects
+	// validationFailed: the State failed, and State.Validate worded the
+	// error.
+	validationFailed
+)
 
 // minPlannerMemory is the fewest entries a Planner's generation holds
 // before it is retired.
@@ -73,38 +110,53 @@ func (p *Planner) Sync(s State) (Plan, error) {
 	return syncValid(s, p.cfg, p)
 }
 
-// validate is s.Validate(), skipping the objects already known valid. A
-// snapshot that fails anywhere is validated again in full, so its error is
-// exactly State.Validate's.
+// validate is s.Validate(), skipping what is known valid: the objects
+// that passed validation before and, when s's lists are its Deployment's
+// last valid lists or hold only objects of them, the check for duplicates.
+// A snapshot that fails anywhere is validated again in full, so its error
+// is exactly State.Validate's.
 func (p *Planner) validate(s State) error {
 	d := s.Deployment
 	if d == nil || s.Now.IsZero() {
 		return s.Validate()
 	}
+	// Room on the stack for a typical State's lists and for the objects
+	// to check.
+	var keysBuf [sortKeysStack]addressOf
+	var freshRSBuf [8]*model.ReplicaSet
+	var freshPodBuf [16]*model.Pod
+	freshSets, freshPods := freshRSBuf[:0], freshPodBuf[:0]
+
 	p.mu.Lock()
-	n := 1 + len(s.ReplicaSets) + len(s.Pods)
-	p.largest = max(p.largest, n)
-	p.sizes.put(d.UID, n)
-	p.resize(n)
+	m := p.deployment(d.UID, 1+len(s.ReplicaSets)+len(s.Pods))
 	freshD := !p.validDeployments.has(d)
-	var freshSets []*model.ReplicaSet
-	for _, rs := range s.ReplicaSets {
-		if rs == nil || !p.validSets.has(rs) {
-			freshSets = append(freshSets, rs)
-		}
-	}
-	var freshPods []*model.Pod
-	for _, pod := range s.Pods {
-		if pod == nil || !p.validPods.has(pod) {
-			freshPods = append(freshPods, pod)
-		}
+	known, knownLists := m.known, m.lists
+	if !known {
+		freshSets, freshPods = p.unknown(s.ReplicaSets, s.Pods, freshSets, freshPods)
 	}
 	p.mu.Unlock()
 
+	how := validatedInFull
+	if known && knownLists.same(s) {
+		return p.validateDeployment(s, freshD, validatedSameLists)
+	}
+	if known {
+		freshSets, freshPods = knownLists.unknown(s, keysBuf[:0], freshSets, freshPods)
+		if len(freshSets) == 0 && len(freshPods) == 0 {
+			return p.validateDeployment(s, freshD, validatedKnownObjects)
+		}
+		how = validatedNewObjects
+		p.mu.Lock()
+		freshSets, freshPods = p.unknown(freshSets, freshPods, freshSets[:0], freshPods[:0])
+		p.mu.Unlock()
+	}
+
 	if !validOnTheirOwn(freshD, d, freshSets, freshPods) || !model.Unique(s.ReplicaSets, s.Pods) {
 		// The full check words the error.
+		p.observed(validationFailed)
 		return s.Validate()
 	}
+	lists := newKnownLists(s)
 	p.mu.Lock()
 	if freshD {
 		p.validDeployments.put(d, struct{}{})
@@ -115,8 +167,64 @@ func (p *Planner) validate(s State) error {
 	for _, pod := range freshPods {
 		p.validPods.put(pod, struct{}{})
 	}
+	m.known, m.lists = true, lists
 	p.mu.Unlock()
+	p.observed(how)
 	return nil
+}
+
+// deployment returns the memory of the Deployment of UID uid, about to be
+// planned with n objects, and makes room for them. p.mu must be held.
+func (p *Planner) deployment(uid string, n int) *deploymentMemory {
+	p.largest = max(p.largest, n)
+	m, ok := p.deployments.get(uid)
+	if !ok {
+		m = new(deploymentMemory)
+		p.deployments.put(uid, m)
+	}
+	m.size = n
+	p.resize(n)
+	return m
+}
+
+// unknown appends to freshSets and freshPods the objects of rss and pods
+// not known valid (nil ones included). It may be handed its own output
+// lists emptied, to filter them in place. p.mu must be held.
+func (p *Planner) unknown(rss []*model.ReplicaSet, pods []*model.Pod, freshSets []*model.ReplicaSet, freshPods []*model.Pod) ([]*model.ReplicaSet, []*model.Pod) {
+	for _, rs := range rss {
+		if rs == nil || !p.validSets.has(rs) {
+			freshSets = append(freshSets, rs)
+		}
+	}
+	for _, pod := range pods {
+		if pod == nil || !p.validPods.has(pod) {
+			freshPods = append(freshPods, pod)
+		}
+	}
+	return freshSets, freshPods
+}
+
+// validateDeployment finishes validating s, whose lists are known valid:
+// its Deployment is checked when fresh (not known valid).
+func (p *Planner) validateDeployment(s State, fresh bool, how validation) error {
+	if fresh {
+		if !deploymentPlannable(s.Deployment) {
+			p.observed(validationFailed)
+			return s.Validate()
+		}
+		p.mu.Lock()
+		p.validDeployments.put(s.Deployment, struct{}{})
+		p.mu.Unlock()
+	}
+	p.observed(how)
+	return nil
+}
+
+// observed tells the test hook, if any, how a State was validated.
+func (p *Planner) observed(how validation) {
+	if p.observe != nil {
+		p.observe(how)
+	}
 }
 
 // validOnTheirOwn reports whether the objects not known yet pass the rules
@@ -168,12 +276,12 @@ func (p *Planner) resize(n int) {
 		return
 	}
 	working := 0
-	for _, size := range p.sizes.cur {
-		working += size
+	for _, m := range p.deployments.cur {
+		working += m.size
 	}
-	for k, size := range p.sizes.prev {
-		if _, seen := p.sizes.cur[k]; !seen {
-			working += size
+	for k, m := range p.deployments.prev {
+		if _, seen := p.deployments.cur[k]; !seen {
+			working += m.size
 		}
 	}
 	p.limit = max(p.floor, 4*p.largest, 2*working)
@@ -184,7 +292,7 @@ func (p *Planner) resize(n int) {
 	p.validSets.retireIfFull(p.limit - n)
 	p.validPods.retireIfFull(p.limit - n)
 	p.hashes.retireIfFull(p.limit - 1)
-	p.sizes.retire()
+	p.deployments.retire()
 }
 
 // full reports whether a memory has no room for n more entries.
