@@ -4,8 +4,6 @@ import (
 	"cmp"
 	"slices"
 	"unsafe"
-
-	"github.com/rolloutplan/rolloutplan/model"
 )
 
 // knownLists are the lists of a State that passed validation: every
@@ -25,13 +23,15 @@ type knownLists struct {
 // newKnownLists returns the lists of s, to remember.
 func newKnownLists(s State) knownLists {
 	objs := make([]unsafe.Pointer, 0, len(s.ReplicaSets)+len(s.Pods))
-	for _, rs := range s.ReplicaSets {
-		objs = append(objs, unsafe.Pointer(rs))
-	}
-	for _, pod := range s.Pods {
-		objs = append(objs, unsafe.Pointer(pod))
-	}
+	objs = append(objs, pointers(s.ReplicaSets)...)
+	objs = append(objs, pointers(s.Pods)...)
 	return knownLists{nRS: len(s.ReplicaSets), objs: objs}
+}
+
+// pointers returns objs as the untyped pointers they are, without copying
+// them (a *T and an unsafe.Pointer are laid out alike).
+func pointers[T any](objs []*T) []unsafe.Pointer {
+	return unsafe.Slice((*unsafe.Pointer)(unsafe.Pointer(unsafe.SliceData(objs))), len(objs))
 }
 
 func (k knownLists) rss() []unsafe.Pointer { return k.objs[:k.nRS] }
@@ -40,8 +40,7 @@ func (k knownLists) pods() []unsafe.Pointer { return k.objs[k.nRS:] }
 
 // same reports whether s lists k's objects in k's order.
 func (k knownLists) same(s State) bool {
-	return len(k.rss()) == len(s.ReplicaSets) && len(k.pods()) == len(s.Pods) &&
-		misplaced(k.rss(), s.ReplicaSets, 1) == 0 && misplaced(k.pods(), s.Pods, 1) == 0
+	return slices.Equal(k.rss(), pointers(s.ReplicaSets)) && slices.Equal(k.pods(), pointers(s.Pods))
 }
 
 // misplaced counts the entries of objs that are not k's object at the
@@ -63,22 +62,24 @@ func misplaced[T any](known []unsafe.Pointer, objs []*T, limit int) int {
 // compares the lists sorted by address.
 const maxMisplaced = 8
 
-// unknown appends to rss and pods the objects of s's lists that k's lists
-// do not account for: each entry of s is matched to at most one entry of k
-// holding the same object, and the entries left unmatched (nil always) are
-// appended. When it appends nothing, s lists some of k's objects, each at
-// most once, and so its lists are valid. keys is scratch for sorting.
-func (k knownLists) unknown(s State, keys []addressOf, rss []*model.ReplicaSet, pods []*model.Pod) ([]*model.ReplicaSet, []*model.Pod) {
-	return appendUnknown(rss, k.rss(), s.ReplicaSets, keys), appendUnknown(pods, k.pods(), s.Pods, keys)
+// added appends to rss and pods the indices of the entries of s's lists
+// that k's lists do not account for: each entry of s is matched to at most
+// one entry of k holding the same object, and the entries left unmatched
+// (nil always) are added. When none is, s lists some of k's objects, each
+// at most once, and so its lists are valid; otherwise the entries not
+// added are valid, and unique among themselves. keys is scratch for
+// sorting.
+func (k knownLists) added(s State, keys []addressOf, rss, pods []int) ([]int, []int) {
+	return appendAdded(rss, k.rss(), s.ReplicaSets, keys), appendAdded(pods, k.pods(), s.Pods, keys)
 }
 
-// appendUnknown appends to out the entries of objs that known does not
-// account for (see knownLists.unknown): place by place when few entries
-// differ, otherwise by walking both lists sorted by address. Either way
-// an entry counts as known only when it is the very object of the entry of
-// known matched to it, so the order of the walk decides only how many
-// known objects are found, never that an object is known.
-func appendUnknown[T any](out []*T, known []unsafe.Pointer, objs []*T, keys []addressOf) []*T {
+// appendAdded appends to out the indices of the entries of objs that
+// known does not account for (see knownLists.added): place by place when
+// few entries differ, otherwise by walking both lists sorted by address.
+// Either way an entry counts as known only when it is the very object of
+// the entry of known matched to it, so the order of the walk decides only
+// how many known objects are found, never that an object is known.
+func appendAdded[T any](out []int, known []unsafe.Pointer, objs []*T, keys []addressOf) []int {
 	if d := len(known) - len(objs); d <= maxMisplaced && -d <= maxMisplaced && misplaced(known, objs, maxMisplaced+1) <= maxMisplaced {
 		// The known entries not matched at their place, each to be
 		// matched at most once.
@@ -97,7 +98,7 @@ func appendUnknown[T any](out []*T, known []unsafe.Pointer, objs []*T, keys []ad
 				spare[j] = nil
 				continue
 			}
-			out = append(out, o)
+			out = append(out, i)
 		}
 		return out
 	}
@@ -106,6 +107,7 @@ func appendUnknown[T any](out []*T, known []unsafe.Pointer, objs []*T, keys []ad
 	}
 	knownKeys := sortedByAddress(keys[:0], known, func(p unsafe.Pointer) unsafe.Pointer { return p })
 	objKeys := sortedByAddress(keys[len(knownKeys):len(knownKeys)], objs, func(o *T) unsafe.Pointer { return unsafe.Pointer(o) })
+	start := len(out)
 	j := 0
 	for _, key := range objKeys {
 		for j < len(knownKeys) && knownKeys[j].addr < key.addr {
@@ -116,8 +118,9 @@ func appendUnknown[T any](out []*T, known []unsafe.Pointer, objs []*T, keys []ad
 			j++
 			continue
 		}
-		out = append(out, o)
+		out = append(out, key.i)
 	}
+	slices.Sort(out[start:])
 	return out
 }
 

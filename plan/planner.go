@@ -110,21 +110,24 @@ func (p *Planner) Sync(s State) (Plan, error) {
 	return syncValid(s, p.cfg, p)
 }
 
-// validate is s.Validate(), skipping what is known valid: the objects
-// that passed validation before and, when s's lists are its Deployment's
-// last valid lists or hold only objects of them, the check for duplicates.
-// A snapshot that fails anywhere is validated again in full, so its error
-// is exactly State.Validate's.
+// validate is s.Validate(), skipping what is known valid. A State whose
+// lists hold only objects of its Deployment's last valid lists (in any
+// order, each at most once) is valid as soon as its Deployment is. Of
+// other States, the objects that passed validation before are not
+// validated again, and when the Deployment's last valid lists account for
+// most of the objects, only the others are compared with the rest for
+// duplicate names and UIDs. A snapshot that fails anywhere is validated
+// again in full, so its error is exactly State.Validate's.
 func (p *Planner) validate(s State) error {
 	d := s.Deployment
 	if d == nil || s.Now.IsZero() {
 		return s.Validate()
 	}
-	// Room on the stack for a typical State's lists and for the objects
-	// to check.
+	// Room on the stack for a typical State's scratch.
 	var keysBuf [sortKeysStack]addressOf
-	var freshRSBuf [8]*model.ReplicaSet
-	var freshPodBuf [16]*model.Pod
+	var addedRSBuf, addedPodBuf [maxAddedStack]int
+	var freshRSBuf [maxAddedStack]*model.ReplicaSet
+	var freshPodBuf [maxAddedStack]*model.Pod
 	freshSets, freshPods := freshRSBuf[:0], freshPodBuf[:0]
 
 	p.mu.Lock()
@@ -137,21 +140,29 @@ func (p *Planner) validate(s State) error {
 	p.mu.Unlock()
 
 	how := validatedInFull
-	if known && knownLists.same(s) {
-		return p.validateDeployment(s, freshD, validatedSameLists)
-	}
+	var unique bool
 	if known {
-		freshSets, freshPods = knownLists.unknown(s, keysBuf[:0], freshSets, freshPods)
-		if len(freshSets) == 0 && len(freshPods) == 0 {
+		if knownLists.same(s) {
+			return p.validateDeployment(s, freshD, validatedSameLists)
+		}
+		addedRS, addedPods := knownLists.added(s, keysBuf[:0], addedRSBuf[:0], addedPodBuf[:0])
+		if len(addedRS) == 0 && len(addedPods) == 0 {
 			return p.validateDeployment(s, freshD, validatedKnownObjects)
 		}
 		how = validatedNewObjects
 		p.mu.Lock()
-		freshSets, freshPods = p.unknown(freshSets, freshPods, freshSets[:0], freshPods[:0])
+		freshSets, freshPods = p.unknownAt(s, addedRS, addedPods, freshSets, freshPods)
 		p.mu.Unlock()
+		if len(addedRS)+len(addedPods) <= maxAddedCompared {
+			unique = model.UniqueAdded(s.ReplicaSets, addedRS, s.Pods, addedPods)
+		} else {
+			unique = model.Unique(s.ReplicaSets, s.Pods)
+		}
+	} else {
+		unique = model.Unique(s.ReplicaSets, s.Pods)
 	}
 
-	if !validOnTheirOwn(freshD, d, freshSets, freshPods) || !model.Unique(s.ReplicaSets, s.Pods) {
+	if !validOnTheirOwn(freshD, d, freshSets, freshPods) || !unique {
 		// The full check words the error.
 		p.observed(validationFailed)
 		return s.Validate()
@@ -173,6 +184,16 @@ func (p *Planner) validate(s State) error {
 	return nil
 }
 
+// maxAddedStack is how many objects added to a Deployment's known lists
+// are kept track of on the stack.
+const maxAddedStack = 8
+
+// maxAddedCompared is how many objects added to a Deployment's known lists
+// are compared one by one with the others for duplicates
+// (model.UniqueAdded, len × added comparisons); with more, every name and
+// UID is hashed once (model.Unique).
+const maxAddedCompared = 8
+
 // deployment returns the memory of the Deployment of UID uid, about to be
 // planned with n objects, and makes room for them. p.mu must be held.
 func (p *Planner) deployment(uid string, n int) *deploymentMemory {
@@ -188,8 +209,7 @@ func (p *Planner) deployment(uid string, n int) *deploymentMemory {
 }
 
 // unknown appends to freshSets and freshPods the objects of rss and pods
-// not known valid (nil ones included). It may be handed its own output
-// lists emptied, to filter them in place. p.mu must be held.
+// not known valid (nil ones included). p.mu must be held.
 func (p *Planner) unknown(rss []*model.ReplicaSet, pods []*model.Pod, freshSets []*model.ReplicaSet, freshPods []*model.Pod) ([]*model.ReplicaSet, []*model.Pod) {
 	for _, rs := range rss {
 		if rs == nil || !p.validSets.has(rs) {
@@ -198,6 +218,23 @@ func (p *Planner) unknown(rss []*model.ReplicaSet, pods []*model.Pod, freshSets 
 	}
 	for _, pod := range pods {
 		if pod == nil || !p.validPods.has(pod) {
+			freshPods = append(freshPods, pod)
+		}
+	}
+	return freshSets, freshPods
+}
+
+// unknownAt appends to freshSets and freshPods the entries of s's lists
+// at the indices rss and pods that are not known valid (nil ones
+// included). p.mu must be held.
+func (p *Planner) unknownAt(s State, rss, pods []int, freshSets []*model.ReplicaSet, freshPods []*model.Pod) ([]*model.ReplicaSet, []*model.Pod) {
+	for _, i := range rss {
+		if rs := s.ReplicaSets[i]; rs == nil || !p.validSets.has(rs) {
+			freshSets = append(freshSets, rs)
+		}
+	}
+	for _, i := range pods {
+		if pod := s.Pods[i]; pod == nil || !p.validPods.has(pod) {
 			freshPods = append(freshPods, pod)
 		}
 	}
