@@ -9,11 +9,18 @@ import (
 // Planner is [Sync] for a program that plans the same objects again and
 // again: a controller's workers, a simulator, a what-if loop. It returns
 // exactly what Sync returns with the same options, and remembers between
-// calls what depends on one object alone: that the object passed
+// calls what it has checked: that an object passed validation, the lists
+// (ReplicaSets and pods) of each Deployment's latest State that passed
 // validation, and the pod-template hash of a Deployment's template with its
-// collision count. A sync over objects it has seen skips their validation (only the
-// cross-object rules, unique names and UIDs, are checked again) and calls
-// the [Hasher] at most once per Deployment object.
+// collision count. A sync whose lists hold only objects of its
+// Deployment's remembered lists (the same lists, the same objects in
+// another order, as a lister returns its cache, or fewer of them) skips
+// validation but for a Deployment object it has not seen; a sync with a
+// few objects replaced or added validates only those it has not seen and
+// compares only those with the others for duplicate names and UIDs; any
+// other sync skips the validation of the objects it has seen and checks
+// the cross-object rules (unique names and UIDs) again. It calls the
+// [Hasher] at most once per Deployment object.
 //
 // Objects are remembered by pointer, so the objects handed to a Planner
 // must not be changed afterwards: a changed object is a new object, as with
@@ -30,8 +37,8 @@ import (
 // (by UID) it has planned lately, at least four times the largest State and
 // at least 1 024 objects. When a memory reaches that size it forgets what it
 // has not seen since the last time it forgot, so stale objects (earlier
-// versions of an object, deleted Deployments) are let go. It is safe for
-// concurrent use.
+// versions of an object, deleted Deployments, with the lists remembered for
+// them) are let go. It is safe for concurrent use.
 type Planner struct {
 	cfg config
 
