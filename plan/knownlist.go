@@ -1,7 +1,6 @@
 package plan
 
 import (
-	"cmp"
 	"slices"
 	"unsafe"
 )
@@ -57,9 +56,9 @@ func misplaced[T any](known []unsafe.Pointer, objs []*T, limit int) int {
 
 // maxMisplaced is how many entries of a list may differ from the known
 // list at their place (and how many it may have more or fewer) for
-// unknown to compare place by place, matching the few entries that differ
-// among themselves; beyond it (a list in another order, or shifted) it
-// compares the lists sorted by address.
+// appendAdded to compare place by place, matching the few entries that
+// differ among themselves; beyond it (a list in another order, or
+// shifted) it looks the entries up by address.
 const maxMisplaced = 8
 
 // added appends to rss and pods the indices of the entries of s's lists
@@ -67,19 +66,18 @@ const maxMisplaced = 8
 // one entry of k holding the same object, and the entries left unmatched
 // (nil always) are added. When none is, s lists some of k's objects, each
 // at most once, and so its lists are valid; otherwise the entries not
-// added are valid, and unique among themselves. keys is scratch for
-// sorting.
-func (k knownLists) added(s State, keys []addressOf, rss, pods []int) ([]int, []int) {
-	return appendAdded(rss, k.rss(), s.ReplicaSets, keys), appendAdded(pods, k.pods(), s.Pods, keys)
+// added are valid, and unique among themselves. slots is scratch for a
+// table of addresses.
+func (k knownLists) added(s State, slots []int32, rss, pods []int) ([]int, []int) {
+	return appendAdded(rss, k.rss(), s.ReplicaSets, slots), appendAdded(pods, k.pods(), s.Pods, slots)
 }
 
-// appendAdded appends to out the indices of the entries of objs that
-// known does not account for (see knownLists.added): place by place when
-// few entries differ, otherwise by walking both lists sorted by address.
-// Either way an entry counts as known only when it is the very object of
-// the entry of known matched to it, so the order of the walk decides only
-// how many known objects are found, never that an object is known.
-func appendAdded[T any](out []int, known []unsafe.Pointer, objs []*T, keys []addressOf) []int {
+// appendAdded appends to out, in order, the indices of the entries of
+// objs that known does not account for (see knownLists.added): place by
+// place when few entries differ, otherwise through a table of known's
+// entries by address. Either way an entry counts as known only when it is
+// the very object of the entry of known matched to it.
+func appendAdded[T any](out []int, known []unsafe.Pointer, objs []*T, slots []int32) []int {
 	if d := len(known) - len(objs); d <= maxMisplaced && -d <= maxMisplaced && misplaced(known, objs, maxMisplaced+1) <= maxMisplaced {
 		// The known entries not matched at their place, each to be
 		// matched at most once.
@@ -102,45 +100,54 @@ func appendAdded[T any](out []int, known []unsafe.Pointer, objs []*T, keys []add
 		}
 		return out
 	}
-	if cap(keys) < len(known)+len(objs) {
-		keys = make([]addressOf, 0, len(known)+len(objs))
-	}
-	knownKeys := sortedByAddress(keys[:0], known, func(p unsafe.Pointer) unsafe.Pointer { return p })
-	objKeys := sortedByAddress(keys[len(knownKeys):len(knownKeys)], objs, func(o *T) unsafe.Pointer { return unsafe.Pointer(o) })
-	start := len(out)
-	j := 0
-	for _, key := range objKeys {
-		for j < len(knownKeys) && knownKeys[j].addr < key.addr {
-			j++
+	if len(known) >= 1<<30 { // beyond any snapshot: all checked
+		for i := range objs {
+			out = append(out, i)
 		}
-		o := objs[key.i]
-		if o != nil && j < len(knownKeys) && known[knownKeys[j].i] == unsafe.Pointer(o) {
-			j++
-			continue
-		}
-		out = append(out, key.i)
+		return out
 	}
-	slices.Sort(out[start:])
+	// Each entry of objs is looked up in an open-addressing table of
+	// known's entries, by address, an entry of known being used up by the
+	// first entry of objs it matches.
+	size, shift := 1, uint(64)
+	for size < 2*len(known) {
+		size, shift = size<<1, shift-1
+	}
+	if cap(slots) < size {
+		slots = make([]int32, size)
+	}
+	slots = slots[:size]
+	clear(slots)
+	mask := size - 1
+	for i, k := range known {
+		h := slot(k, shift)
+		for slots[h] != 0 {
+			h = (h + 1) & mask
+		}
+		slots[h] = int32(i + 1)
+	}
+	for i, o := range objs {
+		matched := false
+		for h := slot(unsafe.Pointer(o), shift); o != nil && slots[h] != 0; h = (h + 1) & mask {
+			if k := slots[h]; k > 0 && known[k-1] == unsafe.Pointer(o) {
+				slots[h], matched = -k, true
+				break
+			}
+		}
+		if !matched {
+			out = append(out, i)
+		}
+	}
 	return out
 }
 
-// addressOf is where entry i of a list lives in memory: the key lists are
-// sorted by. It holds no pointer, so sorting moves no pointer (no write
-// barrier) and the scratch is not scanned by the collector.
-type addressOf struct {
-	addr uintptr
-	i    int
+// slot is where an object's address starts its search in a table of
+// 2^(64-shift) slots (Fibonacci hashing: the top bits of the address times
+// the golden ratio's fraction; a shift of 64 leaves slot 0).
+func slot(p unsafe.Pointer, shift uint) int {
+	return int(uint64(uintptr(p)) * 0x9e3779b97f4a7c15 >> shift)
 }
 
-// sortKeysStack is how many entries (of a known list and a State's list
-// together) are sorted on the stack.
-const sortKeysStack = 64
-
-// sortedByAddress appends to keys the addresses of list's entries, sorted.
-func sortedByAddress[E any](keys []addressOf, list []E, ptr func(E) unsafe.Pointer) []addressOf {
-	for i, e := range list {
-		keys = append(keys, addressOf{uintptr(ptr(e)), i})
-	}
-	slices.SortFunc(keys, func(a, b addressOf) int { return cmp.Compare(a.addr, b.addr) })
-	return keys
-}
+// tableStack is how many slots of the table of a known list are on the
+// stack.
+const tableStack = 128

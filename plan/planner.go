@@ -11,8 +11,9 @@ import (
 // exactly what Sync returns with the same options, and remembers between
 // calls what it has checked: that an object passed validation, the lists
 // (ReplicaSets and pods) of each Deployment's latest State that passed
-// validation, and the pod-template hash of a Deployment's template with its
-// collision count. A sync whose lists hold only objects of its
+// validation (from the Deployment's second sync on), and the pod-template
+// hash of a Deployment's template with its collision count. A sync whose
+// lists hold only objects of its
 // Deployment's remembered lists (the same lists, the same objects in
 // another order, as a lister returns its cache, or fewer of them) skips
 // validation but for a Deployment object it has not seen; a sync with a
@@ -131,16 +132,16 @@ func (p *Planner) validate(s State) error {
 		return s.Validate()
 	}
 	// Room on the stack for a typical State's scratch.
-	var keysBuf [sortKeysStack]addressOf
+	var slotsBuf [tableStack]int32
 	var addedRSBuf, addedPodBuf [maxAddedStack]int
 	var freshRSBuf [maxAddedStack]*model.ReplicaSet
 	var freshPodBuf [maxAddedStack]*model.Pod
 	freshSets, freshPods := freshRSBuf[:0], freshPodBuf[:0]
 
 	p.mu.Lock()
-	m := p.deployment(d.UID, 1+len(s.ReplicaSets)+len(s.Pods))
+	m, again := p.deployment(d.UID, 1+len(s.ReplicaSets)+len(s.Pods))
 	freshD := !p.validDeployments.has(d)
-	known, knownLists := m.known, m.lists
+	known, last := m.known, m.lists
 	if !known {
 		freshSets, freshPods = p.unknown(s.ReplicaSets, s.Pods, freshSets, freshPods)
 	}
@@ -149,17 +150,24 @@ func (p *Planner) validate(s State) error {
 	how := validatedInFull
 	var unique bool
 	if known {
-		if knownLists.same(s) {
+		if last.same(s) {
 			return p.validateDeployment(s, freshD, validatedSameLists)
 		}
-		addedRS, addedPods := knownLists.added(s, keysBuf[:0], addedRSBuf[:0], addedPodBuf[:0])
+		addedRS, addedPods := last.added(s, slotsBuf[:], addedRSBuf[:0], addedPodBuf[:0])
 		if len(addedRS) == 0 && len(addedPods) == 0 {
 			return p.validateDeployment(s, freshD, validatedKnownObjects)
 		}
 		how = validatedNewObjects
-		p.mu.Lock()
-		freshSets, freshPods = p.unknownAt(s, addedRS, addedPods, freshSets, freshPods)
-		p.mu.Unlock()
+		// A pod is validated on its own as fast as it is looked up; a
+		// ReplicaSet is looked up.
+		for _, i := range addedPods {
+			freshPods = append(freshPods, s.Pods[i])
+		}
+		if len(addedRS) > 0 {
+			p.mu.Lock()
+			freshSets = p.unknownSetsAt(s, addedRS, freshSets)
+			p.mu.Unlock()
+		}
 		if len(addedRS)+len(addedPods) <= maxAddedCompared {
 			unique = model.UniqueAdded(s.ReplicaSets, addedRS, s.Pods, addedPods)
 		} else {
@@ -174,7 +182,12 @@ func (p *Planner) validate(s State) error {
 		p.observed(validationFailed)
 		return s.Validate()
 	}
-	lists := newKnownLists(s)
+	// A Deployment planned once is not worth remembering lists for: they
+	// are remembered from its second sync on.
+	var lists knownLists
+	if again {
+		lists = newKnownLists(s)
+	}
 	p.mu.Lock()
 	if freshD {
 		p.validDeployments.put(d, struct{}{})
@@ -182,10 +195,16 @@ func (p *Planner) validate(s State) error {
 	for _, rs := range freshSets {
 		p.validSets.put(rs, struct{}{})
 	}
-	for _, pod := range freshPods {
-		p.validPods.put(pod, struct{}{})
+	if !known {
+		// Pods added to known lists are validated rather than looked up
+		// (it costs no more), and remembered in the lists.
+		for _, pod := range freshPods {
+			p.validPods.put(pod, struct{}{})
+		}
 	}
-	m.known, m.lists = true, lists
+	if again {
+		m.known, m.lists = true, lists
+	}
 	p.mu.Unlock()
 	p.observed(how)
 	return nil
@@ -202,17 +221,18 @@ const maxAddedStack = 8
 const maxAddedCompared = 8
 
 // deployment returns the memory of the Deployment of UID uid, about to be
-// planned with n objects, and makes room for them. p.mu must be held.
-func (p *Planner) deployment(uid string, n int) *deploymentMemory {
+// planned with n objects, and whether it was planned lately; it makes room
+// for the objects. p.mu must be held.
+func (p *Planner) deployment(uid string, n int) (m *deploymentMemory, again bool) {
 	p.largest = max(p.largest, n)
-	m, ok := p.deployments.get(uid)
-	if !ok {
+	m, again = p.deployments.get(uid)
+	if !again {
 		m = new(deploymentMemory)
 		p.deployments.put(uid, m)
 	}
 	m.size = n
 	p.resize(n)
-	return m
+	return m, again
 }
 
 // unknown appends to freshSets and freshPods the objects of rss and pods
@@ -231,21 +251,15 @@ func (p *Planner) unknown(rss []*model.ReplicaSet, pods []*model.Pod, freshSets 
 	return freshSets, freshPods
 }
 
-// unknownAt appends to freshSets and freshPods the entries of s's lists
-// at the indices rss and pods that are not known valid (nil ones
-// included). p.mu must be held.
-func (p *Planner) unknownAt(s State, rss, pods []int, freshSets []*model.ReplicaSet, freshPods []*model.Pod) ([]*model.ReplicaSet, []*model.Pod) {
+// unknownSetsAt appends to fresh the ReplicaSets of s at the indices rss
+// that are not known valid (nil ones included). p.mu must be held.
+func (p *Planner) unknownSetsAt(s State, rss []int, fresh []*model.ReplicaSet) []*model.ReplicaSet {
 	for _, i := range rss {
 		if rs := s.ReplicaSets[i]; rs == nil || !p.validSets.has(rs) {
-			freshSets = append(freshSets, rs)
+			fresh = append(fresh, rs)
 		}
 	}
-	for _, i := range pods {
-		if pod := s.Pods[i]; pod == nil || !p.validPods.has(pod) {
-			freshPods = append(freshPods, pod)
-		}
-	}
-	return freshSets, freshPods
+	return fresh
 }
 
 // validateDeployment finishes validating s, whose lists are known valid:

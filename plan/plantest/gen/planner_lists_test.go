@@ -22,8 +22,8 @@ func TestPlannerMatchesKnownListsAsSync(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		s := State(20, 5).Draw(t, "state")
 		s.Pods = append(s.Pods, ownedPods(t, s.ReplicaSets)...)
-		// Pods of no ReplicaSet, for lists long enough to be compared
-		// sorted.
+		// Pods of no ReplicaSet, for lists long enough to be looked up
+		// by address.
 		for i := range rapid.IntRange(0, 24).Draw(t, "otherPods") {
 			s.Pods = append(s.Pods, &model.Pod{ObjectMeta: model.ObjectMeta{
 				Name: fmt.Sprintf("other-%d", i), Namespace: s.Deployment.Namespace, UID: fmt.Sprintf("uid-other-%d", i),
