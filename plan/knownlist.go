@@ -42,8 +42,8 @@ func (k knownLists) same(s State) bool {
 	return slices.Equal(k.rss(), pointers(s.ReplicaSets)) && slices.Equal(k.pods(), pointers(s.Pods))
 }
 
-// misplaced counts the entries of objs that are not k's object at the
-// same place, stopping at limit.
+// misplaced counts the entries of objs that are not known's entry at the
+// same place (those past known's end included), stopping at limit.
 func misplaced[T any](known []unsafe.Pointer, objs []*T, limit int) int {
 	n := max(0, len(objs)-len(known))
 	for i := 0; i < len(objs) && i < len(known) && n < limit; i++ {

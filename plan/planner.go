@@ -17,10 +17,10 @@ import (
 // Deployment's remembered lists (the same lists, the same objects in
 // another order, as a lister returns its cache, or fewer of them) skips
 // validation but for a Deployment object it has not seen; a sync with a
-// few objects replaced or added validates only those it has not seen and
-// compares only those with the others for duplicate names and UIDs; any
-// other sync skips the validation of the objects it has seen and checks
-// the cross-object rules (unique names and UIDs) again. It calls the
+// few objects replaced or added validates only those and compares only
+// those with the others for duplicate names and UIDs; any other sync skips
+// the validation of the objects it has seen and checks the cross-object
+// rules (unique names and UIDs) again. It calls the
 // [Hasher] at most once per Deployment object.
 //
 // Objects are remembered by pointer, so the objects handed to a Planner
@@ -89,8 +89,8 @@ const (
 	// another order or fewer of them.
 	validatedKnownObjects
 	// validatedNewObjects: the lists held objects the Deployment's known
-	// lists do not; those were looked up, the unknown ones validated, and
-	// the lists checked for duplicates.
+	// lists do not; those were checked on their own (a ReplicaSet unless
+	// known valid) and for duplicates.
 	validatedNewObjects
 	// validationFailed: the State failed, and State.Validate worded the
 	// error.
@@ -120,12 +120,13 @@ func (p *Planner) Sync(s State) (Plan, error) {
 
 // validate is s.Validate(), skipping what is known valid. A State whose
 // lists hold only objects of its Deployment's last valid lists (in any
-// order, each at most once) is valid as soon as its Deployment is. Of
-// other States, the objects that passed validation before are not
-// validated again, and when the Deployment's last valid lists account for
-// most of the objects, only the others are compared with the rest for
-// duplicate names and UIDs. A snapshot that fails anywhere is validated
-// again in full, so its error is exactly State.Validate's.
+// order, each at most once) is valid as soon as its Deployment is. When
+// those lists account for all but a few objects, only the few are checked
+// on their own (a ReplicaSet unless known valid) and compared with the
+// rest for duplicate names and UIDs; otherwise the objects not known valid
+// are checked on their own and the lists for duplicates. A snapshot that
+// fails anywhere is validated again in full, so its error is exactly
+// State.Validate's.
 func (p *Planner) validate(s State) error {
 	d := s.Deployment
 	if d == nil || s.Now.IsZero() {
