@@ -3,7 +3,10 @@ package plan_test
 import (
 	"fmt"
 	"slices"
+	"sync"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/rolloutplan/rolloutplan/model"
 	"github.com/rolloutplan/rolloutplan/plan"
@@ -189,5 +192,60 @@ func TestPlannerKnownListsAreRetired(t *testing.T) {
 		if i > 4*limit {
 			t.Fatalf("%d syncs of three other Deployments and the first three still remembered", i)
 		}
+	}
+}
+
+// TestPlannerKnownListsConcurrent: workers sharing a Planner plan
+// variants of two Deployments' lists (reordered, cut short, with copies,
+// invalid objects and objects listed twice) in different orders, and get
+// Sync's answer every time (run with -race to check the locking).
+func TestPlannerKnownListsConcurrent(t *testing.T) {
+	base := plannerBenchState(t, 24)
+	other := with(base, func(s *plan.State) {
+		s.Deployment = base.Deployment.DeepCopy()
+		s.Deployment.UID = "uid-other"
+	})
+	badPod := base.Pods[3].DeepCopy()
+	badPod.Status.ContainerStatuses = []model.ContainerStatus{{RestartCount: -1}}
+	copied := base.Pods[3].DeepCopy()
+	var states []plan.State
+	for _, s := range []plan.State{base, other} {
+		states = append(states, s, reversed(s),
+			with(s, func(s *plan.State) { s.Pods = s.Pods[2:] }),
+			with(s, func(s *plan.State) { s.Pods[3] = copied }),
+			reversed(with(s, func(s *plan.State) { s.Pods[3] = copied })),
+			with(s, func(s *plan.State) { s.Pods[3] = badPod }),
+			with(s, func(s *plan.State) { s.Pods[3] = s.Pods[4] }),
+			reversed(with(s, func(s *plan.State) { s.Pods = append(s.Pods, s.Pods[0]) })))
+	}
+	type answer struct {
+		plan plan.Plan
+		err  error
+	}
+	want := make([]answer, len(states))
+	for i, s := range states {
+		want[i].plan, want[i].err = plan.Sync(s)
+	}
+	p := plan.NewPlanner()
+	var wg sync.WaitGroup
+	errs := make(chan error, 4)
+	for w := range 4 {
+		wg.Go(func() {
+			for round := range 20 {
+				for i := range states {
+					j := (i*(w+1) + round) % len(states)
+					got, err := p.Sync(states[j])
+					if fmt.Sprint(err) != fmt.Sprint(want[j].err) || !cmp.Equal(want[j].plan, got) {
+						errs <- fmt.Errorf("worker %d, state %d: differs from Sync (error %v, Sync's %v)", w, j, err, want[j].err)
+						return
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
 	}
 }
