@@ -57,11 +57,11 @@ func duplicatesScanned[T comparable](items []T, meta func(T) *ObjectMeta) (names
 			if y == zero {
 				continue
 			}
-			my := meta(y)
-			if sameName < 0 && sameString(my.Name, m.Name) && my.Namespace == m.Namespace {
+			name, uid := duplicateOf(meta(y), m)
+			if sameName < 0 && name {
 				sameName = j
 			}
-			if sameUID < 0 && m.UID != "" && sameString(my.UID, m.UID) {
+			if sameUID < 0 && uid {
 				sameUID = j
 			}
 		}

@@ -38,3 +38,38 @@ func OwnDeployment(d *model.Deployment) *model.Deployment {
 
 // ReadConformanceStates reads the 200 recorded conformance states.
 var ReadConformanceStates = readConformanceStatesFile
+
+// PlannerValidate exposes the Planner's validation of s alone, for its
+// benchmarks.
+func PlannerValidate(p *Planner, s State) error { return p.validate(s) }
+
+// ObservePlannerValidation has p tell observe how it validates each State
+// with a Deployment and a time: "in full" (no lists of the Deployment
+// known), "same lists", "known objects", "new objects" or "failed". Set
+// it before p plans.
+func ObservePlannerValidation(p *Planner, observe func(how string)) {
+	names := map[validation]string{
+		validatedInFull:       "in full",
+		validatedSameLists:    "same lists",
+		validatedKnownObjects: "known objects",
+		validatedNewObjects:   "new objects",
+		validationFailed:      "failed",
+	}
+	p.observe = func(v validation) { observe(names[v]) }
+}
+
+// PlannerKnownLists reports how many Deployments p remembers, over both
+// generations, and how many objects their remembered lists hold.
+func PlannerKnownLists(p *Planner) (deployments, objects int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for k, m := range p.deployments.prev {
+		if _, ok := p.deployments.cur[k]; !ok {
+			deployments, objects = deployments+1, objects+len(m.lists.objs)
+		}
+	}
+	for _, m := range p.deployments.cur {
+		deployments, objects = deployments+1, objects+len(m.lists.objs)
+	}
+	return deployments, objects
+}

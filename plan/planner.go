@@ -9,11 +9,19 @@ import (
 // Planner is [Sync] for a program that plans the same objects again and
 // again: a controller's workers, a simulator, a what-if loop. It returns
 // exactly what Sync returns with the same options, and remembers between
-// calls what depends on one object alone: that the object passed
-// validation, and the pod-template hash of a Deployment's template with its
-// collision count. A sync over objects it has seen skips their validation (only the
-// cross-object rules, unique names and UIDs, are checked again) and calls
-// the [Hasher] at most once per Deployment object.
+// calls what it has checked: that an object passed validation, the lists
+// (ReplicaSets and pods) of each Deployment's latest State that passed
+// validation (from the Deployment's second sync on), and the pod-template
+// hash of a Deployment's template with its collision count. A sync whose
+// lists hold only objects of its
+// Deployment's remembered lists (the same lists, the same objects in
+// another order, as a lister returns its cache, or fewer of them) skips
+// validation but for a Deployment object it has not seen; a sync with a
+// few objects replaced or added validates only those and compares only
+// those with the others for duplicate names and UIDs; any other sync skips
+// the validation of the objects it has seen and checks the cross-object
+// rules (unique names and UIDs) again. It calls the
+// [Hasher] at most once per Deployment object.
 //
 // Objects are remembered by pointer, so the objects handed to a Planner
 // must not be changed afterwards: a changed object is a new object, as with
@@ -30,8 +38,8 @@ import (
 // (by UID) it has planned lately, at least four times the largest State and
 // at least 1 024 objects. When a memory reaches that size it forgets what it
 // has not seen since the last time it forgot, so stale objects (earlier
-// versions of an object, deleted Deployments) are let go. It is safe for
-// concurrent use.
+// versions of an object, deleted Deployments, with the lists remembered for
+// them) are let go. It is safe for concurrent use.
 type Planner struct {
 	cfg config
 
@@ -43,14 +51,51 @@ type Planner struct {
 	// hashes maps a Deployment to the hash of its template with its
 	// collision count.
 	hashes generations[*model.Deployment, string]
-	// sizes maps each Deployment planned lately, by UID, to the number of
-	// objects of its latest State: the working set the memory is sized to.
-	sizes generations[string, int]
+	// deployments maps each Deployment planned lately, by UID, to what the
+	// Planner knows of its States: the number of objects of its latest
+	// State (the working set the memory is sized to), and the lists of
+	// the latest one that passed validation.
+	deployments generations[string, *deploymentMemory]
 	// limit is the size at which a generation is retired (see resize).
 	limit   int
 	floor   int // the least limit: minPlannerMemory (lower in tests)
 	largest int // objects in the largest State planned
+	// observe, when set (by tests only), is told how each State with a
+	// Deployment and a time was validated.
+	observe func(validation)
 }
+
+// deploymentMemory is what a Planner knows of one Deployment's States.
+type deploymentMemory struct {
+	size  int // objects of the latest State: 1 + ReplicaSets + pods
+	known bool
+	// When known, the lists of the latest State that passed validation.
+	// They are replaced, never changed, under the Planner's lock.
+	lists knownLists
+}
+
+// validation is how a Planner validated a State.
+type validation int
+
+const (
+	// validatedInFull: no lists of the Deployment were known; every object
+	// was looked up, the unknown ones validated, and the lists checked for
+	// duplicates.
+	validatedInFull validation = iota
+	// validatedSameLists: the lists were the Deployment's known lists, in
+	// their order.
+	validatedSameLists
+	// validatedKnownObjects: the lists held known objects only, in
+	// another order or fewer of them.
+	validatedKnownObjects
+	// validatedNewObjects: the lists held objects the Deployment's known
+	// lists do not; those were checked on their own (a ReplicaSet unless
+	// known valid) and for duplicates.
+	validatedNewObjects
+	// validationFailed: the State failed, and State.Validate worded the
+	// error.
+	validationFailed
+)
 
 // minPlannerMemory is the fewest entries a Planner's generation holds
 // before it is retired.
@@ -74,37 +119,76 @@ func (p *Planner) Sync(s State) (Plan, error) {
 	return syncValid(s, p.cfg, p)
 }
 
-// validate is s.Validate(), skipping the objects already known valid. A
-// snapshot that fails anywhere is validated again in full, so its error is
-// exactly State.Validate's.
+// validate is s.Validate(), skipping what is known valid. A State whose
+// lists hold only objects of its Deployment's last valid lists (in any
+// order, each at most once) is valid as soon as its Deployment is. When
+// those lists account for all but a few objects, only the few are checked
+// on their own (a ReplicaSet unless known valid) and compared with the
+// rest for duplicate names and UIDs; otherwise the objects not known valid
+// are checked on their own and the lists for duplicates. A snapshot that
+// fails anywhere is validated again in full, so its error is exactly
+// State.Validate's.
 func (p *Planner) validate(s State) error {
 	d := s.Deployment
 	if d == nil || s.Now.IsZero() {
 		return s.Validate()
 	}
+	// Room on the stack for a typical State's scratch.
+	var slotsBuf [tableStack]int32
+	var addedRSBuf, addedPodBuf [maxAddedStack]int
+	var freshRSBuf [maxAddedStack]*model.ReplicaSet
+	var freshPodBuf [maxAddedStack]*model.Pod
+	freshSets, freshPods := freshRSBuf[:0], freshPodBuf[:0]
+
 	p.mu.Lock()
-	n := 1 + len(s.ReplicaSets) + len(s.Pods)
-	p.largest = max(p.largest, n)
-	p.sizes.put(d.UID, n)
-	p.resize(n)
+	m, again := p.deployment(d.UID, 1+len(s.ReplicaSets)+len(s.Pods))
 	freshD := !p.validDeployments.has(d)
-	var freshSets []*model.ReplicaSet
-	for _, rs := range s.ReplicaSets {
-		if rs == nil || !p.validSets.has(rs) {
-			freshSets = append(freshSets, rs)
-		}
-	}
-	var freshPods []*model.Pod
-	for _, pod := range s.Pods {
-		if pod == nil || !p.validPods.has(pod) {
-			freshPods = append(freshPods, pod)
-		}
+	known, last := m.known, m.lists
+	if !known {
+		freshSets, freshPods = p.unknown(s.ReplicaSets, s.Pods, freshSets, freshPods)
 	}
 	p.mu.Unlock()
 
-	if !validOnTheirOwn(freshD, d, freshSets, freshPods) || !model.Unique(s.ReplicaSets, s.Pods) {
+	how := validatedInFull
+	var unique bool
+	if known {
+		if last.same(s) {
+			return p.validateDeployment(s, freshD, validatedSameLists)
+		}
+		addedRS, addedPods := last.added(s, slotsBuf[:], addedRSBuf[:0], addedPodBuf[:0])
+		if len(addedRS) == 0 && len(addedPods) == 0 {
+			return p.validateDeployment(s, freshD, validatedKnownObjects)
+		}
+		how = validatedNewObjects
+		// A pod is validated on its own as fast as it is looked up; a
+		// ReplicaSet is looked up.
+		for _, i := range addedPods {
+			freshPods = append(freshPods, s.Pods[i])
+		}
+		if len(addedRS) > 0 {
+			p.mu.Lock()
+			freshSets = p.unknownSetsAt(s, addedRS, freshSets)
+			p.mu.Unlock()
+		}
+		if len(addedRS)+len(addedPods) <= maxAddedCompared {
+			unique = model.UniqueAdded(s.ReplicaSets, addedRS, s.Pods, addedPods)
+		} else {
+			unique = model.Unique(s.ReplicaSets, s.Pods)
+		}
+	} else {
+		unique = model.Unique(s.ReplicaSets, s.Pods)
+	}
+
+	if !validOnTheirOwn(freshD, d, freshSets, freshPods) || !unique {
 		// The full check words the error.
+		p.observed(validationFailed)
 		return s.Validate()
+	}
+	// A Deployment planned once is not worth remembering lists for: they
+	// are remembered from its second sync on.
+	var lists knownLists
+	if again {
+		lists = newKnownLists(s)
 	}
 	p.mu.Lock()
 	if freshD {
@@ -113,11 +197,94 @@ func (p *Planner) validate(s State) error {
 	for _, rs := range freshSets {
 		p.validSets.put(rs, struct{}{})
 	}
-	for _, pod := range freshPods {
-		p.validPods.put(pod, struct{}{})
+	if !known {
+		// Pods added to known lists are validated rather than looked up
+		// (it costs no more), and remembered in the lists.
+		for _, pod := range freshPods {
+			p.validPods.put(pod, struct{}{})
+		}
+	}
+	if again {
+		m.known, m.lists = true, lists
 	}
 	p.mu.Unlock()
+	p.observed(how)
 	return nil
+}
+
+// maxAddedStack is how many objects added to a Deployment's known lists
+// are kept track of on the stack.
+const maxAddedStack = 8
+
+// maxAddedCompared is how many objects added to a Deployment's known lists
+// are compared one by one with the others for duplicates
+// (model.UniqueAdded, len × added comparisons); with more, every name and
+// UID is hashed once (model.Unique).
+const maxAddedCompared = 8
+
+// deployment returns the memory of the Deployment of UID uid, about to be
+// planned with n objects, and whether it was planned lately; it makes room
+// for the objects. p.mu must be held.
+func (p *Planner) deployment(uid string, n int) (m *deploymentMemory, again bool) {
+	p.largest = max(p.largest, n)
+	m, again = p.deployments.get(uid)
+	if !again {
+		m = new(deploymentMemory)
+		p.deployments.put(uid, m)
+	}
+	m.size = n
+	p.resize(n)
+	return m, again
+}
+
+// unknown appends to freshSets and freshPods the objects of rss and pods
+// not known valid (nil ones included). p.mu must be held.
+func (p *Planner) unknown(rss []*model.ReplicaSet, pods []*model.Pod, freshSets []*model.ReplicaSet, freshPods []*model.Pod) ([]*model.ReplicaSet, []*model.Pod) {
+	for _, rs := range rss {
+		if rs == nil || !p.validSets.has(rs) {
+			freshSets = append(freshSets, rs)
+		}
+	}
+	for _, pod := range pods {
+		if pod == nil || !p.validPods.has(pod) {
+			freshPods = append(freshPods, pod)
+		}
+	}
+	return freshSets, freshPods
+}
+
+// unknownSetsAt appends to fresh the ReplicaSets of s at the indices rss
+// that are not known valid (nil ones included). p.mu must be held.
+func (p *Planner) unknownSetsAt(s State, rss []int, fresh []*model.ReplicaSet) []*model.ReplicaSet {
+	for _, i := range rss {
+		if rs := s.ReplicaSets[i]; rs == nil || !p.validSets.has(rs) {
+			fresh = append(fresh, rs)
+		}
+	}
+	return fresh
+}
+
+// validateDeployment finishes validating s, whose lists are known valid:
+// its Deployment is checked when fresh (not known valid).
+func (p *Planner) validateDeployment(s State, fresh bool, how validation) error {
+	if fresh {
+		if !deploymentPlannable(s.Deployment) {
+			p.observed(validationFailed)
+			return s.Validate()
+		}
+		p.mu.Lock()
+		p.validDeployments.put(s.Deployment, struct{}{})
+		p.mu.Unlock()
+	}
+	p.observed(how)
+	return nil
+}
+
+// observed tells the test hook, if any, how a State was validated.
+func (p *Planner) observed(how validation) {
+	if p.observe != nil {
+		p.observe(how)
+	}
 }
 
 // validOnTheirOwn reports whether the objects not known yet pass the rules
@@ -169,12 +336,12 @@ func (p *Planner) resize(n int) {
 		return
 	}
 	working := 0
-	for _, size := range p.sizes.cur {
-		working += size
+	for _, m := range p.deployments.cur {
+		working += m.size
 	}
-	for k, size := range p.sizes.prev {
-		if _, seen := p.sizes.cur[k]; !seen {
-			working += size
+	for k, m := range p.deployments.prev {
+		if _, seen := p.deployments.cur[k]; !seen {
+			working += m.size
 		}
 	}
 	p.limit = max(p.floor, 4*p.largest, 2*working)
@@ -185,7 +352,7 @@ func (p *Planner) resize(n int) {
 	p.validSets.retireIfFull(p.limit - n)
 	p.validPods.retireIfFull(p.limit - n)
 	p.hashes.retireIfFull(p.limit - 1)
-	p.sizes.retire()
+	p.deployments.retire()
 }
 
 // full reports whether a memory has no room for n more entries.
