@@ -137,12 +137,12 @@ func toOutput(s State, in *plan.State, p plan.Plan) (Output, error) {
 	if in != nil {
 		wr.in, wr.hasIn = *in, true
 	}
-	for i, a := range p.Actions {
-		w, err := wr.toWrite(a)
-		if err != nil {
+	for i := range p.Actions {
+		a := &p.Actions[i]
+		wr.actions = wr.actions[:i+1]
+		if err := wr.toWrite(a, &wr.actions[i]); err != nil {
 			return Output{}, fmt.Errorf("action %d (%s %s/%s): %w", i, a.Kind, a.Namespace, a.Name, err)
 		}
-		wr.actions = append(wr.actions, w)
 	}
 	out := Output{Actions: wr.actions, Events: make([]Event, 0, len(p.Events))}
 	for _, e := range p.Events {
@@ -161,17 +161,18 @@ func toOutput(s State, in *plan.State, p plan.Plan) (Output, error) {
 	return out, nil
 }
 
-func (wr *writer) toWrite(a plan.Action) (Action, error) {
+// toWrite sets *w to the write of a.
+func (wr *writer) toWrite(a *plan.Action, w *Action) error {
 	s := wr.s
-	w := Action{Namespace: a.Namespace, Name: a.Name, Kind: a.Kind, Conflict: a.Conflict, Reason: a.Reason}
+	*w = Action{Namespace: a.Namespace, Name: a.Name, Kind: a.Kind, Conflict: a.Conflict, Reason: a.Reason}
 	switch a.Kind {
 	case plan.CreateReplicaSet:
 		if a.ReplicaSet == nil {
-			return Action{}, fmt.Errorf("no ReplicaSet in the action")
+			return fmt.Errorf("no ReplicaSet in the action")
 		}
 		tmpl, err := wr.template(a.ReplicaSet.Spec.Template)
 		if err != nil {
-			return Action{}, fmt.Errorf("replicaset %s/%s: spec.%w", a.ReplicaSet.Namespace, a.ReplicaSet.Name, err)
+			return fmt.Errorf("replicaset %s/%s: spec.%w", a.ReplicaSet.Namespace, a.ReplicaSet.Name, err)
 		}
 		box := new(createdBox)
 		rs := &box.rs
@@ -181,10 +182,10 @@ func (wr *writer) toWrite(a plan.Action) (Action, error) {
 	case plan.UpdateReplicaSet:
 		base := wr.base(a.Namespace, a.Name)
 		if base == nil {
-			return Action{}, fmt.Errorf("the state holds no ReplicaSet %s/%s", a.Namespace, a.Name)
+			return fmt.Errorf("the state holds no ReplicaSet %s/%s", a.Namespace, a.Name)
 		}
 		if a.ReplicaSet == nil {
-			return Action{}, fmt.Errorf("no ReplicaSet in the action")
+			return fmt.Errorf("no ReplicaSet in the action")
 		}
 		box := &replicaSetBox{rs: *base} // shallow: see Action
 		rs := &box.rs
@@ -196,41 +197,41 @@ func (wr *writer) toWrite(a plan.Action) (Action, error) {
 		w.Verb, w.Resource = VerbDelete, ResourceReplicaSets
 	case plan.AdoptReplicaSet:
 		if a.OwnerReference == nil {
-			return Action{}, fmt.Errorf("no owner reference in the action")
+			return fmt.Errorf("no owner reference in the action")
 		}
 		body, err := adoptPatch(*a.OwnerReference, a.UID)
 		if err != nil {
-			return Action{}, err
+			return err
 		}
 		w.Verb, w.Resource, w.Object, w.PatchType = VerbPatch, ResourceReplicaSets, body, StrategicMergePatch
 	case plan.ReleaseReplicaSet:
 		if a.OwnerReference == nil {
-			return Action{}, fmt.Errorf("no owner reference in the action")
+			return fmt.Errorf("no owner reference in the action")
 		}
 		body, err := releasePatch(a.OwnerReference.UID, a.UID)
 		if err != nil {
-			return Action{}, err
+			return err
 		}
 		w.Verb, w.Resource, w.Object, w.PatchType = VerbPatch, ResourceReplicaSets, body, StrategicMergePatch
 	case plan.UpdateDeploymentStatus, plan.UpdateDeployment:
 		if s.Deployment == nil || s.Deployment.Namespace != a.Namespace || s.Deployment.Name != a.Name {
-			return Action{}, fmt.Errorf("the state's Deployment is not %s/%s", a.Namespace, a.Name)
+			return fmt.Errorf("the state's Deployment is not %s/%s", a.Namespace, a.Name)
 		}
 		if a.Deployment == nil {
-			return Action{}, fmt.Errorf("no Deployment in the action")
+			return fmt.Errorf("no Deployment in the action")
 		}
 		d, err := wr.deploymentWrite(a.Deployment, a.Kind == plan.UpdateDeployment)
 		if err != nil {
-			return Action{}, err
+			return err
 		}
 		w.Verb, w.Resource, w.Object = VerbUpdate, ResourceDeployments, d
 		if a.Kind == plan.UpdateDeploymentStatus {
 			w.Subresource = SubresourceStatus
 		}
 	default:
-		return Action{}, fmt.Errorf("unknown action kind %q", a.Kind)
+		return fmt.Errorf("unknown action kind %q", a.Kind)
 	}
-	return w, nil
+	return nil
 }
 
 // deploymentWrite derives the Deployment sent from the one read: the
