@@ -48,14 +48,24 @@ func TemplateToModel(t *core.PodTemplateSpec) (model.PodTemplate, error) {
 // and annotations are set from the maps. It fails when Spec is not such a
 // document.
 func TemplateFromModel(t model.PodTemplate) (core.PodTemplateSpec, error) {
-	var out core.PodTemplateSpec
-	if t.Spec != "" {
-		if err := json.Unmarshal([]byte(t.Spec), &out); err != nil {
-			return core.PodTemplateSpec{}, fmt.Errorf("template spec is not a v1.PodTemplateSpec document: %w", err)
-		}
+	out, err := templateSpecFromModel(t.Spec)
+	if err != nil {
+		return core.PodTemplateSpec{}, err
 	}
 	out.Labels = maps.Clone(t.Labels)
 	out.Annotations = maps.Clone(t.Annotations)
+	return out, nil
+}
+
+// templateSpecFromModel is TemplateFromModel without the labels and
+// annotations: spec decoded.
+func templateSpecFromModel(spec string) (core.PodTemplateSpec, error) {
+	var out core.PodTemplateSpec
+	if spec != "" {
+		if err := json.Unmarshal([]byte(spec), &out); err != nil {
+			return core.PodTemplateSpec{}, fmt.Errorf("template spec is not a v1.PodTemplateSpec document: %w", err)
+		}
+	}
 	return out, nil
 }
 

@@ -77,7 +77,7 @@ func (wr *writer) convert(slot int, t *core.PodTemplateSpec) (model.PodTemplate,
 // with other labels. So m is taken from the object of s whose converted
 // template has m's Spec, with m's labels and annotations (the template as
 // upstream copies it, no JSON round trip); when none has, m is rebuilt
-// with [TemplateFromModel].
+// as [TemplateFromModel] does, with m's maps.
 func (wr *writer) template(m model.PodTemplate) (core.PodTemplateSpec, error) {
 	if d := wr.s.Deployment; d != nil {
 		if dt, err := wr.deploymentTemplate(); err == nil && dt.Spec == m.Spec {
@@ -92,7 +92,11 @@ func (wr *writer) template(m model.PodTemplate) (core.PodTemplateSpec, error) {
 			return withMaps(rs.Spec.Template, m), nil
 		}
 	}
-	return TemplateFromModel(m)
+	t, err := templateSpecFromModel(m.Spec)
+	if err != nil {
+		return core.PodTemplateSpec{}, err
+	}
+	return withMaps(t, m), nil
 }
 
 // withMaps returns t (a shallow copy: it shares t's pod spec) with m's

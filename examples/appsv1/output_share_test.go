@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/rolloutplan/rolloutplan/examples/appsv1"
+	"github.com/rolloutplan/rolloutplan/model"
 	"github.com/rolloutplan/rolloutplan/plan"
 	apps "k8s.io/api/apps/v1"
 )
@@ -78,6 +79,19 @@ func TestOutputSharesThePlanMaps(t *testing.T) {
 	}
 	if creates == 0 || changed == 0 {
 		t.Fatalf("%d creates and %d changed annotations checked, want some of both", creates, changed)
+	}
+
+	// A template no object of the State holds is decoded from its Spec,
+	// with the plan's maps too.
+	tmpl := model.PodTemplate{Labels: map[string]string{"app": "web"}, Annotations: map[string]string{"a": "1"}, Spec: `{"spec":{"containers":[{"name":"web","image":"web:9"}]}}`}
+	rs := &model.ReplicaSet{ObjectMeta: model.ObjectMeta{Name: "web-9", Namespace: "default"}, Spec: model.ReplicaSetSpec{Template: tmpl}}
+	out, err := appsv1.ToOutput(appsv1.State{}, plan.Plan{Actions: []plan.Action{{Kind: plan.CreateReplicaSet, Namespace: "default", Name: "web-9", ReplicaSet: rs}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := out.Actions[0].Object.(*apps.ReplicaSet).Spec.Template
+	if got.Spec.Containers[0].Image != "web:9" || !sameMap(got.Labels, tmpl.Labels) || !sameMap(got.Annotations, tmpl.Annotations) {
+		t.Errorf("a decoded template: image %q, maps shared %v %v", got.Spec.Containers[0].Image, sameMap(got.Labels, tmpl.Labels), sameMap(got.Annotations, tmpl.Annotations))
 	}
 }
 
