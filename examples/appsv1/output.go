@@ -123,8 +123,8 @@ func (r Requeue) MarshalJSON() ([]byte, error) {
 // update of it), so every field the planner does not manage is sent back as
 // read. A template the plan writes is taken from the object of s it was
 // converted from (the Deployment's for a new ReplicaSet, a ReplicaSet's for
-// a rollback) and rebuilt with [TemplateFromModel] only when no object of s
-// has it. It fails when the plan writes an object s does not hold, or a
+// a rollback) and decoded from its Spec, as [TemplateFromModel] does, only
+// when no object of s has it. It fails when the plan writes an object s does not hold, or a
 // model template cannot be rebuilt. The Output shares unchanged fields with
 // the objects of s, and the maps the plan sets with p (see [Action]).
 func ToOutput(s State, p plan.Plan) (Output, error) {
