@@ -48,14 +48,24 @@ func TemplateToModel(t *core.PodTemplateSpec) (model.PodTemplate, error) {
 // and annotations are set from the maps. It fails when Spec is not such a
 // document.
 func TemplateFromModel(t model.PodTemplate) (core.PodTemplateSpec, error) {
-	var out core.PodTemplateSpec
-	if t.Spec != "" {
-		if err := json.Unmarshal([]byte(t.Spec), &out); err != nil {
-			return core.PodTemplateSpec{}, fmt.Errorf("template spec is not a v1.PodTemplateSpec document: %w", err)
-		}
+	out, err := templateSpecFromModel(t.Spec)
+	if err != nil {
+		return core.PodTemplateSpec{}, err
 	}
 	out.Labels = maps.Clone(t.Labels)
 	out.Annotations = maps.Clone(t.Annotations)
+	return out, nil
+}
+
+// templateSpecFromModel is TemplateFromModel without the labels and
+// annotations: spec decoded.
+func templateSpecFromModel(spec string) (core.PodTemplateSpec, error) {
+	var out core.PodTemplateSpec
+	if spec != "" {
+		if err := json.Unmarshal([]byte(spec), &out); err != nil {
+			return core.PodTemplateSpec{}, fmt.Errorf("template spec is not a v1.PodTemplateSpec document: %w", err)
+		}
+	}
 	return out, nil
 }
 
@@ -103,10 +113,10 @@ func DeploymentFromModel(d *model.Deployment) (*apps.Deployment, error) {
 		return nil, fmt.Errorf("deployment %s/%s: spec.%w", d.Namespace, d.Name, err)
 	}
 	return &apps.Deployment{
-		ObjectMeta: metaFromModel(&d.ObjectMeta),
+		ObjectMeta: metaFromModel(&d.ObjectMeta, nil),
 		Spec: apps.DeploymentSpec{
 			Replicas:                clonePtr(d.Spec.Replicas),
-			Selector:                selectorFromModel(d.Spec.Selector),
+			Selector:                selectorFromModel(d.Spec.Selector, nil),
 			Template:                tmpl,
 			Strategy:                strategyFromModel(d.Spec.Strategy),
 			MinReadySeconds:         d.Spec.MinReadySeconds,
@@ -114,7 +124,7 @@ func DeploymentFromModel(d *model.Deployment) (*apps.Deployment, error) {
 			Paused:                  d.Spec.Paused,
 			ProgressDeadlineSeconds: clonePtr(d.Spec.ProgressDeadlineSeconds),
 		},
-		Status: deploymentStatusFromModel(&d.Status, nil, nil),
+		Status: deploymentStatusFromModel(&d.Status, conditionsFromModel(d.Status.Conditions, nil), nil),
 	}, nil
 }
 
@@ -172,17 +182,20 @@ func ReplicaSetFromModel(rs *model.ReplicaSet) (*apps.ReplicaSet, error) {
 	if err != nil {
 		return nil, fmt.Errorf("replicaset %s/%s: spec.%w", rs.Namespace, rs.Name, err)
 	}
-	return replicaSetFromModel(rs, tmpl), nil
+	out := new(apps.ReplicaSet)
+	replicaSetFromModel(out, rs, tmpl, nil)
+	return out, nil
 }
 
-// replicaSetFromModel is ReplicaSetFromModel with the template rebuilt.
-func replicaSetFromModel(rs *model.ReplicaSet, tmpl core.PodTemplateSpec) *apps.ReplicaSet {
-	out := &apps.ReplicaSet{
-		ObjectMeta: metaFromModel(&rs.ObjectMeta),
+// replicaSetFromModel is ReplicaSetFromModel with the template rebuilt,
+// into out, with what out points to in room (see objectRoom).
+func replicaSetFromModel(out *apps.ReplicaSet, rs *model.ReplicaSet, tmpl core.PodTemplateSpec, room *objectRoom) {
+	*out = apps.ReplicaSet{
+		ObjectMeta: metaFromModel(&rs.ObjectMeta, room),
 		Spec: apps.ReplicaSetSpec{
-			Replicas:        clonePtr(rs.Spec.Replicas),
+			Replicas:        room.replicasOf(rs.Spec.Replicas),
 			MinReadySeconds: rs.Spec.MinReadySeconds,
-			Selector:        selectorFromModel(rs.Spec.Selector),
+			Selector:        selectorFromModel(rs.Spec.Selector, room),
 			Template:        tmpl,
 		},
 		Status: apps.ReplicaSetStatus{
@@ -190,7 +203,7 @@ func replicaSetFromModel(rs *model.ReplicaSet, tmpl core.PodTemplateSpec) *apps.
 			FullyLabeledReplicas: rs.Status.FullyLabeledReplicas,
 			ReadyReplicas:        rs.Status.ReadyReplicas,
 			AvailableReplicas:    rs.Status.AvailableReplicas,
-			TerminatingReplicas:  clonePtr(rs.Status.TerminatingReplicas),
+			TerminatingReplicas:  room.terminatingOf(rs.Status.TerminatingReplicas),
 			ObservedGeneration:   rs.Status.ObservedGeneration,
 		},
 	}
@@ -203,7 +216,6 @@ func replicaSetFromModel(rs *model.ReplicaSet, tmpl core.PodTemplateSpec) *apps.
 			Message:            c.Message,
 		})
 	}
-	return out
 }
 
 // PodToModel converts a v1 Pod: metadata, the node name, the phase, the
@@ -253,7 +265,7 @@ func PodFromModel(p *model.Pod) (*core.Pod, error) {
 	if p == nil {
 		return nil, fmt.Errorf("pod: %w", ErrNil)
 	}
-	out := &core.Pod{ObjectMeta: metaFromModel(&p.ObjectMeta)}
+	out := &core.Pod{ObjectMeta: metaFromModel(&p.ObjectMeta, nil)}
 	if p.Spec.Body != "" {
 		if err := json.Unmarshal([]byte(p.Spec.Body), &out.Spec); err != nil {
 			return nil, fmt.Errorf("pod %s/%s: spec body is not a v1.PodSpec document: %w", p.Namespace, p.Name, err)
@@ -301,7 +313,9 @@ func metaToModel(m *metav1.ObjectMeta) model.ObjectMeta {
 	return out
 }
 
-func metaFromModel(m *model.ObjectMeta) metav1.ObjectMeta {
+// metaFromModel converts metadata, with its owner references in room (see
+// objectRoom).
+func metaFromModel(m *model.ObjectMeta, room *objectRoom) metav1.ObjectMeta {
 	out := metav1.ObjectMeta{
 		Name:              m.Name,
 		Namespace:         m.Namespace,
@@ -309,30 +323,44 @@ func metaFromModel(m *model.ObjectMeta) metav1.ObjectMeta {
 		ResourceVersion:   m.ResourceVersion,
 		Generation:        m.Generation,
 		CreationTimestamp: timeFromModel(m.CreationTimestamp),
-		Labels:            maps.Clone(m.Labels),
-		Annotations:       maps.Clone(m.Annotations),
+		Labels:            room.mapOf(m.Labels),
+		Annotations:       room.mapOf(m.Annotations),
 	}
 	if m.DeletionTimestamp != nil {
 		t := timeFromModel(*m.DeletionTimestamp)
 		out.DeletionTimestamp = &t
 	}
-	for _, r := range m.OwnerReferences {
-		out.OwnerReferences = append(out.OwnerReferences, ownerRefFromModel(r))
+	if len(m.OwnerReferences) > 0 {
+		out.OwnerReferences = room.ownerReferences(len(m.OwnerReferences))
+		for i, r := range m.OwnerReferences {
+			controller, block := room.ownerFlags(i)
+			out.OwnerReferences = append(out.OwnerReferences, ownerRefFromModel(r, controller, block))
+		}
 	}
 	return out
 }
 
 // ownerRefFromModel writes controller and blockOwnerDeletion only when true,
-// as the controllers do.
-func ownerRefFromModel(r model.OwnerReference) metav1.OwnerReference {
+// as the controllers do, pointing to controller and block (nil: new
+// ones).
+func ownerRefFromModel(r model.OwnerReference, controller, block *bool) metav1.OwnerReference {
 	out := metav1.OwnerReference{APIVersion: r.APIVersion, Kind: r.Kind, Name: r.Name, UID: types.UID(r.UID)}
 	if r.Controller {
-		out.Controller = new(true)
+		out.Controller = trueAt(controller)
 	}
 	if r.BlockOwnerDeletion {
-		out.BlockOwnerDeletion = new(true)
+		out.BlockOwnerDeletion = trueAt(block)
 	}
 	return out
+}
+
+// trueAt sets *p (a new bool when p is nil) to true and returns p.
+func trueAt(p *bool) *bool {
+	if p == nil {
+		p = new(bool)
+	}
+	*p = true
+	return p
 }
 
 // timeToModel returns the instant in UTC; the zero time stays the zero
@@ -367,16 +395,18 @@ func selectorToModel(s *metav1.LabelSelector) *model.LabelSelector {
 	return out
 }
 
-func selectorFromModel(s *model.LabelSelector) *metav1.LabelSelector {
+// selectorFromModel converts a selector, in room (see objectRoom).
+func selectorFromModel(s *model.LabelSelector, room *objectRoom) *metav1.LabelSelector {
 	if s == nil {
 		return nil
 	}
-	out := &metav1.LabelSelector{MatchLabels: maps.Clone(s.MatchLabels)}
+	out := room.selectorOf()
+	out.MatchLabels = room.mapOf(s.MatchLabels)
 	if s.MatchExpressions != nil {
 		out.MatchExpressions = make([]metav1.LabelSelectorRequirement, 0, len(s.MatchExpressions))
 		for _, r := range s.MatchExpressions {
 			out.MatchExpressions = append(out.MatchExpressions, metav1.LabelSelectorRequirement{
-				Key: r.Key, Operator: metav1.LabelSelectorOperator(r.Operator), Values: slices.Clone(r.Values),
+				Key: r.Key, Operator: metav1.LabelSelectorOperator(r.Operator), Values: room.sliceOf(r.Values),
 			})
 		}
 	}
@@ -443,10 +473,10 @@ func deploymentStatusToModel(s *apps.DeploymentStatus) model.DeploymentStatus {
 	return out
 }
 
-// deploymentStatusFromModel converts a status; its conditions are was (shared,
-// not copied) when they convert to the same values, and its counts point
-// into counts (when not nil).
-func deploymentStatusFromModel(s *model.DeploymentStatus, was []apps.DeploymentCondition, counts *statusCounts) apps.DeploymentStatus {
+// deploymentStatusFromModel converts a status but for its conditions, which
+// are conditions (converted by the caller); its counts point into counts
+// (when not nil).
+func deploymentStatusFromModel(s *model.DeploymentStatus, conditions []apps.DeploymentCondition, counts *statusCounts) apps.DeploymentStatus {
 	if counts == nil {
 		counts = new(statusCounts)
 	}
@@ -459,13 +489,23 @@ func deploymentStatusFromModel(s *model.DeploymentStatus, was []apps.DeploymentC
 		UnavailableReplicas: s.UnavailableReplicas,
 		TerminatingReplicas: counts.terminating.set(s.TerminatingReplicas),
 		CollisionCount:      counts.collisions.set(s.CollisionCount),
+		Conditions:          conditions,
 	}
-	if sameDeploymentConditions(s.Conditions, was) {
-		out.Conditions = was
-		return out
+	return out
+}
+
+// conditionsFromModel converts a status's conditions, in room when it has
+// the capacity (nil when there are none).
+func conditionsFromModel(m []model.DeploymentCondition, room []apps.DeploymentCondition) []apps.DeploymentCondition {
+	if len(m) == 0 {
+		return nil
 	}
-	for _, c := range s.Conditions {
-		out.Conditions = append(out.Conditions, apps.DeploymentCondition{
+	out := room[:0]
+	if cap(out) < len(m) {
+		out = make([]apps.DeploymentCondition, 0, len(m))
+	}
+	for _, c := range m {
+		out = append(out, apps.DeploymentCondition{
 			Type:               apps.DeploymentConditionType(c.Type),
 			Status:             core.ConditionStatus(c.Status),
 			LastUpdateTime:     timeFromModel(c.LastUpdateTime),

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"reflect"
 
 	"github.com/rolloutplan/rolloutplan/model"
 	"github.com/rolloutplan/rolloutplan/plan"
@@ -63,16 +64,21 @@ type Output struct {
 //   - delete replicasets: nil.
 //
 // The objects share what they do not change with the objects of the
-// [State] they derive from: an update's copy is shallow (its labels, owner
-// references, selector and template are the object read's, and so are its
-// annotations and a Deployment's status conditions when the plan keeps
-// them), and a template taken from the Deployment or a ReplicaSet shares
-// that template's pod spec, while its labels and annotations are new maps.
-// What a write changes (replica counts, annotations and conditions that
-// differ, the counts of a Deployment's status, a created ReplicaSet's
-// metadata and selector) is newly allocated, and nothing here modifies an
-// object of the State. Treat both as read-only, as objects of an
-// informer's cache are: DeepCopy an object before changing it.
+// [State] they derive from, and the maps the plan sets with the
+// [plan.Plan]: an update's copy is shallow (its labels, owner references,
+// selector and template are the object read's, and so are its annotations
+// and a Deployment's status conditions when the plan keeps them); a
+// template taken from the Deployment or a ReplicaSet shares that
+// template's pod spec; and a map the plan sets (annotations that differ
+// from those read; a created ReplicaSet's labels, annotations, selector
+// labels and expression values; a written template's labels and
+// annotations) is the map of the plan's object, not a copy. The rest of
+// what a write changes (replica counts, conditions that differ, the counts
+// of a Deployment's status, a created ReplicaSet's metadata, owner
+// references and selector) is newly allocated, and nothing here modifies
+// an object of the State or the Plan. Treat all three as read-only, as
+// objects of an informer's cache are: DeepCopy an object before changing
+// it.
 type Action struct {
 	Verb        string `json:"verb"`
 	Resource    string `json:"resource"`
@@ -117,28 +123,28 @@ func (r Requeue) MarshalJSON() ([]byte, error) {
 // update of it), so every field the planner does not manage is sent back as
 // read. A template the plan writes is taken from the object of s it was
 // converted from (the Deployment's for a new ReplicaSet, a ReplicaSet's for
-// a rollback) and rebuilt with [TemplateFromModel] only when no object of s
-// has it. It fails when the plan writes an object s does not hold, or a
+// a rollback) and decoded from its Spec, as [TemplateFromModel] does, only
+// when no object of s has it. It fails when the plan writes an object s does not hold, or a
 // model template cannot be rebuilt. The Output shares unchanged fields with
-// the objects of s (see [Action]).
+// the objects of s, and the maps the plan sets with p (see [Action]).
 func ToOutput(s State, p plan.Plan) (Output, error) {
 	return toOutput(s, nil, p)
 }
 
 // toOutput is ToOutput with in, s converted (nil: converted on demand).
 func toOutput(s State, in *plan.State, p plan.Plan) (Output, error) {
-	out := Output{Actions: make([]Action, 0, len(p.Actions)), Events: make([]Event, 0, len(p.Events))}
-	wr := &writer{s: s}
+	wr := &writer{s: s, actions: make([]Action, 0, len(p.Actions))}
 	if in != nil {
 		wr.in, wr.hasIn = *in, true
 	}
-	for i, a := range p.Actions {
-		w, err := wr.toWrite(a)
-		if err != nil {
+	for i := range p.Actions {
+		a := &p.Actions[i]
+		wr.actions = wr.actions[:i+1]
+		if err := wr.toWrite(a, &wr.actions[i]); err != nil {
 			return Output{}, fmt.Errorf("action %d (%s %s/%s): %w", i, a.Kind, a.Namespace, a.Name, err)
 		}
-		out.Actions = append(out.Actions, w)
 	}
+	out := Output{Actions: wr.actions, Events: make([]Event, 0, len(p.Events))}
 	for _, e := range p.Events {
 		out.Events = append(out.Events, Event{Type: e.Type, Reason: e.Reason, Message: e.Message, Object: e.Object})
 	}
@@ -155,85 +161,103 @@ func toOutput(s State, in *plan.State, p plan.Plan) (Output, error) {
 	return out, nil
 }
 
-func (wr *writer) toWrite(a plan.Action) (Action, error) {
+// toWrite sets *w to the write of a.
+func (wr *writer) toWrite(a *plan.Action, w *Action) error {
 	s := wr.s
-	w := Action{Namespace: a.Namespace, Name: a.Name, Kind: a.Kind, Conflict: a.Conflict, Reason: a.Reason}
+	*w = Action{Namespace: a.Namespace, Name: a.Name, Kind: a.Kind, Conflict: a.Conflict, Reason: a.Reason}
 	switch a.Kind {
 	case plan.CreateReplicaSet:
 		if a.ReplicaSet == nil {
-			return Action{}, fmt.Errorf("no ReplicaSet in the action")
+			return fmt.Errorf("no ReplicaSet in the action")
 		}
 		tmpl, err := wr.template(a.ReplicaSet.Spec.Template)
 		if err != nil {
-			return Action{}, fmt.Errorf("replicaset %s/%s: spec.%w", a.ReplicaSet.Namespace, a.ReplicaSet.Name, err)
+			return fmt.Errorf("replicaset %s/%s: spec.%w", a.ReplicaSet.Namespace, a.ReplicaSet.Name, err)
 		}
-		rs := replicaSetFromModel(a.ReplicaSet, tmpl)
+		box := new(createdBox)
+		rs := &box.rs
+		replicaSetFromModel(rs, a.ReplicaSet, tmpl, &box.room)
 		rs.Status = apps.ReplicaSetStatus{}
-		wr.created = append(wr.created, rs)
 		w.Verb, w.Resource, w.Object = VerbCreate, ResourceReplicaSets, rs
 	case plan.UpdateReplicaSet:
 		base := wr.base(a.Namespace, a.Name)
 		if base == nil {
-			return Action{}, fmt.Errorf("the state holds no ReplicaSet %s/%s", a.Namespace, a.Name)
+			return fmt.Errorf("the state holds no ReplicaSet %s/%s", a.Namespace, a.Name)
 		}
 		if a.ReplicaSet == nil {
-			return Action{}, fmt.Errorf("no ReplicaSet in the action")
+			return fmt.Errorf("no ReplicaSet in the action")
 		}
 		box := &replicaSetBox{rs: *base} // shallow: see Action
 		rs := &box.rs
 		rs.Spec.Replicas = box.replicas.set(a.ReplicaSet.Spec.Replicas)
 		rs.Spec.MinReadySeconds = a.ReplicaSet.Spec.MinReadySeconds
-		rs.Annotations = updatedMap(base.Annotations, a.ReplicaSet.Annotations)
+		rs.Annotations = updatedMap(base.Annotations, a.ReplicaSet.Annotations, nil)
 		w.Verb, w.Resource, w.Object = VerbUpdate, ResourceReplicaSets, rs
 	case plan.DeleteReplicaSet:
 		w.Verb, w.Resource = VerbDelete, ResourceReplicaSets
 	case plan.AdoptReplicaSet:
 		if a.OwnerReference == nil {
-			return Action{}, fmt.Errorf("no owner reference in the action")
+			return fmt.Errorf("no owner reference in the action")
 		}
 		body, err := adoptPatch(*a.OwnerReference, a.UID)
 		if err != nil {
-			return Action{}, err
+			return err
 		}
 		w.Verb, w.Resource, w.Object, w.PatchType = VerbPatch, ResourceReplicaSets, body, StrategicMergePatch
 	case plan.ReleaseReplicaSet:
 		if a.OwnerReference == nil {
-			return Action{}, fmt.Errorf("no owner reference in the action")
+			return fmt.Errorf("no owner reference in the action")
 		}
 		body, err := releasePatch(a.OwnerReference.UID, a.UID)
 		if err != nil {
-			return Action{}, err
+			return err
 		}
 		w.Verb, w.Resource, w.Object, w.PatchType = VerbPatch, ResourceReplicaSets, body, StrategicMergePatch
 	case plan.UpdateDeploymentStatus, plan.UpdateDeployment:
 		if s.Deployment == nil || s.Deployment.Namespace != a.Namespace || s.Deployment.Name != a.Name {
-			return Action{}, fmt.Errorf("the state's Deployment is not %s/%s", a.Namespace, a.Name)
+			return fmt.Errorf("the state's Deployment is not %s/%s", a.Namespace, a.Name)
 		}
 		if a.Deployment == nil {
-			return Action{}, fmt.Errorf("no Deployment in the action")
+			return fmt.Errorf("no Deployment in the action")
 		}
 		d, err := wr.deploymentWrite(a.Deployment, a.Kind == plan.UpdateDeployment)
 		if err != nil {
-			return Action{}, err
+			return err
 		}
 		w.Verb, w.Resource, w.Object = VerbUpdate, ResourceDeployments, d
 		if a.Kind == plan.UpdateDeploymentStatus {
 			w.Subresource = SubresourceStatus
 		}
 	default:
-		return Action{}, fmt.Errorf("unknown action kind %q", a.Kind)
+		return fmt.Errorf("unknown action kind %q", a.Kind)
 	}
-	return w, nil
+	return nil
 }
 
 // deploymentWrite derives the Deployment sent from the one read: the
 // planner's annotations and status and, for a full update, its template.
 func (wr *writer) deploymentWrite(m *model.Deployment, withTemplate bool) (*apps.Deployment, error) {
 	orig := wr.s.Deployment
-	box := &deploymentBox{d: *orig} // shallow: see Action
+	var box *deploymentBox
+	conditions := orig.Status.Conditions
+	if n := len(m.Status.Conditions); !sameDeploymentConditions(m.Status.Conditions, conditions) {
+		var room []apps.DeploymentCondition
+		if n > 0 && n <= len(deploymentConditionsBox{}.conditions) {
+			b := &deploymentConditionsBox{deploymentBox: deploymentBox{d: *orig}} // shallow: see Action
+			box, room = &b.deploymentBox, b.conditions[:0:n]
+		}
+		conditions = conditionsFromModel(m.Status.Conditions, room)
+	}
+	if box == nil {
+		box = &deploymentBox{d: *orig} // shallow: see Action
+	}
 	d := &box.d
-	d.Annotations = updatedMap(orig.Annotations, m.Annotations)
-	d.Status = deploymentStatusFromModel(&m.Status, orig.Status.Conditions, &box.counts)
+	var conv map[string]string
+	if wr.hasIn && wr.in.Deployment != nil {
+		conv = wr.in.Deployment.Annotations
+	}
+	d.Annotations = updatedMap(orig.Annotations, m.Annotations, conv)
+	d.Status = deploymentStatusFromModel(&m.Status, conditions, &box.counts)
 	if withTemplate {
 		was, err := wr.deploymentTemplate()
 		if err != nil {
@@ -250,11 +274,16 @@ func (wr *writer) deploymentWrite(m *model.Deployment, withTemplate bool) (*apps
 	return d, nil
 }
 
-// replicaSetBox and deploymentBox hold a written object and the numbers its
-// pointers point to, in one allocation.
+// replicaSetBox, createdBox and deploymentBox hold a written object and
+// what its pointers point to, in one allocation.
 type replicaSetBox struct {
 	rs       apps.ReplicaSet
 	replicas int32Slot
+}
+
+type createdBox struct {
+	rs   apps.ReplicaSet
+	room objectRoom
 }
 
 type deploymentBox struct {
@@ -262,18 +291,31 @@ type deploymentBox struct {
 	counts statusCounts
 }
 
+// deploymentConditionsBox is a deploymentBox with room for the status
+// conditions a write changes (a Deployment has at most three; one or two
+// are the rule).
+type deploymentConditionsBox struct {
+	deploymentBox
+	conditions [2]apps.DeploymentCondition
+}
+
 func sameTemplate(a, b model.PodTemplate) bool {
 	return a.Spec == b.Spec && maps.Equal(a.Labels, b.Labels) && maps.Equal(a.Annotations, b.Annotations)
 }
 
 // updatedMap returns was when now has the same content (keeping the
-// difference between an absent and an empty map as read), else a copy of
-// now.
-func updatedMap(was, now map[string]string) map[string]string {
+// difference between an absent and an empty map as read), else now, the
+// plan's map (see Action). conv, when not nil, is was converted for the
+// planner: when now is that very map (the planner kept it), it has was's
+// content without comparing them.
+func updatedMap(was, now, conv map[string]string) map[string]string {
+	if now != nil && reflect.ValueOf(now).UnsafePointer() == reflect.ValueOf(conv).UnsafePointer() {
+		return was
+	}
 	if maps.Equal(was, now) {
 		return was
 	}
-	return maps.Clone(now)
+	return now
 }
 
 // adoptPatch is the body upstream sends to adopt an orphan (upstream ClaimReplicaSets).
@@ -284,7 +326,7 @@ func adoptPatch(ref model.OwnerReference, rsUID string) (json.RawMessage, error)
 	}
 	return json.Marshal(struct {
 		Metadata meta `json:"metadata"`
-	}{meta{OwnerReferences: []metav1.OwnerReference{ownerRefFromModel(ref)}, UID: rsUID}})
+	}{meta{OwnerReferences: []metav1.OwnerReference{ownerRefFromModel(ref, nil, nil)}, UID: rsUID}})
 }
 
 // releasePatch is the body upstream sends to drop its owner reference,

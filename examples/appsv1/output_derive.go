@@ -1,8 +1,6 @@
 package appsv1
 
 import (
-	"maps"
-
 	"github.com/rolloutplan/rolloutplan/model"
 	"github.com/rolloutplan/rolloutplan/plan"
 	apps "k8s.io/api/apps/v1"
@@ -17,9 +15,9 @@ type writer struct {
 	// here would move every sync's plan.State to the heap.
 	in    plan.State
 	hasIn bool
-	// created are the ReplicaSets the plan created so far, the bases of
-	// later updates of them.
-	created []*apps.ReplicaSet
+	// actions are the writes derived so far: the ReplicaSets created are
+	// the bases of later updates of them.
+	actions []Action
 	// converted holds the templates converted on demand (!hasIn):
 	// index 0 the Deployment's, i+1 that of s.ReplicaSets[i].
 	converted []*model.PodTemplate
@@ -34,8 +32,8 @@ func (wr *writer) base(namespace, name string) *apps.ReplicaSet {
 			return rs
 		}
 	}
-	for _, rs := range wr.created {
-		if rs.Name == name && rs.Namespace == namespace {
+	for _, w := range wr.actions {
+		if rs, ok := w.Object.(*apps.ReplicaSet); ok && w.Kind == plan.CreateReplicaSet && rs.Name == name && rs.Namespace == namespace {
 			return rs
 		}
 	}
@@ -79,7 +77,7 @@ func (wr *writer) convert(slot int, t *core.PodTemplateSpec) (model.PodTemplate,
 // with other labels. So m is taken from the object of s whose converted
 // template has m's Spec, with m's labels and annotations (the template as
 // upstream copies it, no JSON round trip); when none has, m is rebuilt
-// with [TemplateFromModel].
+// as [TemplateFromModel] does, with m's maps.
 func (wr *writer) template(m model.PodTemplate) (core.PodTemplateSpec, error) {
 	if d := wr.s.Deployment; d != nil {
 		if dt, err := wr.deploymentTemplate(); err == nil && dt.Spec == m.Spec {
@@ -94,13 +92,17 @@ func (wr *writer) template(m model.PodTemplate) (core.PodTemplateSpec, error) {
 			return withMaps(rs.Spec.Template, m), nil
 		}
 	}
-	return TemplateFromModel(m)
+	t, err := templateSpecFromModel(m.Spec)
+	if err != nil {
+		return core.PodTemplateSpec{}, err
+	}
+	return withMaps(t, m), nil
 }
 
 // withMaps returns t (a shallow copy: it shares t's pod spec) with m's
-// labels and annotations.
+// labels and annotations (the plan's maps, see Action).
 func withMaps(t core.PodTemplateSpec, m model.PodTemplate) core.PodTemplateSpec {
-	t.Labels = maps.Clone(m.Labels)
-	t.Annotations = maps.Clone(m.Annotations)
+	t.Labels = m.Labels
+	t.Annotations = m.Annotations
 	return t
 }

@@ -61,7 +61,8 @@ func (s State) Model() (plan.State, error) {
 //
 // The planner's input is [State.Model] without the Pods' spec bodies, which
 // the Deployment planner does not read. The Output shares unchanged fields
-// with the objects of s (see [Action]).
+// with the objects of s, and the maps the plan sets with the Plan (see
+// [Action]).
 func Sync(s State, opts ...plan.Option) (Output, plan.Plan, error) {
 	in, err := planInput(s)
 	if err != nil {

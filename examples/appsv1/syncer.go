@@ -30,8 +30,9 @@ import (
 // get a new resourceVersion (or none; objects without a UID or a
 // resourceVersion are converted on every call), and use one Syncer per
 // cluster. The model objects are shared between calls and with the
-// returned Plans, which must therefore be treated as read-only (the
-// planner never modifies its input).
+// returned Plans (whose maps the Outputs share, see [Action]), which must
+// therefore be treated as read-only (the planner never modifies its
+// input).
 //
 // One Syncer serves any number of Deployments, as one controller does. It
 // forgets: once it holds a limit of objects (65 536, or four times the
