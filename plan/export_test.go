@@ -24,6 +24,21 @@ func SetPlannerLimit(p *Planner, limit int) {
 	p.limit, p.floor = limit, limit
 }
 
+// SetPlannerEpoch sets the least number of syncs p's epoch lasts (see
+// Planner), so that tests reach its end in a few syncs.
+func SetPlannerEpoch(p *Planner, syncs int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.epoch, p.minEpoch = syncs, syncs
+}
+
+// PlannerEpoch reports how many syncs p's current epoch lasts.
+func PlannerEpoch(p *Planner) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.epoch
+}
+
 // CopyReplicaSet exposes copyReplicaSet, the plan's read-only copy of an
 // input ReplicaSet.
 var CopyReplicaSet = copyReplicaSet

@@ -36,7 +36,13 @@ import (
 // A Planner holds on to the objects it remembers. Its memory is sized to
 // what it plans: twice the objects of the latest State of every Deployment
 // (by UID) it has planned lately, at least four times the largest State and
-// at least 1 024 objects. When a memory reaches that size it forgets what it
+// at least 1 024 objects. "Lately" is counted in syncs, not time: a
+// Deployment not planned for a whole epoch is forgotten, with its lists, by
+// the end of the next one. An epoch lasts at least 4 096 syncs and twice as
+// many as there were Deployments planned again in the last one, so a
+// controller that plans each of its Deployments in turn keeps all of them,
+// and one that sees ever new Deployments (created and deleted all day) does
+// not grow. When a memory reaches that size it forgets what it
 // has not seen since the last time it forgot, so stale objects (earlier
 // versions of an object, deleted Deployments, with the lists remembered for
 // them) are let go. It is safe for concurrent use.
@@ -60,6 +66,10 @@ type Planner struct {
 	limit   int
 	floor   int // the least limit: minPlannerMemory (lower in tests)
 	largest int // objects in the largest State planned
+	// syncs counts the syncs of the current epoch, which ends after epoch
+	// of them (see deployment); minEpoch is the least epoch:
+	// minPlannerEpoch (lower in tests).
+	syncs, epoch, minEpoch int
 	// observe, when set (by tests only), is told how each State with a
 	// Deployment and a time was validated.
 	observe func(validation)
@@ -101,13 +111,17 @@ const (
 // before it is retired.
 const minPlannerMemory = 1024
 
+// minPlannerEpoch is the fewest syncs a Planner's epoch lasts: a Deployment
+// not planned for that many is no longer counted in the working set.
+const minPlannerEpoch = 4096
+
 // NewPlanner returns a Planner that plans with opts, as Sync(s, opts...)
 // does.
 func NewPlanner(opts ...Option) *Planner {
 	cfg := newConfig(opts)
 	cfg.shareInput = true
 	cfg.workingCopies = new(sync.Pool)
-	return &Planner{cfg: cfg, limit: minPlannerMemory, floor: minPlannerMemory}
+	return &Planner{cfg: cfg, limit: minPlannerMemory, floor: minPlannerMemory, epoch: minPlannerEpoch, minEpoch: minPlannerEpoch}
 }
 
 // Sync plans one sync of s: the result of [Sync] with the Planner's
@@ -227,6 +241,9 @@ const maxAddedCompared = 8
 // for the objects. p.mu must be held.
 func (p *Planner) deployment(uid string, n int) (m *deploymentMemory, again bool) {
 	p.largest = max(p.largest, n)
+	if p.syncs++; p.syncs > p.epoch {
+		p.retireDeployments()
+	}
 	m, again = p.deployments.get(uid)
 	if !again {
 		m = new(deploymentMemory)
@@ -352,6 +369,18 @@ func (p *Planner) resize(n int) {
 	p.validSets.retireIfFull(p.limit - n)
 	p.validPods.retireIfFull(p.limit - n)
 	p.hashes.retireIfFull(p.limit - 1)
+	p.retireDeployments()
+}
+
+// retireDeployments ends an epoch: the Deployments not planned since the
+// last one ended are forgotten. The next epoch lasts twice as many syncs as
+// there were Deployments planned in both (so a round of all of them fits
+// in it), and at least minEpoch. The Deployments planned only in this one
+// do not count: a stream of new ones would make every epoch twice as long
+// as the last.
+func (p *Planner) retireDeployments() {
+	p.epoch = max(p.minEpoch, 2*p.deployments.promoted)
+	p.syncs = 0
 	p.deployments.retire()
 }
 
@@ -368,6 +397,9 @@ func (p *Planner) full(n int) bool {
 // moves to the current one, so what is in use survives.
 type generations[K comparable, V any] struct {
 	cur, prev map[K]V
+	// promoted counts the entries the current generation took over from
+	// the previous one.
+	promoted int
 }
 
 func (g *generations[K, V]) get(k K) (V, bool) {
@@ -377,6 +409,7 @@ func (g *generations[K, V]) get(k K) (V, bool) {
 	v, ok := g.prev[k]
 	if ok {
 		g.put(k, v)
+		g.promoted++
 	}
 	return v, ok
 }
@@ -393,7 +426,7 @@ func (g *generations[K, V]) put(k K, v V) {
 	g.cur[k] = v
 }
 
-func (g *generations[K, V]) retire() { g.prev, g.cur = g.cur, nil }
+func (g *generations[K, V]) retire() { g.prev, g.cur, g.promoted = g.cur, nil, 0 }
 
 func (g *generations[K, V]) retireIfFull(room int) {
 	if len(g.cur) > room {

@@ -1,0 +1,94 @@
+package plan_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/rolloutplan/rolloutplan/model"
+	"github.com/rolloutplan/rolloutplan/plan"
+)
+
+// TestPlannerForgetsDeploymentsNoLongerPlanned: a Planner that sees ever
+// new Deployments (a cluster where Deployments are created and deleted all
+// day), each planned twice and then never again, keeps a bounded memory:
+// the Deployments of at most two epochs, and a limit sized to them. The
+// States share their ReplicaSets and pods, so the memory of objects never
+// fills by itself; only forgetting the Deployments bounds the limit.
+func TestPlannerForgetsDeploymentsNoLongerPlanned(t *testing.T) {
+	sc := corpus()[2]
+	p := plan.NewPlanner()
+	const floor, epoch = 32, 16
+	plan.SetPlannerLimit(p, floor)
+	plan.SetPlannerEpoch(p, epoch)
+	n := 1 + len(sc.state.ReplicaSets) + len(sc.state.Pods)
+	// Each epoch takes over at most one Deployment of the last (the one
+	// planned across its end), so epochs stay at the least length: at
+	// most 2 × epoch + 2 Deployments are remembered, and the limit is at
+	// most twice their objects; each memory holds two generations, the
+	// older one filled under an earlier limit.
+	maxDeployments := 2*epoch + 2
+	maxLimit := max(floor, 4*n, 2*maxDeployments*n)
+	for i := range 2000 {
+		s := sc.state
+		s.Deployment = sc.state.Deployment.DeepCopy()
+		s.Deployment.Name, s.Deployment.UID = fmt.Sprintf("web-%d", i), fmt.Sprintf("uid-%d", i)
+		for range 2 {
+			if _, err := p.Sync(s); err != nil {
+				t.Fatalf("Deployment %d: %v", i, err)
+			}
+		}
+		deployments, _ := plan.PlannerKnownLists(p)
+		valid, hashes, limit := plan.PlannerMemory(p)
+		if deployments > maxDeployments || limit > maxLimit || valid > 2*maxLimit+n || hashes > 2*maxLimit {
+			t.Fatalf("after %d Deployments: %d remembered (at most %d), limit %d (at most %d), %d objects and %d hashes remembered",
+				i+1, deployments, maxDeployments, limit, maxLimit, valid, hashes)
+		}
+	}
+	if got := plan.PlannerEpoch(p); got != epoch {
+		t.Fatalf("epoch %d syncs after a stream of new Deployments, want the least, %d", got, epoch)
+	}
+}
+
+// TestPlannerEpochFitsARound: a Planner serving more Deployments in turn
+// than its least epoch holds lengthens its epochs to a round of them, so
+// that it stops forgetting them: once it has, every Deployment stays
+// remembered and its template is hashed no more.
+func TestPlannerEpochFitsARound(t *testing.T) {
+	sc := corpus()[0] // the rolling create: every sync hashes the template
+	calls := 0
+	p := plan.NewPlanner(plan.WithHasher(func(_ model.PodTemplate, _ *int32) string { calls++; return "v2" }))
+	const epoch, deployments = 16, 24 // between one and two epochs
+	plan.SetPlannerLimit(p, 16)
+	plan.SetPlannerEpoch(p, epoch)
+	var states []plan.State
+	for i := range deployments {
+		s := sc.state
+		s.Deployment = sc.state.Deployment.DeepCopy()
+		s.Deployment.Name, s.Deployment.UID = fmt.Sprintf("web-%d", i), fmt.Sprintf("uid-web-%d", i)
+		states = append(states, s)
+	}
+	round := func() {
+		t.Helper()
+		for _, s := range states {
+			if _, err := p.Sync(s); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for range 10 {
+		round()
+	}
+	if got := plan.PlannerEpoch(p); got < 2*deployments {
+		t.Fatalf("epoch %d syncs after 10 rounds of %d Deployments, want at least %d", got, deployments, 2*deployments)
+	}
+	before := calls
+	for range 5 {
+		round()
+	}
+	if calls != before {
+		t.Fatalf("5 more rounds hashed %d templates, want none (all remembered)", calls-before)
+	}
+	if got, _ := plan.PlannerKnownLists(p); got != deployments {
+		t.Fatalf("%d Deployments remembered, want all %d", got, deployments)
+	}
+}
