@@ -9,19 +9,21 @@ import (
 // Planner is [Sync] for a program that plans the same objects again and
 // again: a controller's workers, a simulator, a what-if loop. It returns
 // exactly what Sync returns with the same options, and remembers between
-// calls what it has checked: that an object passed validation, the lists
-// (ReplicaSets and pods) of each Deployment's latest State that passed
-// validation (from the Deployment's second sync on), and the pod-template
-// hash of a Deployment's template with its collision count. A sync whose
-// lists hold only objects of its
-// Deployment's remembered lists (the same lists, the same objects in
-// another order, as a lister returns its cache, or fewer of them) skips
-// validation but for a Deployment object it has not seen; a sync with a
-// few objects replaced or added validates only those and compares only
-// those with the others for duplicate names and UIDs; any other sync skips
-// the validation of the objects it has seen and checks the cross-object
-// rules (unique names and UIDs) again. It calls the
-// [Hasher] at most once per Deployment object.
+// calls what it has checked:
+//   - that an object passed validation;
+//   - per Deployment (by UID, from its second sync on), the ReplicaSets and
+//     pods of its latest State that passed validation;
+//   - the pod-template hash of each Deployment object's template with its
+//     collision count.
+//
+// So a sync checks only what it has not seen. When its lists hold only
+// remembered objects of its Deployment (the same lists, the same objects in
+// another order as a lister returns them, or fewer of them), only a
+// Deployment object not seen before is validated. When a few objects are
+// new, only those are validated and compared with the others for duplicate
+// names and UIDs. Otherwise the objects not seen before are validated and
+// the whole lists compared for duplicates. The [Hasher] is called at most
+// once per Deployment object.
 //
 // Objects are remembered by pointer, so the objects handed to a Planner
 // must not be changed afterwards: a changed object is a new object, as with
@@ -35,17 +37,18 @@ import (
 //
 // A Planner holds on to the objects it remembers. Its memory is sized to
 // what it plans: twice the objects of the latest State of every Deployment
-// (by UID) it has planned lately, at least four times the largest State and
-// at least 1 024 objects. "Lately" is counted in syncs, not time: a
-// Deployment not planned for a whole epoch is forgotten, with its lists, by
-// the end of the next one. An epoch lasts at least 4 096 syncs and twice as
-// many as there were Deployments planned again in the last one, so a
-// controller that plans each of its Deployments in turn keeps all of them,
-// and one that sees ever new Deployments (created and deleted all day) does
-// not grow. When a memory reaches that size it forgets what it
+// it has planned lately, at least four times the largest State and at
+// least 1 024 objects. When a memory reaches that size it forgets what it
 // has not seen since the last time it forgot, so stale objects (earlier
-// versions of an object, deleted Deployments, with the lists remembered for
-// them) are let go. It is safe for concurrent use.
+// versions of an object, deleted Deployments) are let go. "Lately" is
+// counted in syncs, not time: a Deployment not planned for a whole epoch
+// is forgotten, with its lists, by the end of the next one. An epoch lasts
+// at least 4 096 syncs, and twice as many as the Deployments planned in
+// both of the last two epochs, so a controller that plans up to about
+// 6 000 Deployments in turn keeps them all (beyond that it validates
+// objects again more often), and one that sees ever new Deployments
+// (created and deleted all day) does not grow. It is safe for concurrent
+// use.
 type Planner struct {
 	cfg config
 

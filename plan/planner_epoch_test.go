@@ -57,7 +57,9 @@ func TestPlannerEpochFitsARound(t *testing.T) {
 	sc := corpus()[0] // the rolling create: every sync hashes the template
 	calls := 0
 	p := plan.NewPlanner(plan.WithHasher(func(_ model.PodTemplate, _ *int32) string { calls++; return "v2" }))
-	const epoch, deployments = 16, 24 // between one and two epochs
+	// More Deployments than an epoch, fewer than one and a half: the
+	// second epoch plans again more than half an epoch of them.
+	const epoch, deployments = 16, 20
 	plan.SetPlannerLimit(p, 16)
 	plan.SetPlannerEpoch(p, epoch)
 	var states []plan.State
