@@ -114,12 +114,13 @@ func (s *LabelSelector) matches(labels map[string]string) bool {
 			return false
 		}
 	}
-	return requirementsMatch(s.MatchExpressions, labels)
+	return s.matchesExpressions(labels)
 }
 
-// requirementsMatch evaluates match expressions already known to be valid.
-func requirementsMatch(reqs []LabelSelectorRequirement, labels map[string]string) bool {
-	for _, r := range reqs {
+// matchesExpressions evaluates the match expressions of a selector already
+// known to be valid.
+func (s *LabelSelector) matchesExpressions(labels map[string]string) bool {
+	for _, r := range s.MatchExpressions {
 		got, ok := labels[r.Key]
 		switch r.Operator {
 		case SelectorOpIn:
@@ -249,7 +250,7 @@ func (m Matcher) Matches(labels map[string]string) bool {
 		}
 	}
 	// Most selectors have no match expressions: no call for them.
-	return m.exprs == nil || requirementsMatch(m.exprs.MatchExpressions, labels)
+	return m.exprs == nil || m.exprs.matchesExpressions(labels)
 }
 
 // DeepCopy returns a copy sharing nothing with s; nil stays nil.
