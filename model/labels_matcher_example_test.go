@@ -13,7 +13,8 @@ func ExampleLabelsMatcher() {
 	m := model.LabelsMatcher(map[string]string{"app": "web", "tier": "frontend"})
 	fmt.Println(m.Matches(map[string]string{"app": "web", "tier": "frontend", "pod-template-hash": "5d7"}))
 	fmt.Println(m.Matches(map[string]string{"app": "web"}))
-	fmt.Println(model.LabelsMatcher(nil).Matches(nil))
+	everything := model.LabelsMatcher(nil)
+	fmt.Println(everything.Matches(nil))
 	// Output:
 	// true
 	// false

@@ -155,9 +155,7 @@ type Matcher struct {
 	// no allocation).
 	pairs [matcherPairs]matcherPair
 	more  []matcherPair
-	// exprs holds the match expressions (nil when there are none): a
-	// pointer rather than the slice keeps the Matcher, copied on every
-	// call of Matches, smaller.
+	// exprs holds the match expressions (nil when there are none).
 	exprs *LabelSelector
 	n     int32
 	ok    bool // false for the zero Matcher, which matches nothing
@@ -234,8 +232,10 @@ func LabelsMatcher(labels map[string]string) Matcher {
 	return labelsMatcher(labels, nil)
 }
 
-// Matches reports whether labels satisfy the selector.
-func (m Matcher) Matches(labels map[string]string) bool {
+// Matches reports whether labels satisfy the selector. Its receiver is a
+// pointer: copying the Matcher for every object matched costs more than the
+// lookups themselves.
+func (m *Matcher) Matches(labels map[string]string) bool {
 	if !m.ok {
 		return false
 	}
