@@ -102,3 +102,39 @@ func BenchmarkMatcherMatchesLabelsOnly(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkMatcherMatchesManyLabels evaluates a selector of six
+// matchLabels (more than a Matcher keeps without an allocation), checked
+// once, per object.
+func BenchmarkMatcherMatchesManyLabels(b *testing.B) {
+	sel := &model.LabelSelector{MatchLabels: map[string]string{
+		"app": "web", "tier": "frontend", "track": "stable", model.PodTemplateHashLabel: "5d7b9c",
+		"app.kubernetes.io/version": "1.25.3", "zone": "a",
+	}}
+	labels := map[string]string{
+		"app": "web", model.PodTemplateHashLabel: "5d7b9c", "track": "stable",
+		"tier": "frontend", "app.kubernetes.io/version": "1.25.3", "zone": "a", "team": "x",
+	}
+	m, err := model.NewMatcher(sel)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if !m.Matches(labels) {
+			b.Fatal("no match")
+		}
+	}
+}
+
+// BenchmarkNewSharedMatcher prepares the usual Deployment selector (two
+// matchLabels), as a planner does once per sync.
+func BenchmarkNewSharedMatcher(b *testing.B) {
+	sel := &model.LabelSelector{MatchLabels: map[string]string{"app": "web", model.PodTemplateHashLabel: "5d7b9c"}}
+	b.ReportAllocs()
+	for b.Loop() {
+		if m, err := model.NewSharedMatcher(sel); err != nil || !m.Matches(benchLabels) {
+			b.Fatal(err)
+		}
+	}
+}

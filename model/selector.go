@@ -146,71 +146,111 @@ func (s *LabelSelector) matchesExpressions(labels map[string]string) bool {
 
 // Matcher is a selector checked once and then evaluated many times, for
 // matching a selector against thousands of pods without re-validating it.
-// The zero Matcher matches nothing.
+// Its matchLabels are kept as key/value pairs, each one lookup in the labels
+// matched, where iterating the selector's map for every object costs more
+// than the lookups. The zero Matcher matches nothing.
 type Matcher struct {
-	sel *LabelSelector
-	// pairs[:n] are the selector's matchLabels when there are at most
-	// matcherPairs of them (n is -1 when there are more): each is one
-	// lookup in the labels matched, where iterating the selector's map for
-	// every object costs more than the lookups.
+	// pairs[:n] are the first matchLabels, more the rest (nil unless
+	// there are more than matcherPairs, so that the usual selector costs
+	// no allocation).
 	pairs [matcherPairs]matcherPair
-	n     int
+	more  []matcherPair
+	// exprs holds the match expressions (nil when there are none).
+	exprs *LabelSelector
+	n     int32
+	ok    bool // false for the zero Matcher, which matches nothing
 }
 
-// matcherPairs is how many matchLabels a Matcher keeps as pairs; selectors
-// rarely have more.
+// matcherPairs is how many matchLabels a Matcher keeps without an
+// allocation; selectors rarely have more.
 const matcherPairs = 4
 
 // matcherPair is one label a Matcher requires.
 type matcherPair struct{ key, value string }
 
-// newMatcher returns a Matcher evaluating s, which passed Check.
-func newMatcher(s *LabelSelector) Matcher {
-	m := Matcher{sel: s, n: -1}
-	if s != nil && len(s.MatchLabels) <= matcherPairs {
-		m.n = 0
-		for k, v := range s.MatchLabels {
+// labelsMatcher returns a Matcher requiring every label of labels, with the
+// match expressions exprs. Which labels go to pairs and which to more
+// follows the map's order: every one is required, so the order does not
+// change what matches.
+func labelsMatcher(labels map[string]string, exprs *LabelSelector) Matcher {
+	m := Matcher{exprs: exprs, ok: true}
+	if len(labels) > matcherPairs {
+		m.more = make([]matcherPair, 0, len(labels)-matcherPairs)
+	}
+	for k, v := range labels {
+		if m.n < matcherPairs {
 			m.pairs[m.n] = matcherPair{k, v}
 			m.n++
+		} else {
+			m.more = append(m.more, matcherPair{k, v})
 		}
 	}
 	return m
 }
 
-// NewMatcher checks s and returns a Matcher for it. The Matcher keeps a deep
-// copy, so later changes to s do not affect it.
+// NewMatcher checks s and returns a Matcher for it. The Matcher keeps its
+// own copy of what it evaluates, so later changes to s do not affect it.
+// A nil s gives a Matcher matching nothing, an empty one a Matcher matching
+// everything.
 func NewMatcher(s *LabelSelector) (Matcher, error) {
-	if err := s.Check(); err != nil {
+	if err := s.Check(); err != nil || s == nil {
 		return Matcher{}, err
 	}
-	return newMatcher(s.DeepCopy()), nil
+	var exprs *LabelSelector
+	if len(s.MatchExpressions) > 0 {
+		exprs = &LabelSelector{MatchExpressions: make([]LabelSelectorRequirement, len(s.MatchExpressions))}
+		for i, r := range s.MatchExpressions {
+			r.Values = slices.Clone(r.Values)
+			exprs.MatchExpressions[i] = r
+		}
+	}
+	return labelsMatcher(s.MatchLabels, exprs), nil
 }
 
-// NewSharedMatcher is NewMatcher without the copy: the Matcher evaluates s
-// itself, so s must not change while the Matcher is in use (as a planner's
-// input, which it only reads). It saves the copy's allocations where a
-// selector is matched against a few objects.
+// NewSharedMatcher is NewMatcher without the copy: the Matcher evaluates
+// s's match expressions themselves, so s must not change while the Matcher
+// is in use (as a planner's input, which it only reads). It saves the copy's
+// allocations where a selector is matched against a few objects.
 func NewSharedMatcher(s *LabelSelector) (Matcher, error) {
-	if err := s.Check(); err != nil {
+	if err := s.Check(); err != nil || s == nil {
 		return Matcher{}, err
 	}
-	return newMatcher(s), nil
+	var exprs *LabelSelector
+	if len(s.MatchExpressions) > 0 {
+		exprs = s
+	}
+	return labelsMatcher(s.MatchLabels, exprs), nil
 }
 
-// Matches reports whether labels satisfy the selector.
-func (m Matcher) Matches(labels map[string]string) bool {
-	if m.sel == nil {
+// LabelsMatcher returns a Matcher requiring every label of labels with its
+// value (a nil or empty map matches everything), without checking the
+// labels' syntax: the selector the ReplicaSet controller builds from its
+// template's labels to count fullyLabeledReplicas, which upstream does not
+// validate either (labels.Set.AsSelectorPreValidated). The Matcher does not
+// keep labels, so later changes to it do not affect the Matcher.
+func LabelsMatcher(labels map[string]string) Matcher {
+	return labelsMatcher(labels, nil)
+}
+
+// Matches reports whether labels satisfy the selector. Its receiver is a
+// pointer: copying the Matcher for every object matched costs more than the
+// lookups themselves.
+func (m *Matcher) Matches(labels map[string]string) bool {
+	if !m.ok {
 		return false
-	}
-	if m.n < 0 {
-		return m.sel.matches(labels)
 	}
 	for _, p := range m.pairs[:m.n] {
 		if got, ok := labels[p.key]; !ok || got != p.value {
 			return false
 		}
 	}
-	return m.sel.matchesExpressions(labels)
+	for _, p := range m.more {
+		if got, ok := labels[p.key]; !ok || got != p.value {
+			return false
+		}
+	}
+	// Most selectors have no match expressions: no call for them.
+	return m.exprs == nil || m.exprs.matchesExpressions(labels)
 }
 
 // DeepCopy returns a copy sharing nothing with s; nil stays nil.

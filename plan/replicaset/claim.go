@@ -65,12 +65,12 @@ func relatedReplicaSets(rs *model.ReplicaSet, replicaSets []*model.ReplicaSet) [
 func relatedMask(rs *model.ReplicaSet, pods []*model.Pod, replicaSets []*model.ReplicaSet) []bool {
 	mask := make([]bool, len(pods))
 	for _, r := range relatedReplicaSets(rs, replicaSets) {
-		m, err := newPodMatcher(r.Spec.Selector)
+		m, err := model.NewSharedMatcher(r.Spec.Selector)
 		if err != nil {
 			continue
 		}
 		for i, p := range pods {
-			if !mask[i] && p != nil && p.Namespace == rs.Namespace && m.matches(p.Labels) {
+			if !mask[i] && p != nil && p.Namespace == rs.Namespace && m.Matches(p.Labels) {
 				mask[i] = true
 			}
 		}

@@ -119,11 +119,15 @@ func genWorld(t *rapid.T, maxPods int) world {
 // active pods of the namespace that rs controls and selects, plus selected
 // orphans unless rs is being deleted.
 func claimedActive(w world) []*model.Pod {
-	sel, _ := model.NewMatcher(w.rs.Spec.Selector)
 	var out []*model.Pod
 	for _, p := range w.pods {
-		// The ReplicaSet's namespaced lister sees no other namespace.
-		if p.Namespace != w.rs.Namespace || !model.IsPodActive(p) || !sel.Matches(p.Labels) {
+		// The ReplicaSet's namespaced lister sees no other namespace. The
+		// selector is evaluated by LabelSelector.Matches, not by the
+		// model.Matcher Sync uses.
+		if p.Namespace != w.rs.Namespace || !model.IsPodActive(p) {
+			continue
+		}
+		if ok, err := w.rs.Spec.Selector.Matches(p.Labels); !ok || err != nil {
 			continue
 		}
 		ref := p.ControllerRef()

@@ -23,12 +23,13 @@ type statusCounts struct {
 func countStatus(rs *model.ReplicaSet, active []*model.Pod, terminating int, now time.Time, cfg *config) statusCounts {
 	var c statusCounts
 	c.replicas = int32(len(active))
-	var template []labelPair
-	if !selectorRequires(rs.Spec.Selector, rs.Spec.Template.Labels) {
-		template = requiredLabels(rs.Spec.Template.Labels)
+	all := selectorRequires(rs.Spec.Selector, rs.Spec.Template.Labels)
+	var template model.Matcher
+	if !all {
+		template = model.LabelsMatcher(rs.Spec.Template.Labels)
 	}
 	for _, p := range active {
-		if hasAll(p.Labels, template) {
+		if all || template.Matches(p.Labels) {
 			c.fullyLabeled++
 		}
 		if model.IsPodReady(p) {

@@ -55,13 +55,13 @@ func Sync(rs *model.ReplicaSet, pods []*model.Pod, replicaSets []*model.ReplicaS
 			}
 		}
 	}
-	// Validated above, so the matcher cannot fail.
-	s.sel, _ = newPodMatcher(rs.Spec.Selector)
+	// Validated above, so the matcher cannot fail; Sync only reads rs.
+	s.sel, _ = model.NewSharedMatcher(rs.Spec.Selector)
 	s.claim()
 	terminating := 0
 	if cfg.terminating {
 		for _, p := range s.pods {
-			if ref := p.ControllerRef(); model.IsPodTerminating(p) && ref != nil && listedFor(ref, rs) && s.sel.matches(p.Labels) {
+			if ref := p.ControllerRef(); model.IsPodTerminating(p) && ref != nil && listedFor(ref, rs) && s.sel.Matches(p.Labels) {
 				terminating++
 			}
 		}
@@ -112,7 +112,7 @@ type syncer struct {
 	pods []*model.Pod // of rs's namespace, in input order; read only (may be the caller's)
 	// replicaSets are the caller's, read for related ReplicaSets only.
 	replicaSets []*model.ReplicaSet
-	sel         podMatcher
+	sel         model.Matcher
 	active      []*model.Pod // claimed active pods, in input order
 	plan        Plan
 	// names maps the name of every pod of pods (of rs's namespace) to its
@@ -142,7 +142,7 @@ func (s *syncer) claim() {
 		if ref != nil && !listedFor(ref, rs) {
 			continue // another controller's pod: its labels do not matter
 		}
-		matches := s.sel.matches(p.Labels)
+		matches := s.sel.Matches(p.Labels)
 		if ref != nil {
 			if matches {
 				s.active = append(s.active, p)
