@@ -146,23 +146,31 @@ func (s *syncer) createNewReplicaSet(oldRSs []*model.ReplicaSet, newRevision str
 	tmpl := d.Spec.Template
 	tmpl.Labels = withLabel(d.Spec.Template.Labels, model.PodTemplateHashLabel, podHash)
 	tmpl.Annotations = maps.Clone(d.Spec.Template.Annotations)
-	sel := *d.Spec.Selector
-	sel.MatchLabels = nil
-	selector := sel.DeepCopy()
+	// The ReplicaSet, its owner reference, replicas and selector are one
+	// allocation (see createdReplicaSet).
+	c := new(createdReplicaSet)
+	selector := &c.selector
+	if d.Spec.Selector.MatchExpressions != nil {
+		sel := *d.Spec.Selector
+		sel.MatchLabels = nil
+		*selector = *sel.DeepCopy()
+	}
 	if maps.Equal(d.Spec.Selector.MatchLabels, d.Spec.Template.Labels) && d.Spec.Selector.MatchLabels != nil {
 		selector.MatchLabels = tmpl.Labels
 	} else {
 		selector.MatchLabels = withLabel(d.Spec.Selector.MatchLabels, model.PodTemplateHashLabel, podHash)
 	}
-	rs := &model.ReplicaSet{
+	c.owner[0] = model.NewControllerRef(model.AppsV1APIVersion, model.DeploymentKind, d.Name, d.UID)
+	rs := &c.rs
+	*rs = model.ReplicaSet{
 		ObjectMeta: model.ObjectMeta{
 			Name:            hash.ReplicaSetName(d.Name, podHash),
 			Namespace:       d.Namespace,
 			Labels:          tmpl.Labels,
-			OwnerReferences: []model.OwnerReference{model.NewControllerRef(model.AppsV1APIVersion, model.DeploymentKind, d.Name, d.UID)},
+			OwnerReferences: c.owner[:],
 		},
 		Spec: model.ReplicaSetSpec{
-			Replicas: model.Int32Ptr(0), MinReadySeconds: d.Spec.MinReadySeconds, Selector: selector, Template: tmpl,
+			Replicas: &c.replicas, MinReadySeconds: d.Spec.MinReadySeconds, Selector: selector, Template: tmpl,
 		},
 	}
 	count, why, err := newRSNewReplicas(s.mem, d, s.mem.appendRS(oldRSs, rs), rs)
@@ -202,6 +210,16 @@ func (s *syncer) createNewReplicaSet(oldRSs []*model.ReplicaSet, newRevision str
 		s.updateStatus(reason(ReasonSyncRevision, nil, "the Deployment records revision %s and its new ReplicaSet %s", newRevision, rs.Name))
 	}
 	return created, true
+}
+
+// createdReplicaSet is a ReplicaSet createNewReplicaSet makes, with its
+// owner reference, replicas and selector: what the plan's create owns
+// alone, in one allocation.
+type createdReplicaSet struct {
+	rs       model.ReplicaSet
+	owner    [1]model.OwnerReference
+	replicas int32
+	selector model.LabelSelector
 }
 
 // hashCollision plans what upstream ends up doing when the create fails with
