@@ -51,34 +51,53 @@ func FindOldReplicaSets(d *model.Deployment, rss []*model.ReplicaSet) (required,
 // Upstream calls it up to twice per sync (to detect a scaling event, then
 // for the strategy). When the first call wrote nothing, the second would
 // compute exactly the same from the same inputs, so its result is reused;
-// after a write the second call runs again, as it must to reproduce
-// upstream's second write.
+// after a write (or to create the new ReplicaSet the first call did not)
+// the second call runs again, as it must to reproduce upstream's second
+// write, from the same split of rsList into the existing new ReplicaSet
+// and the old ones: a pure result of the same list and template.
 func (s *syncer) getAllReplicaSetsAndSyncRevision(rsList []*model.ReplicaSet, create bool) (newRS *model.ReplicaSet, oldRSs []*model.ReplicaSet, ok bool) {
-	if f := s.found; f.valid && (f.newRS != nil || !create) {
+	f := &s.found
+	if f.valid && (f.newRS != nil || !create) {
 		return f.newRS, f.oldRSs, true
 	}
 	writes := len(s.plan.Actions)
-	// rsList is the claimed list, already in creation order.
-	existing := FindNewReplicaSet(s.d, rsList)
-	oldRSs = s.mem.rsSlice(len(rsList))
-	for _, rs := range rsList {
-		if rs != existing {
-			oldRSs = append(oldRSs, rs)
+	var existing *model.ReplicaSet
+	if f.split && !s.templateReplaced && sameList(f.rsList, rsList) {
+		existing, oldRSs = f.existing, f.oldRSs
+	} else {
+		// rsList is the claimed list, already in creation order.
+		existing = FindNewReplicaSet(s.d, rsList)
+		oldRSs = s.mem.rsSlice(len(rsList))
+		for _, rs := range rsList {
+			if rs != existing {
+				oldRSs = append(oldRSs, rs)
+			}
 		}
+		*f = foundReplicaSets{split: !s.templateReplaced, rsList: rsList, existing: existing, oldRSs: oldRSs}
 	}
 	newRS, ok = s.getNewReplicaSet(existing, oldRSs, create)
 	if ok && len(s.plan.Actions) == writes {
-		s.found = foundReplicaSets{valid: true, newRS: newRS, oldRSs: oldRSs}
+		f.valid, f.newRS = true, newRS
 	}
 	return newRS, oldRSs, ok
 }
 
-// foundReplicaSets remembers a getAllReplicaSetsAndSyncRevision that wrote
-// nothing.
+// foundReplicaSets remembers how getAllReplicaSetsAndSyncRevision split a
+// list (split: rsList into existing and oldRSs, for the working copy's
+// template while it is the input's) and, when the call wrote nothing, its
+// result (valid: newRS and oldRSs).
 type foundReplicaSets struct {
-	valid  bool
-	newRS  *model.ReplicaSet
-	oldRSs []*model.ReplicaSet
+	split    bool
+	rsList   []*model.ReplicaSet
+	existing *model.ReplicaSet
+	valid    bool
+	newRS    *model.ReplicaSet
+	oldRSs   []*model.ReplicaSet
+}
+
+// sameList reports whether a and b are the same list (not only equal ones).
+func sameList(a, b []*model.ReplicaSet) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // getNewReplicaSet returns existing, the ReplicaSet with the Deployment's
