@@ -30,9 +30,10 @@ type workArea struct {
 // copy is a copy of in and whose scratch backs the plan memory's working
 // lists, and room for the working copy's spec (nil when the sync has
 // none). A Planner's working areas come from and go back to its pool
-// (workingCopies), so its plans' memory holds neither (its working copy
-// never owns its spec); without a pool both are allocated with the plan's
-// memory.
+// (workingCopies), so its plans' memory holds neither a working copy nor
+// a scratch (only a pointer to a cleared scratch it never reads again;
+// its working copy never owns its spec); without a pool both are
+// allocated with the plan's memory.
 func newMemory(workingCopies *sync.Pool, in *model.Deployment) (*planMemory, *workArea, *specCopy) {
 	if workingCopies != nil {
 		w, _ := workingCopies.Get().(*workArea)
