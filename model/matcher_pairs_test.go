@@ -6,9 +6,10 @@ import (
 	"github.com/rolloutplan/rolloutplan/model"
 )
 
-// TestMatcherAgreesWithSelector: a Matcher (shared or copied) matches
-// exactly what LabelSelector.Matches matches, for selectors of 0 to 6
-// matchLabels (below, at and above the number a Matcher keeps as pairs),
+// TestMatcherAgreesWithSelector: a Matcher (shared, copied, or made by
+// NewCheckedMatcher for a selector already checked) matches exactly what
+// LabelSelector.Matches matches, for selectors of 0 to 6 matchLabels
+// (below, at and above the number a Matcher keeps as pairs),
 // with and without match expressions, against every subset of a set of
 // labels, each with its required value, another value, or missing.
 func TestMatcherAgreesWithSelector(t *testing.T) {
@@ -33,6 +34,7 @@ func TestMatcherAgreesWithSelector(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			checkedOnce := model.NewCheckedMatcher(sel)
 			// Each of the first n+1 keys is missing (0), has the
 			// required value (1) or another one (2).
 			combos := 1
@@ -61,6 +63,9 @@ func TestMatcherAgreesWithSelector(t *testing.T) {
 				}
 				if got := copied.Matches(labels); got != want {
 					t.Errorf("Matcher of %v on %v = %v, want %v", sel, labels, got, want)
+				}
+				if got := checkedOnce.Matches(labels); got != want {
+					t.Errorf("checked Matcher of %v on %v = %v, want %v", sel, labels, got, want)
 				}
 				checked++
 				if want {

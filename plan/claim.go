@@ -11,9 +11,10 @@ import (
 // possible patch orders and keeps the plan independent of the input order.
 func (s *syncer) claimReplicaSets() []*model.ReplicaSet {
 	d := s.d
-	// State.Validate has checked the selector, so this cannot fail; the
-	// working copy's selector is never changed.
-	sel, _ := model.NewSharedMatcher(d.Spec.Selector)
+	// State.Validate has checked the selector (a sync runs only on a valid
+	// State) and the working copy's selector is never changed: it is not
+	// checked again.
+	sel := model.NewCheckedMatcher(d.Spec.Selector)
 	claimed := s.mem.rsSlice(len(s.all))
 	for _, rs := range s.mem.sortedByCreation(s.all) {
 		if ref := rs.ControllerRef(); ref != nil {

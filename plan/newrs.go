@@ -51,34 +51,53 @@ func FindOldReplicaSets(d *model.Deployment, rss []*model.ReplicaSet) (required,
 // Upstream calls it up to twice per sync (to detect a scaling event, then
 // for the strategy). When the first call wrote nothing, the second would
 // compute exactly the same from the same inputs, so its result is reused;
-// after a write the second call runs again, as it must to reproduce
-// upstream's second write.
+// after a write (or to create the new ReplicaSet the first call did not)
+// the second call runs again, as it must to reproduce upstream's second
+// write, from the same split of rsList into the existing new ReplicaSet
+// and the old ones: a pure result of the same list and template.
 func (s *syncer) getAllReplicaSetsAndSyncRevision(rsList []*model.ReplicaSet, create bool) (newRS *model.ReplicaSet, oldRSs []*model.ReplicaSet, ok bool) {
-	if f := s.found; f.valid && (f.newRS != nil || !create) {
+	f := &s.found
+	if f.valid && (f.newRS != nil || !create) {
 		return f.newRS, f.oldRSs, true
 	}
 	writes := len(s.plan.Actions)
-	// rsList is the claimed list, already in creation order.
-	existing := FindNewReplicaSet(s.d, rsList)
-	oldRSs = s.mem.rsSlice(len(rsList))
-	for _, rs := range rsList {
-		if rs != existing {
-			oldRSs = append(oldRSs, rs)
+	var existing *model.ReplicaSet
+	if f.split && !s.templateReplaced && sameList(f.rsList, rsList) {
+		existing, oldRSs = f.existing, f.oldRSs
+	} else {
+		// rsList is the claimed list, already in creation order.
+		existing = FindNewReplicaSet(s.d, rsList)
+		oldRSs = s.mem.rsSlice(len(rsList))
+		for _, rs := range rsList {
+			if rs != existing {
+				oldRSs = append(oldRSs, rs)
+			}
 		}
+		*f = foundReplicaSets{split: !s.templateReplaced, rsList: rsList, existing: existing, oldRSs: oldRSs}
 	}
 	newRS, ok = s.getNewReplicaSet(existing, oldRSs, create)
 	if ok && len(s.plan.Actions) == writes {
-		s.found = foundReplicaSets{valid: true, newRS: newRS, oldRSs: oldRSs}
+		f.valid, f.newRS = true, newRS
 	}
 	return newRS, oldRSs, ok
 }
 
-// foundReplicaSets remembers a getAllReplicaSetsAndSyncRevision that wrote
-// nothing.
+// foundReplicaSets remembers how getAllReplicaSetsAndSyncRevision split a
+// list (split: rsList into existing and oldRSs, for the working copy's
+// template while it is the input's) and, when the call wrote nothing, its
+// result (valid: newRS and oldRSs).
 type foundReplicaSets struct {
-	valid  bool
-	newRS  *model.ReplicaSet
-	oldRSs []*model.ReplicaSet
+	split    bool
+	rsList   []*model.ReplicaSet
+	existing *model.ReplicaSet
+	valid    bool
+	newRS    *model.ReplicaSet
+	oldRSs   []*model.ReplicaSet
+}
+
+// sameList reports whether a and b are the same list (not only equal ones).
+func sameList(a, b []*model.ReplicaSet) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // getNewReplicaSet returns existing, the ReplicaSet with the Deployment's
@@ -146,23 +165,31 @@ func (s *syncer) createNewReplicaSet(oldRSs []*model.ReplicaSet, newRevision str
 	tmpl := d.Spec.Template
 	tmpl.Labels = withLabel(d.Spec.Template.Labels, model.PodTemplateHashLabel, podHash)
 	tmpl.Annotations = maps.Clone(d.Spec.Template.Annotations)
-	sel := *d.Spec.Selector
-	sel.MatchLabels = nil
-	selector := sel.DeepCopy()
+	// The ReplicaSet, its owner reference, replicas and selector are one
+	// allocation (see createdReplicaSet).
+	c := new(createdReplicaSet)
+	selector := &c.selector
+	if d.Spec.Selector.MatchExpressions != nil {
+		sel := *d.Spec.Selector
+		sel.MatchLabels = nil
+		*selector = *sel.DeepCopy()
+	}
 	if maps.Equal(d.Spec.Selector.MatchLabels, d.Spec.Template.Labels) && d.Spec.Selector.MatchLabels != nil {
 		selector.MatchLabels = tmpl.Labels
 	} else {
 		selector.MatchLabels = withLabel(d.Spec.Selector.MatchLabels, model.PodTemplateHashLabel, podHash)
 	}
-	rs := &model.ReplicaSet{
+	c.owner[0] = model.NewControllerRef(model.AppsV1APIVersion, model.DeploymentKind, d.Name, d.UID)
+	rs := &c.rs
+	*rs = model.ReplicaSet{
 		ObjectMeta: model.ObjectMeta{
 			Name:            hash.ReplicaSetName(d.Name, podHash),
 			Namespace:       d.Namespace,
 			Labels:          tmpl.Labels,
-			OwnerReferences: []model.OwnerReference{model.NewControllerRef(model.AppsV1APIVersion, model.DeploymentKind, d.Name, d.UID)},
+			OwnerReferences: c.owner[:],
 		},
 		Spec: model.ReplicaSetSpec{
-			Replicas: model.Int32Ptr(0), MinReadySeconds: d.Spec.MinReadySeconds, Selector: selector, Template: tmpl,
+			Replicas: &c.replicas, MinReadySeconds: d.Spec.MinReadySeconds, Selector: selector, Template: tmpl,
 		},
 	}
 	count, why, err := newRSNewReplicas(s.mem, d, s.mem.appendRS(oldRSs, rs), rs)
@@ -202,6 +229,16 @@ func (s *syncer) createNewReplicaSet(oldRSs []*model.ReplicaSet, newRevision str
 		s.updateStatus(reason(ReasonSyncRevision, nil, "the Deployment records revision %s and its new ReplicaSet %s", newRevision, rs.Name))
 	}
 	return created, true
+}
+
+// createdReplicaSet is a ReplicaSet createNewReplicaSet makes, with its
+// owner reference, replicas and selector: what the plan's create owns
+// alone, in one allocation.
+type createdReplicaSet struct {
+	rs       model.ReplicaSet
+	owner    [1]model.OwnerReference
+	replicas int32
+	selector model.LabelSelector
 }
 
 // hashCollision plans what upstream ends up doing when the create fails with

@@ -25,8 +25,8 @@ type config struct {
 	// changed (a Planner's input is read-only by contract).
 	shareInput bool
 	proportion proportion.Options
-	// workingCopies, a Planner's, holds the working copies of finished
-	// syncs for the next ones (see newMemory).
+	// workingCopies, a Planner's, holds the working copies and working
+	// areas of finished syncs for the next ones (see newMemory).
 	workingCopies *sync.Pool
 }
 

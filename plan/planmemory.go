@@ -5,8 +5,9 @@ import "github.com/rolloutplan/rolloutplan/model"
 // planMemory holds, in one allocation, what most plans hold: up to two
 // notes (the plan's slices start in these arrays and move out when they
 // grow past them), its status and reasons' values, and, for a sync that
-// writes, its writes' memory; and, during the sync, the working lists
-// (the working copy lives beside it, see newMemory).
+// writes, its writes' memory; and, during the sync, where the working
+// lists are (their scratch and the working copy are the sync's working
+// area, see newMemory).
 // Its arrays are sized for a typical sync: every byte allocated costs
 // garbage collection time, used or not.
 // Each array backs one slice only, so appending to one of the plan's slices
@@ -20,8 +21,9 @@ type planMemory struct {
 	writes *writeMemory
 	notes  [2]Reason
 	// What the working copy's spec points to once it owns it is not here
-	// (see newMemory): a Planner's syncs never need it.
-	rs    [rsScratch]*model.ReplicaSet // see rsSlice
+	// (see newMemory): a Planner's syncs never need it. Nor is the scratch
+	// of the working lists (see rsSlice), in the sync's working area.
+	rs    *[rsScratch]*model.ReplicaSet
 	nRS   int
 	ints  [2][2]int32 // see statusInts
 	nInts int

@@ -14,7 +14,7 @@ import (
 // capped, so appending past one never overwrites the next; a nil memory
 // allocates.
 func TestPlanMemoryListsAreIndependent(t *testing.T) {
-	m := new(planMemory)
+	m := &planMemory{rs: new([rsScratch]*model.ReplicaSet)}
 	a, b := m.rsSlice(2), m.rsSlice(2)
 	x, y, z := &model.ReplicaSet{}, &model.ReplicaSet{}, &model.ReplicaSet{}
 	b = append(b, y, y)

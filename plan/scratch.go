@@ -8,17 +8,17 @@ import (
 )
 
 // rsScratch is how many ReplicaSet pointers the working lists of one sync
-// (claimed, old, all, active, sorted) take from planMemory before they are
-// allocated on their own.
+// (claimed, old, all, active, sorted) take from the scratch of the sync's
+// working area before they are allocated on their own.
 const rsScratch = 18
 
 // rsSlice returns an empty list with room for n ReplicaSets, for a list the
 // sync works through and the plan does not keep: in m's scratch while it
-// has room (a nil m has none). Lists taken from the scratch are capped at
+// has room (a nil m, or one without a scratch, has none). Lists taken from the scratch are capped at
 // n, so appending past n moves a list out instead of overwriting the next
 // one.
 func (m *planMemory) rsSlice(n int) []*model.ReplicaSet {
-	if m == nil || m.nRS+n > len(m.rs) {
+	if m == nil || m.rs == nil || m.nRS+n > len(m.rs) {
 		return make([]*model.ReplicaSet, 0, n)
 	}
 	out := m.rs[m.nRS : m.nRS : m.nRS+n]

@@ -51,6 +51,8 @@ type syncer struct {
 	// newMemory).
 	mem  *planMemory
 	spec *specCopy
+	// work holds the working copy (d) and the working lists' scratch.
+	work *workArea
 }
 
 // podTemplateHash is the hasher's value for the working copy's template
@@ -86,7 +88,8 @@ func (sy *syncer) start(s State, cfg config) {
 		all:  s.ReplicaSets,
 		pods: s.Pods,
 	}
-	sy.mem, sy.d, sy.spec = newMemory(cfg.workingCopies, s.Deployment)
+	sy.mem, sy.work, sy.spec = newMemory(cfg.workingCopies, s.Deployment)
+	sy.d = &sy.work.wc
 	sy.plan = Plan{ConflictAt: -1, Actions: []Action{}} // in writeMemory from the first write
 }
 
@@ -231,7 +234,6 @@ func (s *syncer) touchReplicaSet(a Action) {
 }
 
 func (s *syncer) finish() Plan {
-	clear(s.mem.rs[:s.mem.nRS])
 	p := s.plan
 	invalidOutcome(&p)
 	p.Status = s.statusComputed
@@ -239,7 +241,7 @@ func (s *syncer) finish() Plan {
 		s.note(reason(NoteStatusUnchanged, nil, "nothing to do: the stored status is current"))
 		p.Notes = s.plan.Notes
 	}
-	releaseWorkingCopy(s.cfg.workingCopies, s.d)
+	releaseWork(s.cfg.workingCopies, s.mem, s.work)
 	return p
 }
 

@@ -7,7 +7,7 @@ import (
 )
 
 // syncMemory is what a sync of Sync allocates: the plan's memory with its
-// writes' memory, the working copy, and room for what the working copy's
+// writes' memory, the working area, and room for what the working copy's
 // spec points to once it owns it (ownWorkingCopy), in one allocation. (A
 // Planner allocates the writes' memory at a sync's first write instead:
 // its syncs, a controller's resyncs, mostly write nothing; Sync's, a
@@ -15,38 +15,50 @@ import (
 type syncMemory struct {
 	planMemory
 	writes writeMemory
-	wc     model.Deployment
+	work   workArea
 	spec   specCopy
 }
 
-// newMemory returns a sync's plan memory, its working copy, a copy of in,
-// and room for the working copy's spec (nil when the sync has none). A
-// Planner's working copies come from and go back to its pool
-// (workingCopies), so its plans' memory holds neither (its working copy
-// never owns its spec); without a pool both are allocated with the plan's
-// memory.
-func newMemory(workingCopies *sync.Pool, in *model.Deployment) (*planMemory, *model.Deployment, *specCopy) {
+// workArea is what a sync works with and its plan never points to: the
+// working copy and the scratch of the working lists (see rsSlice).
+type workArea struct {
+	wc model.Deployment
+	rs [rsScratch]*model.ReplicaSet
+}
+
+// newMemory returns a sync's plan memory, its working area, whose working
+// copy is a copy of in and whose scratch backs the plan memory's working
+// lists, and room for the working copy's spec (nil when the sync has
+// none). A Planner's working areas come from and go back to its pool
+// (workingCopies), so its plans' memory holds neither a working copy nor
+// a scratch (only a pointer to a cleared scratch it never reads again;
+// its working copy never owns its spec); without a pool both are
+// allocated with the plan's memory.
+func newMemory(workingCopies *sync.Pool, in *model.Deployment) (*planMemory, *workArea, *specCopy) {
 	if workingCopies != nil {
-		wc, _ := workingCopies.Get().(*model.Deployment)
-		if wc == nil {
-			wc = new(model.Deployment)
+		w, _ := workingCopies.Get().(*workArea)
+		if w == nil {
+			w = new(workArea)
 		}
-		*wc = *in
-		return new(planMemory), wc, nil
+		w.wc = *in
+		return &planMemory{rs: &w.rs}, w, nil
 	}
 	m := new(syncMemory)
 	m.planMemory.writes = &m.writes
-	m.wc = *in
-	return &m.planMemory, &m.wc, &m.spec
+	m.planMemory.rs = &m.work.rs
+	m.work.wc = *in
+	return &m.planMemory, &m.work, &m.spec
 }
 
-// releaseWorkingCopy clears the working copy wc at the end of a sync: it
-// may still point into the input, and the plan's memory may hold it
-// (Sync). A Planner's goes back to its pool; no plan points to it (a
-// write sends a copy).
-func releaseWorkingCopy(workingCopies *sync.Pool, wc *model.Deployment) {
-	*wc = model.Deployment{}
+// releaseWork clears the working area w at the end of a sync whose plan
+// memory is m: the working copy and the lists may still point into the
+// input, and the plan's memory may hold them (Sync). A Planner's goes back
+// to its pool; no plan points to it (a write sends a copy, and the plan
+// keeps none of the working lists).
+func releaseWork(workingCopies *sync.Pool, m *planMemory, w *workArea) {
+	clear(w.rs[:m.nRS])
+	w.wc = model.Deployment{}
 	if workingCopies != nil {
-		workingCopies.Put(wc)
+		workingCopies.Put(w)
 	}
 }
