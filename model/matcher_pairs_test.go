@@ -7,7 +7,7 @@ import (
 )
 
 // TestMatcherAgreesWithSelector: a Matcher (shared, copied, or made by
-// NewCheckedMatcher for a selector already checked) matches exactly what
+// NewPreValidatedMatcher for a selector already checked) matches exactly what
 // LabelSelector.Matches matches, for selectors of 0 to 6 matchLabels
 // (below, at and above the number a Matcher keeps as pairs),
 // with and without match expressions, against every subset of a set of
@@ -34,7 +34,7 @@ func TestMatcherAgreesWithSelector(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkedOnce := model.NewCheckedMatcher(sel)
+			checkedOnce := model.NewPreValidatedMatcher(sel)
 			// Each of the first n+1 keys is missing (0), has the
 			// required value (1) or another one (2).
 			combos := 1

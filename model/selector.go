@@ -212,14 +212,29 @@ func NewMatcher(s *LabelSelector) (Matcher, error) {
 // is in use (as a planner's input, which it only reads). It saves the copy's
 // allocations where a selector is matched against a few objects.
 func NewSharedMatcher(s *LabelSelector) (Matcher, error) {
-	if err := s.Check(); err != nil || s == nil {
+	if err := s.Check(); err != nil {
 		return Matcher{}, err
+	}
+	return NewPreValidatedMatcher(s), nil
+}
+
+// NewPreValidatedMatcher is NewSharedMatcher for a selector that has
+// already passed [LabelSelector.Check] and not changed since, such as the
+// selector of a Deployment a planner validated: it skips the check, which
+// costs more than matching a few objects (upstream's "pre-validated"
+// selectors skip it likewise). Given a selector that fails Check, its
+// Matcher never panics but answers as if the invalid parts were absent (an
+// unknown operator constrains nothing); use NewSharedMatcher when s is not
+// known to be valid. A nil s gives a Matcher matching nothing.
+func NewPreValidatedMatcher(s *LabelSelector) Matcher {
+	if s == nil {
+		return Matcher{}
 	}
 	var exprs *LabelSelector
 	if len(s.MatchExpressions) > 0 {
 		exprs = s
 	}
-	return labelsMatcher(s.MatchLabels, exprs), nil
+	return labelsMatcher(s.MatchLabels, exprs)
 }
 
 // LabelsMatcher returns a Matcher requiring every label of labels with its

@@ -14,7 +14,7 @@ func (s *syncer) claimReplicaSets() []*model.ReplicaSet {
 	// State.Validate has checked the selector (a sync runs only on a valid
 	// State) and the working copy's selector is never changed: it is not
 	// checked again.
-	sel := model.NewCheckedMatcher(d.Spec.Selector)
+	sel := model.NewPreValidatedMatcher(d.Spec.Selector)
 	claimed := s.mem.rsSlice(len(s.all))
 	for _, rs := range s.mem.sortedByCreation(s.all) {
 		if ref := rs.ControllerRef(); ref != nil {

@@ -115,7 +115,8 @@
 //     IsPodTerminating: model.IsPodReady, model.IsPodAvailable,
 //     model.IsPodActive, model.IsPodTerminating.
 //   - metav1.LabelSelectorAsSelector and Selector.Matches: model.LabelSelector
-//     and model.Matcher.
+//     and model.Matcher; labels.Set.AsSelectorPreValidated:
+//     model.LabelsMatcher.
 //   - deployment/util skipCopyAnnotation: model.IsSkippedAnnotation;
 //     ReplicaSetsByCreationTimestamp: proportion.ByCreationTimestamp (built
 //     on model.CompareCreation).
