@@ -223,9 +223,10 @@ func NewSharedMatcher(s *LabelSelector) (Matcher, error) {
 // selector of a Deployment a planner validated: it skips the check, which
 // costs more than matching a few objects (upstream's "pre-validated"
 // selectors skip it likewise). Given a selector that fails Check, its
-// Matcher never panics but answers as if the invalid parts were absent (an
-// unknown operator constrains nothing); use NewSharedMatcher when s is not
-// known to be valid. A nil s gives a Matcher matching nothing.
+// Matcher never panics but its answers are unspecified (an unknown
+// operator constrains nothing, an In without values matches nothing); use
+// NewSharedMatcher when s is not known to be valid. A nil s gives a
+// Matcher matching nothing.
 func NewPreValidatedMatcher(s *LabelSelector) Matcher {
 	if s == nil {
 		return Matcher{}
@@ -248,8 +249,9 @@ func LabelsMatcher(labels map[string]string) Matcher {
 }
 
 // Matches reports whether labels satisfy the selector. Its receiver is a
-// pointer: copying the Matcher for every object matched costs more than the
-// lookups themselves.
+// pointer (so a Matcher returned by a call must be stored in a variable
+// before it matches): copying the Matcher for every object matched costs
+// more than the lookups themselves.
 func (m *Matcher) Matches(labels map[string]string) bool {
 	if !m.ok {
 		return false

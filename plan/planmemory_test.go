@@ -43,7 +43,8 @@ func TestPlanMemoryListsAreIndependent(t *testing.T) {
 
 // TestFinishKeepsNoInput: after a sync, the plan's memory holds nothing of
 // the input (the working copy and the scratch lists are cleared), so a
-// plan does not keep its input alive.
+// plan does not keep its input alive; a Planner's plan memory no longer
+// points to the scratch that went back to its pool.
 func TestFinishKeepsNoInput(t *testing.T) {
 	cases := readConformanceStatesFile(t)
 	planner := newConfig(nil)
@@ -63,10 +64,13 @@ func TestFinishKeepsNoInput(t *testing.T) {
 		if !reflect.DeepEqual(*sy.d, model.Deployment{}) {
 			t.Errorf("state %d: the working copy survives the sync", i)
 		}
-		for j, rs := range m.rs {
+		for j, rs := range sy.work.rs {
 			if rs != nil {
 				t.Errorf("state %d: scratch[%d] still holds %s", i, j, rs.Name)
 			}
+		}
+		if cfg.workingCopies != nil && m.rs != nil {
+			t.Errorf("state %d: the plan's memory still points to the scratch its Planner took back", i)
 		}
 	}
 }

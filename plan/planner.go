@@ -12,7 +12,9 @@ import (
 // calls what it has checked:
 //   - that an object passed validation;
 //   - per Deployment (by UID, from its second sync on), the ReplicaSets and
-//     pods of its latest State that passed validation;
+//     pods of its latest State that passed validation with objects it had
+//     not remembered, or with clearly fewer (so that deleted objects are
+//     let go);
 //   - the pod-template hash of each Deployment object's template with its
 //     collision count.
 //
@@ -45,10 +47,14 @@ import (
 // is forgotten, with its lists, by the end of the next one. An epoch lasts
 // at least 4 096 syncs, and twice as many as the Deployments planned in
 // both of the last two epochs, so a controller that plans up to about
-// 6 000 Deployments in turn keeps them all (beyond that it validates
-// objects again more often), and one that sees ever new Deployments
-// (created and deleted all day) does not grow. It is safe for concurrent
-// use.
+// 6 000 Deployments in turn keeps them all, and one that sees ever new
+// Deployments (created and deleted all day) does not grow. Past about
+// 6 000 Deployments planned in turn, each is forgotten before its next
+// turn: every sync then validates the objects the Planner no longer
+// remembers, as a first sync does (the plans are the same, only slower).
+//
+// Make a Planner with NewPlanner; the zero Planner is not ready for use.
+// It is safe for concurrent use.
 type Planner struct {
 	cfg config
 
@@ -174,6 +180,16 @@ func (p *Planner) validate(s State) error {
 		}
 		addedRS, addedPods := last.added(s, slotsBuf[:], addedRSBuf[:0], addedPodBuf[:0])
 		if len(addedRS) == 0 && len(addedPods) == 0 {
+			if n := len(s.ReplicaSets) + len(s.Pods); n < len(last.objs)*3/4 {
+				// The lists shrank (pods deleted, ReplicaSets cleaned
+				// up): remember the shorter ones, so that the objects
+				// gone are not kept alive for as long as the Deployment
+				// is planned.
+				lists := newKnownLists(s)
+				p.mu.Lock()
+				m.lists = lists
+				p.mu.Unlock()
+			}
 			return p.validateDeployment(s, freshD, validatedKnownObjects)
 		}
 		how = validatedNewObjects

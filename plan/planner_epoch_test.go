@@ -2,6 +2,7 @@ package plan_test
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/rolloutplan/rolloutplan/model"
@@ -92,5 +93,50 @@ func TestPlannerEpochFitsARound(t *testing.T) {
 	}
 	if got, _ := plan.PlannerKnownLists(p); got != deployments {
 		t.Fatalf("%d Deployments remembered, want all %d", got, deployments)
+	}
+}
+
+// TestPlannerLetsGoOfShrunkLists: when a Deployment's State lists fewer of
+// its remembered objects (pods deleted, ReplicaSets cleaned up), the
+// Planner remembers the shorter lists, so that the objects gone are not
+// kept alive while the Deployment is planned; a State listing most of them
+// keeps the remembered lists (no allocation per sync).
+func TestPlannerLetsGoOfShrunkLists(t *testing.T) {
+	full := plannerBenchState(t, 24)
+	p := plan.NewPlanner()
+	var paths []string
+	plan.ObservePlannerValidation(p, func(how string) { paths = append(paths, how) })
+	sync := func(s plan.State) {
+		t.Helper()
+		want, wantErr := plan.Sync(s)
+		got, err := p.Sync(s)
+		samePlan(t, "shrunk lists", want, wantErr, got, err)
+	}
+	sync(full)
+	sync(full) // the lists are remembered from the second sync on
+	listed := len(full.ReplicaSets) + len(full.Pods)
+	if _, objects := plan.PlannerKnownLists(p); objects != listed {
+		t.Fatalf("%d objects listed after two syncs, want %d", objects, listed)
+	}
+	most := full
+	most.Pods = full.Pods[1:]
+	sync(most)
+	if _, objects := plan.PlannerKnownLists(p); objects != listed {
+		t.Fatalf("%d objects listed after a State without one pod, want the %d remembered", objects, listed)
+	}
+	few := full
+	few.Pods = full.Pods[:3]
+	for range 5 {
+		sync(few)
+	}
+	if _, objects := plan.PlannerKnownLists(p); objects != len(few.ReplicaSets)+3 {
+		t.Fatalf("%d objects listed after States with 3 of the pods, want %d", objects, len(few.ReplicaSets)+3)
+	}
+	// The third and fourth syncs list some of the remembered objects; the
+	// fourth's lists are remembered in their place, so the syncs after it
+	// list exactly the remembered ones.
+	want := []string{"in full", "in full", "known objects", "known objects", "same lists", "same lists", "same lists", "same lists"}
+	if !slices.Equal(paths, want) {
+		t.Fatalf("validated %v, want %v", paths, want)
 	}
 }

@@ -36,7 +36,7 @@ func podMapForDeployment(rsList []*model.ReplicaSet, pods []*model.Pod) map[stri
 // OldPodsRunning's answer on upstream's pod map, on every Recreate
 // conformance state, with no new ReplicaSet and with each claimed one as
 // the new one, for the claimed list as it is (scanned) and padded past
-// smallMapInline ReplicaSets (indexed); with every pod's phase as recorded
+// ownerScanLimit ReplicaSets (indexed); with every pod's phase as recorded
 // and with every pod running.
 func TestPodOwnersMatchesPodMap(t *testing.T) {
 	n := 0
@@ -48,7 +48,7 @@ func TestPodOwnersMatchesPodMap(t *testing.T) {
 		sy.scopeToNamespace()
 		claimed := sy.claimReplicaSets()
 		padded := append([]*model.ReplicaSet(nil), claimed...)
-		for j := 0; len(padded) <= smallMapInline; j++ {
+		for j := 0; len(padded) <= ownerScanLimit; j++ {
 			padded = append(padded, &model.ReplicaSet{ObjectMeta: model.ObjectMeta{Name: fmt.Sprintf("pad-%d", j), UID: fmt.Sprintf("pad-uid-%d", j)}})
 		}
 		running := make([]*model.Pod, len(sy.pods))
@@ -87,7 +87,7 @@ func TestPodOwnersAllocatesNothing(t *testing.T) {
 		sy := newSyncer(c, newConfig(nil))
 		sy.scopeToNamespace()
 		claimed := sy.claimReplicaSets()
-		if len(claimed) > smallMapInline {
+		if len(claimed) > ownerScanLimit {
 			continue
 		}
 		owned := &podOwners{rsList: claimed, pods: sy.pods}

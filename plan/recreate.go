@@ -80,7 +80,7 @@ func (o *podOwners) each(fn func(uid string, p *model.Pod)) {
 	type owner struct{ name, uid string }
 	// A short list is scanned, a long one indexed.
 	var byRef map[owner]string
-	if len(o.rsList) > smallMapInline {
+	if len(o.rsList) > ownerScanLimit {
 		byRef = make(map[owner]string, len(o.rsList))
 		for _, rs := range o.rsList {
 			byRef[owner{rs.Name, rs.UID}] = rs.UID
@@ -143,3 +143,8 @@ func oldPodsRunning(newRS *model.ReplicaSet, oldRSs []*model.ReplicaSet, owned *
 	}
 	return false, Reason{}
 }
+
+// ownerScanLimit is the most ReplicaSets whose owners the Recreate pod
+// grouping scans for every pod; past it, it indexes them in a map (one
+// allocation), which costs less than scanning many for every pod.
+const ownerScanLimit = 8

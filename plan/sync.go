@@ -46,6 +46,7 @@ func syncValid(s State, cfg config, memory *Planner) (Plan, error) {
 	sy.memory, sy.input = memory, s.Deployment
 	sy.syncDeployment()
 	if sy.hasherErr != nil {
+		releaseWork(cfg.workingCopies, sy.mem, sy.work)
 		return Plan{ConflictAt: -1}, sy.hasherErr
 	}
 	return sy.finish(), nil

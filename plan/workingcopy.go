@@ -31,9 +31,8 @@ type workArea struct {
 // lists, and room for the working copy's spec (nil when the sync has
 // none). A Planner's working areas come from and go back to its pool
 // (workingCopies), so its plans' memory holds neither a working copy nor
-// a scratch (only a pointer to a cleared scratch it never reads again;
-// its working copy never owns its spec); without a pool both are
-// allocated with the plan's memory.
+// a scratch (its working copy never owns its spec); without a pool both
+// are allocated with the plan's memory.
 func newMemory(workingCopies *sync.Pool, in *model.Deployment) (*planMemory, *workArea, *specCopy) {
 	if workingCopies != nil {
 		w, _ := workingCopies.Get().(*workArea)
@@ -53,12 +52,14 @@ func newMemory(workingCopies *sync.Pool, in *model.Deployment) (*planMemory, *wo
 // releaseWork clears the working area w at the end of a sync whose plan
 // memory is m: the working copy and the lists may still point into the
 // input, and the plan's memory may hold them (Sync). A Planner's goes back
-// to its pool; no plan points to it (a write sends a copy, and the plan
+// to its pool, and m lets go of its scratch, so that no plan points into
+// an area another sync may be using (a write sends a copy, and the plan
 // keeps none of the working lists).
 func releaseWork(workingCopies *sync.Pool, m *planMemory, w *workArea) {
 	clear(w.rs[:m.nRS])
 	w.wc = model.Deployment{}
 	if workingCopies != nil {
+		m.rs, m.nRS = nil, 0
 		workingCopies.Put(w)
 	}
 }

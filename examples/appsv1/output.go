@@ -72,7 +72,9 @@ type Output struct {
 // template's pod spec; and a map the plan sets (annotations that differ
 // from those read; a created ReplicaSet's labels, annotations, selector
 // labels and expression values; a written template's labels and
-// annotations) is the map of the plan's object, not a copy. The rest of
+// annotations) is the map of the plan's object, not a copy; a created
+// ReplicaSet's labels, selector labels and template labels may be one
+// map, as in the plan. The rest of
 // what a write changes (replica counts, conditions that differ, the counts
 // of a Deployment's status, a created ReplicaSet's metadata, owner
 // references and selector) is newly allocated, and nothing here modifies
