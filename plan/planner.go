@@ -39,8 +39,8 @@ import (
 //
 // A Planner holds on to the objects it remembers. Its memory is sized to
 // what it plans: twice the objects of the latest State of every Deployment
-// it has planned lately, at least four times the largest State and at
-// least 1 024 objects. When a memory reaches that size it forgets what it
+// it has planned lately, at least four times the largest State planned
+// lately and at least 1 024 objects. When a memory reaches that size it forgets what it
 // has not seen since the last time it forgot, so stale objects (earlier
 // versions of an object, deleted Deployments) are let go. "Lately" is
 // counted in syncs, not time: a Deployment not planned for a whole epoch
@@ -72,9 +72,11 @@ type Planner struct {
 	// the latest one that passed validation.
 	deployments generations[string, *deploymentMemory]
 	// limit is the size at which a generation is retired (see resize).
-	limit   int
-	floor   int // the least limit: minPlannerMemory (lower in tests)
-	largest int // objects in the largest State planned
+	limit int
+	floor int // the least limit: minPlannerMemory (lower in tests)
+	// largest is the objects of the largest State planned in this epoch
+	// or the last; epochLargest in this one.
+	largest, epochLargest int
 	// syncs counts the syncs of the current epoch, which ends after epoch
 	// of them (see deployment); minEpoch is the least epoch:
 	// minPlannerEpoch (lower in tests).
@@ -259,10 +261,11 @@ const maxAddedCompared = 8
 // planned with n objects, and whether it was planned lately; it makes room
 // for the objects. p.mu must be held.
 func (p *Planner) deployment(uid string, n int) (m *deploymentMemory, again bool) {
-	p.largest = max(p.largest, n)
 	if p.syncs++; p.syncs > p.epoch {
 		p.retireDeployments()
 	}
+	p.largest = max(p.largest, n)
+	p.epochLargest = max(p.epochLargest, n)
 	m, again = p.deployments.get(uid)
 	if !again {
 		m = new(deploymentMemory)
@@ -401,6 +404,8 @@ func (p *Planner) retireDeployments() {
 	p.epoch = max(p.minEpoch, 2*p.deployments.promoted)
 	p.syncs = 0
 	p.deployments.retire()
+	// The largest State counts for two epochs, as the Deployments do.
+	p.largest, p.epochLargest = p.epochLargest, 0
 }
 
 // full reports whether a memory has no room for n more entries.

@@ -140,3 +140,36 @@ func TestPlannerLetsGoOfShrunkLists(t *testing.T) {
 		t.Fatalf("validated %v, want %v", paths, want)
 	}
 }
+
+// TestPlannerLargestStateCountsForTwoEpochs: one large State sizes the
+// memory (four times its objects) only while it is recent: once two
+// epochs of small States have passed, the limit falls back to what they
+// need, and the memory of objects is retired at it.
+func TestPlannerLargestStateCountsForTwoEpochs(t *testing.T) {
+	big := plannerBenchState(t, 300)
+	p := plan.NewPlanner()
+	const floor, epoch = 32, 16
+	plan.SetPlannerLimit(p, floor)
+	plan.SetPlannerEpoch(p, epoch)
+	if _, err := p.Sync(big); err != nil {
+		t.Fatal(err)
+	}
+	nBig := 1 + len(big.ReplicaSets) + len(big.Pods)
+	if _, _, limit := plan.PlannerMemory(p); limit != 4*nBig {
+		t.Fatalf("limit %d after a State of %d objects, want %d", limit, nBig, 4*nBig)
+	}
+	small := corpus()[2].state
+	for i := 0; ; i++ {
+		s := small
+		s.ReplicaSets = []*model.ReplicaSet{small.ReplicaSets[0].DeepCopy(), small.ReplicaSets[1].DeepCopy()}
+		if _, err := p.Sync(s); err != nil {
+			t.Fatalf("sync %d: %v", i, err)
+		}
+		if _, _, limit := plan.PlannerMemory(p); limit < 4*nBig {
+			break
+		}
+		if i > 20*nBig {
+			t.Fatalf("%d syncs of small States and the limit still sized to the large one", i)
+		}
+	}
+}

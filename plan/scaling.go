@@ -69,16 +69,20 @@ func (s *syncer) scaleReplicaSet(rs *model.ReplicaSet, newScale int32, why Reaso
 	desired := s.replicas()
 	maxReplicas := desired + proportion.MaxSurge(s.d)
 	sizeChange := rs.SpecReplicas() != newScale
-	if !sizeChange && !ReplicasAnnotationsNeedUpdate(rs, desired, maxReplicas) {
+	annotationsChange := ReplicasAnnotationsNeedUpdate(rs, desired, maxReplicas)
+	if !sizeChange && !annotationsChange {
 		return false, rs
 	}
-	c, deep := s.copyForWrite(rs, desired, maxReplicas)
+	c, deep := s.copyForWrite(rs, annotationsChange)
 	if deep && c.Spec.Replicas != nil {
 		*c.Spec.Replicas = newScale // the deep copy's own
 	} else {
 		c.Spec.Replicas = model.Int32Ptr(newScale)
 	}
-	SetReplicasAnnotations(c, desired, maxReplicas)
+	if annotationsChange {
+		// Only then does c own its annotations (see copyForWrite).
+		SetReplicasAnnotations(c, desired, maxReplicas)
+	}
 	out := s.writeReplicaSet(UpdateReplicaSet, c, rs, why)
 	if !sizeChange {
 		return false, out
@@ -94,14 +98,14 @@ func (s *syncer) scaleReplicaSet(rs *model.ReplicaSet, newScale int32, why Reaso
 // copyForWrite returns a copy of rs to change and write: a deep copy of an
 // input object (deep is true), or, for an object this plan wrote before or
 // any object under shareInput, a copy sharing everything with it but the
-// annotations, when its replica annotations are to change (to desired and
-// maxReplicas).
-func (s *syncer) copyForWrite(rs *model.ReplicaSet, desired, maxReplicas int32) (c *model.ReplicaSet, deep bool) {
+// annotations when they are to change (annotationsChange): the shared
+// ones may be an informer's, which nothing may write to.
+func (s *syncer) copyForWrite(rs *model.ReplicaSet, annotationsChange bool) (c *model.ReplicaSet, deep bool) {
 	if _, owned := s.objVersion.get(rs); !owned && !s.cfg.shareInput {
 		return copyReplicaSet(rs), true
 	}
 	shallow := *rs
-	if ReplicasAnnotationsNeedUpdate(rs, desired, maxReplicas) {
+	if annotationsChange {
 		shallow.Annotations = maps.Clone(rs.Annotations)
 	}
 	return &shallow, false

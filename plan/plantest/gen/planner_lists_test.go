@@ -33,10 +33,11 @@ func TestPlannerMatchesKnownListsAsSync(t *testing.T) {
 		podPool := append([]*model.Pod(nil), s.Pods...)
 		for _, rs := range s.ReplicaSets {
 			if rapid.Bool().Draw(t, "rsVariants") {
-				copied, bad, twin := rs.DeepCopy(), rs.DeepCopy(), rs.DeepCopy()
+				copied, bad, twin, uidTwin := rs.DeepCopy(), rs.DeepCopy(), rs.DeepCopy(), rs.DeepCopy()
 				bad.Spec.Replicas = model.Int32Ptr(-1)
 				twin.UID += "-twin"
-				rsPool = append(rsPool, copied, bad, twin, nil)
+				uidTwin.Name += "-twin"
+				rsPool = append(rsPool, copied, bad, twin, uidTwin, nil)
 			}
 		}
 		for _, pod := range s.Pods {
