@@ -45,11 +45,11 @@ import (
 // versions of an object, deleted Deployments) are let go. "Lately" is
 // counted in syncs, not time: a Deployment not planned for a whole epoch
 // is forgotten, with its lists, by the end of the next one. An epoch lasts
-// at least 4 096 syncs, and twice as many as the Deployments planned in
-// both of the last two epochs, so a controller that plans up to about
-// 6 000 Deployments in turn keeps them all, and one that sees ever new
-// Deployments (created and deleted all day) does not grow. Past about
-// 6 000 Deployments planned in turn, each is forgotten before its next
+// at least 4 096 syncs, and twice as many as the Deployments planned again
+// in the last one (within three epochs), so a controller that plans up to
+// about 10 000 Deployments in turn keeps them all, and one that sees ever
+// new Deployments (created and deleted all day) does not grow. Past about
+// 10 000 Deployments planned in turn, each is forgotten before its next
 // turn: every sync then validates the objects the Planner no longer
 // remembers, as a first sync does (the plans are the same, only slower).
 //
@@ -71,6 +71,10 @@ type Planner struct {
 	// State (the working set the memory is sized to), and the lists of
 	// the latest one that passed validation.
 	deployments generations[string, *deploymentMemory]
+	// forgotten holds the UIDs of the Deployments forgotten at the end of
+	// the last epoch (see retireDeployments), to tell a Deployment planned
+	// again from a new one.
+	forgotten map[string]struct{}
 	// limit is the size at which a generation is retired (see resize).
 	limit int
 	floor int // the least limit: minPlannerMemory (lower in tests)
@@ -270,6 +274,12 @@ func (p *Planner) deployment(uid string, n int) (m *deploymentMemory, again bool
 	if !again {
 		m = new(deploymentMemory)
 		p.deployments.put(uid, m)
+		if _, seen := p.forgotten[uid]; seen {
+			// Planned again, if too late to be remembered: it counts
+			// towards the next epoch's length, so that a round of more
+			// Deployments than an epoch holds lengthens it.
+			p.deployments.promoted++
+		}
 	}
 	m.size = n
 	p.resize(n)
@@ -396,13 +406,24 @@ func (p *Planner) resize(n int) {
 
 // retireDeployments ends an epoch: the Deployments not planned since the
 // last one ended are forgotten. The next epoch lasts twice as many syncs as
-// there were Deployments planned in both (so a round of all of them fits
-// in it), and at least minEpoch. The Deployments planned only in this one
-// do not count: a stream of new ones would make every epoch twice as long
-// as the last.
+// there were Deployments planned in this one that were planned in one of
+// the two before (so a round of all of them comes to fit in it), and at
+// least minEpoch. The Deployments planned only in this one do not count: a
+// stream of new ones would make every epoch twice as long as the last.
 func (p *Planner) retireDeployments() {
 	p.epoch = max(p.minEpoch, 2*p.deployments.promoted)
 	p.syncs = 0
+	// The UIDs about to be forgotten are kept, alone, one epoch more (in
+	// a new map: a cleared one would keep the room of its largest epoch).
+	p.forgotten = nil
+	for uid := range p.deployments.prev {
+		if _, kept := p.deployments.cur[uid]; !kept {
+			if p.forgotten == nil {
+				p.forgotten = make(map[string]struct{})
+			}
+			p.forgotten[uid] = struct{}{}
+		}
+	}
 	p.deployments.retire()
 	// The largest State counts for two epochs, as the Deployments do.
 	p.largest, p.epochLargest = p.epochLargest, 0

@@ -51,16 +51,19 @@ func TestPlannerForgetsDeploymentsNoLongerPlanned(t *testing.T) {
 }
 
 // TestPlannerEpochFitsARound: a Planner serving more Deployments in turn
-// than its least epoch holds lengthens its epochs to a round of them, so
-// that it stops forgetting them: once it has, every Deployment stays
-// remembered and its template is hashed no more.
+// than its least epoch holds (even each forgotten before its next turn)
+// lengthens its epochs to a round of them, so that it stops forgetting
+// them: once it has, every Deployment stays remembered and its template is
+// hashed no more.
 func TestPlannerEpochFitsARound(t *testing.T) {
 	sc := corpus()[0] // the rolling create: every sync hashes the template
 	calls := 0
 	p := plan.NewPlanner(plan.WithHasher(func(_ model.PodTemplate, _ *int32) string { calls++; return "v2" }))
-	// More Deployments than an epoch, fewer than one and a half: the
-	// second epoch plans again more than half an epoch of them.
-	const epoch, deployments = 16, 20
+	// Two and a half times as many Deployments as an epoch: each is
+	// forgotten before its next turn until the epoch has grown, which
+	// it does only by counting those planned again after being
+	// forgotten.
+	const epoch, deployments = 16, 40
 	plan.SetPlannerLimit(p, 16)
 	plan.SetPlannerEpoch(p, epoch)
 	var states []plan.State
