@@ -186,16 +186,7 @@ func (p *Planner) validate(s State) error {
 		}
 		addedRS, addedPods := last.added(s, slotsBuf[:], addedRSBuf[:0], addedPodBuf[:0])
 		if len(addedRS) == 0 && len(addedPods) == 0 {
-			if n := len(s.ReplicaSets) + len(s.Pods); n < len(last.objs)*3/4 {
-				// The lists shrank (pods deleted, ReplicaSets cleaned
-				// up): remember the shorter ones, so that the objects
-				// gone are not kept alive for as long as the Deployment
-				// is planned.
-				lists := newKnownLists(s)
-				p.mu.Lock()
-				m.lists = lists
-				p.mu.Unlock()
-			}
+			p.rememberIfShrunk(m, s, last)
 			return p.validateDeployment(s, freshD, validatedKnownObjects)
 		}
 		how = validatedNewObjects
@@ -249,6 +240,21 @@ func (p *Planner) validate(s State) error {
 	p.mu.Unlock()
 	p.observed(how)
 	return nil
+}
+
+// rememberIfShrunk remembers the lists of s, which lists only objects of
+// m's remembered lists last, when it lists clearly fewer (pods deleted,
+// ReplicaSets cleaned up), so that the objects gone are not kept alive for
+// as long as the Deployment is planned. A State listing most of them keeps
+// last (no allocation per sync).
+func (p *Planner) rememberIfShrunk(m *deploymentMemory, s State, last knownLists) {
+	if len(s.ReplicaSets)+len(s.Pods) >= len(last.objs)*3/4 {
+		return
+	}
+	lists := newKnownLists(s)
+	p.mu.Lock()
+	m.lists = lists
+	p.mu.Unlock()
 }
 
 // maxAddedStack is how many objects added to a Deployment's known lists
