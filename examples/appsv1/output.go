@@ -73,14 +73,13 @@ type Output struct {
 // from those read; a created ReplicaSet's labels, annotations, selector
 // labels and expression values; a written template's labels and
 // annotations) is the map of the plan's object, not a copy; a created
-// ReplicaSet's labels, selector labels and template labels may be one
-// map, as in the plan. The rest of
-// what a write changes (replica counts, conditions that differ, the counts
-// of a Deployment's status, a created ReplicaSet's metadata, owner
-// references and selector) is newly allocated, and nothing here modifies
-// an object of the State or the Plan. Treat all three as read-only, as
-// objects of an informer's cache are: DeepCopy an object before changing
-// it.
+// ReplicaSet's labels, selector labels and template labels may be one map,
+// as in the plan. The rest of what a write changes (replica counts,
+// conditions that differ, the counts of a Deployment's status, a created
+// ReplicaSet's metadata, owner references and selector) is newly
+// allocated, and nothing here modifies an object of the State or the Plan.
+// Treat all three as read-only, as objects of an informer's cache are:
+// DeepCopy an object before changing it.
 type Action struct {
 	Verb        string `json:"verb"`
 	Resource    string `json:"resource"`
@@ -126,8 +125,8 @@ func (r Requeue) MarshalJSON() ([]byte, error) {
 // read. A template the plan writes is taken from the object of s it was
 // converted from (the Deployment's for a new ReplicaSet, a ReplicaSet's for
 // a rollback) and decoded from its Spec, as [TemplateFromModel] does, only
-// when no object of s has it. It fails when the plan writes an object s does not hold, or a
-// model template cannot be rebuilt. The Output shares unchanged fields with
+// when no object of s has it. It fails when the plan writes an object s
+// does not hold, or a model template cannot be rebuilt. The Output shares unchanged fields with
 // the objects of s, and the maps the plan sets with p (see [Action]).
 func ToOutput(s State, p plan.Plan) (Output, error) {
 	return toOutput(s, nil, p)
