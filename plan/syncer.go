@@ -38,6 +38,8 @@ type syncer struct {
 	// Deployment of the State, the key of its memory.
 	memory *Planner
 	input  *model.Deployment
+	// lists is what the Planner remembers of the State's lists.
+	lists remembered
 	// templateReplaced is set when the working copy's template is no
 	// longer the input's (a rollback).
 	templateReplaced bool

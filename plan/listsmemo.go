@@ -1,0 +1,134 @@
+package plan
+
+import "github.com/rolloutplan/rolloutplan/model"
+
+// remembered is what a Planner's validation tells a sync of a State about
+// the lists it remembers for the State's Deployment: lists holds every
+// object of the State's lists (each at most once), and allRS is set when
+// the State lists every ReplicaSet of lists (in any order). m is nil when
+// the Planner remembers no such lists (and always under Sync).
+//
+// memo is m's memo when it was worked out from lists and the State's
+// Deployment object, else nil. What the sync works out that the memo does
+// not hold yet is kept in learned, and remembered at the end of the sync
+// (see publish).
+type remembered struct {
+	m     *deploymentMemory
+	lists knownLists
+	allRS bool
+	memo  *listsMemo
+	// input is the State's Deployment object.
+	input *model.Deployment
+
+	// claimedAll is set when the sync's claimed list is every ReplicaSet
+	// of the sync, each controlled by the Deployment and matching its
+	// selector; claimed is that list.
+	claimedAll bool
+	claimed    []*model.ReplicaSet
+	// learned holds the new ReplicaSet the sync found (learned.found),
+	// which memo may not hold.
+	learned listsMemo
+}
+
+// listsMemo holds pure results of one Deployment object and every
+// ReplicaSet of one Deployment memory's remembered lists, as the sync of
+// a State listing exactly those ReplicaSets (in any order) works them out
+// from those of them in the Deployment's namespace:
+//   - there is a memo only when every one of them is controlled by the
+//     Deployment (by UID) and matches its selector, so claimReplicaSets
+//     claims them all and writes nothing;
+//   - found, newRS: FindNewReplicaSet of the Deployment's template among
+//     them.
+//
+// A changed object is a new object (see Planner), so a memo is for a
+// Deployment object and for lists by identity: a State with another
+// Deployment object, or lists the remembered ones do not hold, does not
+// use it. Memos are bounded as the lists are: one per Deployment memory,
+// dropped when its lists are replaced.
+type listsMemo struct {
+	d     *model.Deployment
+	lists knownLists
+	found bool
+	newRS *model.ReplicaSet
+}
+
+// rememberedLists returns what a sync of s learns from m's lists, which
+// hold every object of s's lists; memo is m's memo.
+func rememberedLists(m *deploymentMemory, lists knownLists, memo *listsMemo, s State) remembered {
+	if memo != nil && (memo.d != s.Deployment || !memo.lists.sameAs(lists)) {
+		memo = nil
+	}
+	return remembered{m: m, lists: lists, allRS: len(s.ReplicaSets) == lists.nRS, memo: memo, input: s.Deployment}
+}
+
+// allIn reports whether every object of the State's lists is known to be
+// in namespace ns.
+func (r *remembered) allIn(ns string) bool {
+	return r.m != nil && r.lists.inNS && r.lists.ns == ns
+}
+
+// everyReplicaSet reports whether the State lists every ReplicaSet of the
+// remembered lists: then the sync's list of ReplicaSets is those of them
+// in the Deployment's namespace, which depend on the Deployment object
+// alone (see scopeToNamespace).
+func (s *syncer) everyReplicaSet() bool {
+	return s.lists.m != nil && s.lists.allRS
+}
+
+// claimedFromMemo returns the claimed list when the memo says every
+// ReplicaSet of the sync is claimed as it is: the sync's list in creation
+// order.
+func (s *syncer) claimedFromMemo() ([]*model.ReplicaSet, bool) {
+	r := &s.lists
+	if r.memo == nil || !s.everyReplicaSet() {
+		return nil, false
+	}
+	claimed := append(s.mem.rsSlice(len(s.all)), s.mem.sortedByCreation(s.all)...)
+	r.claimedAll, r.claimed = true, claimed
+	return claimed, true
+}
+
+// noteClaimed tells the memo what a claim that wrote nothing claimed:
+// when it is every ReplicaSet of the sync (those of the remembered lists
+// in the namespace), each was controlled by the Deployment and matched
+// its selector.
+func (s *syncer) noteClaimed(claimed []*model.ReplicaSet) {
+	r := &s.lists
+	if !s.everyReplicaSet() || len(claimed) != len(s.all) {
+		return
+	}
+	r.claimedAll, r.claimed = true, claimed
+}
+
+// findNewReplicaSet is FindNewReplicaSet of the working copy among rsList,
+// from the memo when rsList is the claim of every ReplicaSet of the sync
+// (see noteClaimed) and the working copy's template is the input's.
+func (s *syncer) findNewReplicaSet(rsList []*model.ReplicaSet) *model.ReplicaSet {
+	r := &s.lists
+	memoized := r.claimedAll && !s.templateReplaced && sameList(rsList, r.claimed)
+	if memoized && r.memo != nil && r.memo.found {
+		return r.memo.newRS
+	}
+	newRS := FindNewReplicaSet(s.d, rsList)
+	if memoized {
+		r.learned.found, r.learned.newRS = true, newRS
+	}
+	return newRS
+}
+
+// publish remembers, at the end of a sync, what it learned that the memo
+// did not hold (the claim of every ReplicaSet, the new ReplicaSet), when the Deployment memory still holds the lists it was
+// learned from.
+func (p *Planner) publish(r *remembered) {
+	if r.m == nil || !r.claimedAll || r.memo != nil && !r.learned.found {
+		return // nothing learned
+	}
+	l := new(listsMemo)
+	*l = r.learned
+	l.d, l.lists = r.input, r.lists
+	p.mu.Lock()
+	if r.m.lists.sameAs(r.lists) {
+		r.m.memo = l
+	}
+	p.mu.Unlock()
+}
