@@ -5,29 +5,25 @@ import "github.com/rolloutplan/rolloutplan/model"
 // remembered is what a Planner's validation tells a sync of a State about
 // the lists it remembers for the State's Deployment: lists holds every
 // object of the State's lists (each at most once), and allRS is set when
-// the State lists every ReplicaSet of lists (in any order). m is nil when
+// the State lists every ReplicaSet of lists (in any order); inNS, when
+// every object of lists is in the Deployment's namespace. m is nil when
 // the Planner remembers no such lists (and always under Sync).
 //
 // memo is m's memo when it was worked out from lists and the State's
 // Deployment object, else nil. What the sync works out that the memo does
-// not hold yet is kept in learned, and remembered at the end of the sync
-// (see publish).
+// not hold is remembered at the end of the sync (see publish).
 type remembered struct {
 	m     *deploymentMemory
-	lists knownLists
-	allRS bool
 	memo  *listsMemo
-	// input is the State's Deployment object.
-	input *model.Deployment
-
-	// claimedAll is set when the sync's claimed list is every ReplicaSet
-	// of the sync, each controlled by the Deployment and matching its
-	// selector; claimed is that list.
-	claimedAll bool
-	claimed    []*model.ReplicaSet
-	// learned holds the new ReplicaSet the sync found (learned.found),
-	// which memo may not hold.
-	learned listsMemo
+	lists knownLists
+	// claimed is the sync's claimed list when claimedAll: every
+	// ReplicaSet of the sync, each controlled by the Deployment and
+	// matching its selector.
+	claimed []*model.ReplicaSet
+	// newRS is the new ReplicaSet the sync found among claimed, when
+	// found and the memo does not hold it.
+	newRS                          *model.ReplicaSet
+	allRS, inNS, claimedAll, found bool
 }
 
 // listsMemo holds pure results of one Deployment object and every
@@ -55,16 +51,11 @@ type listsMemo struct {
 // rememberedLists returns what a sync of s learns from m's lists, which
 // hold every object of s's lists; memo is m's memo.
 func rememberedLists(m *deploymentMemory, lists knownLists, memo *listsMemo, s State) remembered {
-	if memo != nil && (memo.d != s.Deployment || !memo.lists.sameAs(lists)) {
+	d := s.Deployment
+	if memo != nil && (memo.d != d || !memo.lists.sameAs(lists)) {
 		memo = nil
 	}
-	return remembered{m: m, lists: lists, allRS: len(s.ReplicaSets) == lists.nRS, memo: memo, input: s.Deployment}
-}
-
-// allIn reports whether every object of the State's lists is known to be
-// in namespace ns.
-func (r *remembered) allIn(ns string) bool {
-	return r.m != nil && r.lists.inNS && r.lists.ns == ns
+	return remembered{m: m, memo: memo, lists: lists, allRS: len(s.ReplicaSets) == lists.nRS, inNS: lists.inNS && lists.ns == d.Namespace}
 }
 
 // everyReplicaSet reports whether the State lists every ReplicaSet of the
@@ -111,21 +102,20 @@ func (s *syncer) findNewReplicaSet(rsList []*model.ReplicaSet) *model.ReplicaSet
 	}
 	newRS := FindNewReplicaSet(s.d, rsList)
 	if memoized {
-		r.learned.found, r.learned.newRS = true, newRS
+		r.found, r.newRS = true, newRS
 	}
 	return newRS
 }
 
-// publish remembers, at the end of a sync, what it learned that the memo
-// did not hold (the claim of every ReplicaSet, the new ReplicaSet), when the Deployment memory still holds the lists it was
-// learned from.
-func (p *Planner) publish(r *remembered) {
-	if r.m == nil || !r.claimedAll || r.memo != nil && !r.learned.found {
+// publish remembers, at the end of a sync of the Deployment object d,
+// what it learned that the memo did not hold (the claim of every
+// ReplicaSet, the new ReplicaSet), when the Deployment memory still holds
+// the lists it was learned from.
+func (p *Planner) publish(r *remembered, d *model.Deployment) {
+	if r.m == nil || !r.claimedAll || r.memo != nil && !r.found {
 		return // nothing learned
 	}
-	l := new(listsMemo)
-	*l = r.learned
-	l.d, l.lists = r.input, r.lists
+	l := &listsMemo{d: d, lists: r.lists, found: r.found, newRS: r.newRS}
 	p.mu.Lock()
 	if r.m.lists.sameAs(r.lists) {
 		r.m.memo = l

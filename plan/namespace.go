@@ -58,10 +58,10 @@ func foreignPods(pods []*model.Pod, ns string) int { return countForeign(pods, n
 // be part of remembered lists whose objects are all in the Deployment's
 // namespace, nothing is dropped and the lists are not scanned again.
 func (s *syncer) scopeToNamespace() {
-	ns := s.d.Namespace
-	if s.lists.allIn(ns) {
+	if s.lists.inNS {
 		return
 	}
+	ns := s.d.Namespace
 	var rsOut, podOut int
 	s.all, rsOut = inNamespace(s.all, ns, rsMeta)
 	s.pods, podOut = inNamespace(s.pods, ns, podMeta)

@@ -46,7 +46,7 @@ func syncValid(s State, cfg config, memory *Planner, lists remembered) (Plan, er
 	sy.memory, sy.input, sy.lists = memory, s.Deployment, lists
 	sy.syncDeployment()
 	if memory != nil {
-		memory.publish(&sy.lists)
+		memory.publish(&sy.lists, s.Deployment)
 	}
 	if sy.hasherErr != nil {
 		releaseWork(cfg.workingCopies, sy.mem, sy.work)
