@@ -1,6 +1,9 @@
 package plan
 
-import "github.com/rolloutplan/rolloutplan/model"
+import (
+	"github.com/rolloutplan/rolloutplan/model"
+	"github.com/rolloutplan/rolloutplan/proportion"
+)
 
 // remembered is what a Planner's validation tells a sync of a State about
 // the lists it remembers for the State's Deployment: lists holds every
@@ -34,7 +37,9 @@ type remembered struct {
 //     Deployment (by UID) and matches its selector, so claimReplicaSets
 //     claims them all and writes nothing;
 //   - found, newRS: FindNewReplicaSet of the Deployment's template among
-//     them.
+//     them;
+//   - maxUnavailable: proportion.MaxUnavailable of the Deployment (its
+//     spec, which a sync never changes but for a rollback's template).
 //
 // A changed object is a new object (see Planner), so a memo is for a
 // Deployment object and for lists by identity: a State with another
@@ -42,10 +47,11 @@ type remembered struct {
 // use it. Memos are bounded as the lists are: one per Deployment memory,
 // dropped when its lists are replaced.
 type listsMemo struct {
-	d     *model.Deployment
-	lists knownLists
-	found bool
-	newRS *model.ReplicaSet
+	d              *model.Deployment
+	lists          knownLists
+	found          bool
+	newRS          *model.ReplicaSet
+	maxUnavailable int32
 }
 
 // rememberedLists returns what a sync of s learns from m's lists, which
@@ -115,10 +121,19 @@ func (p *Planner) publish(r *remembered, d *model.Deployment) {
 	if r.m == nil || !r.claimedAll || r.memo != nil && !r.found {
 		return // nothing learned
 	}
-	l := &listsMemo{d: d, lists: r.lists, found: r.found, newRS: r.newRS}
+	l := &listsMemo{d: d, lists: r.lists, found: r.found, newRS: r.newRS, maxUnavailable: proportion.MaxUnavailable(d)}
 	p.mu.Lock()
 	if r.m.lists.sameAs(r.lists) {
 		r.m.memo = l
 	}
 	p.mu.Unlock()
+}
+
+// maxUnavailable is proportion.MaxUnavailable of the working copy: the
+// memo's, worked out from the input, whose spec the working copy shares.
+func (s *syncer) maxUnavailable() int32 {
+	if m := s.lists.memo; m != nil {
+		return m.maxUnavailable
+	}
+	return proportion.MaxUnavailable(s.d)
 }

@@ -45,6 +45,10 @@ func TestPlannerListsMemo(t *testing.T) {
 	// ignores every ReplicaSet and pod.
 	moved := d.DeepCopy()
 	moved.Namespace = "elsewhere"
+	// A new Deployment object of the same UID scaled up: Sync scales, and
+	// its availability budget (maxUnavailable 25%) grows.
+	scaled := d.DeepCopy()
+	scaled.Spec.Replicas = model.Int32Ptr(40)
 	// A copy of a pod moved to another namespace.
 	podMoved := base.Pods[2].DeepCopy()
 	podMoved.Namespace = "elsewhere"
@@ -75,6 +79,9 @@ func TestPlannerListsMemo(t *testing.T) {
 		{name: "must not skip: a Deployment object whose selector the ReplicaSets no longer match", state: with(base, func(s *plan.State) { s.Deployment = reselected }), how: "same lists"},
 		{name: "must not skip: again (the memo is the new object's now)", state: with(base, func(s *plan.State) { s.Deployment = reselected }), how: "same lists"},
 		{name: "the first object again", state: base, how: "same lists"},
+		{name: "must not skip: a Deployment object scaled up", state: with(base, func(s *plan.State) { s.Deployment = scaled }), how: "same lists"},
+		{name: "must not skip: scaled up, again", state: with(base, func(s *plan.State) { s.Deployment = scaled }), how: "same lists"},
+		{name: "the first object once more", state: base, how: "same lists"},
 		{name: "must not skip: the Deployment object in another namespace", state: with(base, func(s *plan.State) { s.Deployment = moved }), how: "same lists"},
 		{name: "must not skip: again", state: with(base, func(s *plan.State) { s.Deployment = moved }), how: "same lists"},
 		{name: "must not skip: a pod moved to another namespace (new lists)", state: with(base, func(s *plan.State) { s.Pods[2] = podMoved }), how: "new objects"},
