@@ -93,18 +93,22 @@ func PlannerKnownLists(p *Planner) (deployments, objects int) {
 }
 
 // PlannerListsMemo reports what p remembers of the sync of its Deployment
-// of UID uid with its remembered lists: whether it has a memo (every
-// ReplicaSet claimed as it is) for the Deployment object d, and whether it
-// holds the new ReplicaSet, and which.
-func PlannerListsMemo(p *Planner, uid string, d *model.Deployment) (claimed, found bool, newRS *model.ReplicaSet) {
+// of UID uid with its remembered lists: whether it has a memo at all (held),
+// whether that memo is for the Deployment object d and the lists remembered
+// now (claimed: every ReplicaSet claimed as it was), and whether it holds
+// the new ReplicaSet, and which.
+func PlannerListsMemo(p *Planner, uid string, d *model.Deployment) (held, claimed, found bool, newRS *model.ReplicaSet) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	m, ok := p.deployments.cur[uid]
 	if !ok {
 		m, ok = p.deployments.prev[uid]
 	}
-	if !ok || m.memo == nil || m.memo.d != d || !m.memo.lists.sameAs(m.lists) {
-		return false, false, nil
+	if !ok || m.memo == nil {
+		return false, false, false, nil
 	}
-	return true, m.memo.found, m.memo.newRS
+	if m.memo.d != d || !m.memo.lists.sameAs(m.lists) {
+		return true, false, false, nil
+	}
+	return true, true, m.memo.found, m.memo.newRS
 }

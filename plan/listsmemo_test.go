@@ -68,7 +68,7 @@ func TestPlannerListsMemo(t *testing.T) {
 		{name: "second sync: the lists and the memo are remembered", state: base, how: "in full"},
 	}
 	runKnownSteps(t, p, steps)
-	if claimed, found, newRS := plan.PlannerListsMemo(p, d.UID, d); !claimed || !found || newRS != base.ReplicaSets[3] {
+	if _, claimed, found, newRS := plan.PlannerListsMemo(p, d.UID, d); !claimed || !found || newRS != base.ReplicaSets[3] {
 		t.Fatalf("memo after two syncs: claimed %v, found %v (%v), want the claim and web-v4", claimed, found, newRS)
 	}
 	steps = []knownStep{
@@ -91,6 +91,14 @@ func TestPlannerListsMemo(t *testing.T) {
 		{name: "the first lists back", state: base, how: "new objects"},
 		{name: "and again", state: base, how: "same lists"},
 		{name: "must not skip: an orphan to adopt (new lists)", state: adopting, how: "new objects"},
+	}
+	runKnownSteps(t, p, steps)
+	// The memo went with the lists it was worked out from, and the claim
+	// of these, which adopts, makes none.
+	if held, _, _, _ := plan.PlannerListsMemo(p, d.UID, d); held {
+		t.Fatal("a memo outlived the lists it was worked out from")
+	}
+	steps = []knownStep{
 		{name: "must not skip: the orphan again (the memo was the first lists')", state: adopting, how: "same lists"},
 		{name: "the first lists back again", state: base, how: "new objects"},
 		{name: "must not skip: the new ReplicaSet replaced (new lists)", state: replaced, how: "new objects"},
@@ -125,14 +133,14 @@ func TestPlannerListsMemoClaims(t *testing.T) {
 			{name: tc.name + ": second sync", state: s, how: "in full"},
 			{name: tc.name + ": third sync", state: s, how: "same lists"},
 		})
-		if claimed, _, _ := plan.PlannerListsMemo(p, d.UID, d); claimed {
+		if held, _, _, _ := plan.PlannerListsMemo(p, d.UID, d); held {
 			t.Fatalf("%s: a memo of a claim that did not claim every ReplicaSet as it was", tc.name)
 		}
 		runKnownSteps(t, p, []knownStep{
 			{name: tc.name + ": owned again", state: base, how: "new objects"},
 			{name: tc.name + ": owned again, same lists", state: base, how: "same lists"},
 		})
-		if claimed, found, _ := plan.PlannerListsMemo(p, d.UID, d); !claimed || !found {
+		if _, claimed, found, _ := plan.PlannerListsMemo(p, d.UID, d); !claimed || !found {
 			t.Fatalf("%s: owned again: memo claimed %v, found %v", tc.name, claimed, found)
 		}
 	}
@@ -151,7 +159,7 @@ func TestPlannerListsMemoScenarios(t *testing.T) {
 			got, err := p.Sync(sc.state)
 			samePlan(t, sc.name, want, wantErr, got, err)
 			if i == 3 && wantErr == nil && len(sc.state.ReplicaSets) > 0 && !sc.state.Deployment.Spec.Selector.IsEmpty() {
-				if claimed, _, _ := plan.PlannerListsMemo(p, sc.state.Deployment.UID, sc.state.Deployment); !claimed && sc.name != "claims" {
+				if _, claimed, _, _ := plan.PlannerListsMemo(p, sc.state.Deployment.UID, sc.state.Deployment); !claimed && sc.name != "claims" {
 					t.Errorf("%s: no memo after four syncs", sc.name)
 				}
 			}
