@@ -94,8 +94,8 @@ func PlannerKnownLists(p *Planner) (deployments, objects int) {
 
 // PlannerListsMemo reports what p remembers of the sync of its Deployment
 // of UID uid with its remembered lists: whether it has a memo at all (held),
-// whether that memo is for the Deployment object d and the lists remembered
-// now (claimed: every ReplicaSet claimed as it was), and whether it holds
+// whether that memo is for the Deployment object d (claimed: every
+// ReplicaSet claimed as it was), and whether it holds
 // the new ReplicaSet, and which.
 func PlannerListsMemo(p *Planner, uid string, d *model.Deployment) (held, claimed, found bool, newRS *model.ReplicaSet) {
 	p.mu.Lock()
@@ -107,7 +107,7 @@ func PlannerListsMemo(p *Planner, uid string, d *model.Deployment) (held, claime
 	if !ok || m.memo == nil {
 		return false, false, false, nil
 	}
-	if m.memo.d != d || !m.memo.lists.sameAs(m.lists) {
+	if m.memo.d != d {
 		return true, false, false, nil
 	}
 	return true, true, m.memo.found, m.memo.newRS

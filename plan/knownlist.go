@@ -34,10 +34,10 @@ func newKnownLists(s State) knownLists {
 	return knownLists{nRS: len(s.ReplicaSets), objs: objs, ns: ns, inNS: foreignReplicaSets(s.ReplicaSets, ns)+foreignPods(s.Pods, ns) == 0}
 }
 
-// sameAs reports whether k and o are the very same remembered lists (not
-// only equal ones): two lists of one allocation, or two empty ones.
-func (k knownLists) sameAs(o knownLists) bool {
-	return k.nRS == o.nRS && len(k.objs) == len(o.objs) && unsafe.SliceData(k.objs) == unsafe.SliceData(o.objs)
+// sameReplicaSets reports whether k and o list the same ReplicaSets in the
+// same order.
+func (k knownLists) sameReplicaSets(o knownLists) bool {
+	return slices.Equal(k.rss(), o.rss())
 }
 
 // pointers returns objs as the untyped pointers they are, without copying

@@ -12,8 +12,8 @@ import (
 // every object of lists is in the Deployment's namespace. m is nil when
 // the Planner remembers no such lists (and always under Sync).
 //
-// memo is m's memo when it was worked out from lists and the State's
-// Deployment object, else nil. What the sync works out that the memo does
+// memo is m's memo when it was worked out from the ReplicaSets of lists
+// and the State's Deployment object, else nil. What the sync works out that the memo does
 // not hold is remembered at the end of the sync (see publish).
 type remembered struct {
 	m     *deploymentMemory
@@ -29,10 +29,10 @@ type remembered struct {
 	allRS, inNS, claimedAll, found bool
 }
 
-// listsMemo holds pure results of one Deployment object and every
-// ReplicaSet of one Deployment memory's remembered lists, as the sync of
-// a State listing exactly those ReplicaSets (in any order) works them out
-// from those of them in the Deployment's namespace:
+// listsMemo holds pure results of one Deployment object and the
+// ReplicaSets of one Deployment memory's remembered lists, as the sync of
+// a State listing exactly those ReplicaSets (in any order, with any pods)
+// works them out from those of them in the Deployment's namespace:
 //   - there is a memo only when every one of them is controlled by the
 //     Deployment (by UID) and matches its selector, so claimReplicaSets
 //     claims them all and writes nothing;
@@ -42,23 +42,23 @@ type remembered struct {
 //     spec, which a sync never changes but for a rollback's template).
 //
 // A changed object is a new object (see Planner), so a memo is for a
-// Deployment object and for lists by identity: a State with another
-// Deployment object, or lists the remembered ones do not hold, does not
-// use it. Memos are bounded as the lists are: one per Deployment memory,
-// dropped when its lists are replaced.
+// Deployment object and for the ReplicaSet objects of the lists it is
+// kept with: a State with another Deployment object, or lists the
+// remembered ones do not hold, does not use it. Memos are bounded as the
+// lists are: one per Deployment memory, dropped when its lists are
+// replaced by lists of other ReplicaSets.
 type listsMemo struct {
 	d              *model.Deployment
-	lists          knownLists
 	found          bool
 	newRS          *model.ReplicaSet
 	maxUnavailable int32
 }
 
 // rememberedLists returns what a sync of s learns from m's lists, which
-// hold every object of s's lists; memo is m's memo.
+// hold every object of s's lists; memo is m's memo, kept with lists.
 func rememberedLists(m *deploymentMemory, lists knownLists, memo *listsMemo, s State) remembered {
 	d := s.Deployment
-	if memo != nil && (memo.d != d || !memo.lists.sameAs(lists)) {
+	if memo != nil && memo.d != d {
 		memo = nil
 	}
 	return remembered{m: m, memo: memo, lists: lists, allRS: len(s.ReplicaSets) == lists.nRS, inNS: lists.inNS && lists.ns == d.Namespace}
@@ -116,14 +116,14 @@ func (s *syncer) findNewReplicaSet(rsList []*model.ReplicaSet) *model.ReplicaSet
 // publish remembers, at the end of a sync of the Deployment object d,
 // what it learned that the memo did not hold (the claim of every
 // ReplicaSet, the new ReplicaSet), when the Deployment memory still holds
-// the lists it was learned from.
+// the ReplicaSets of the lists it was learned from.
 func (p *Planner) publish(r *remembered, d *model.Deployment) {
 	if r.m == nil || !r.claimedAll || r.memo != nil && !r.found {
 		return // nothing learned
 	}
-	l := &listsMemo{d: d, lists: r.lists, found: r.found, newRS: r.newRS, maxUnavailable: proportion.MaxUnavailable(d)}
+	l := &listsMemo{d: d, found: r.found, newRS: r.newRS, maxUnavailable: proportion.MaxUnavailable(d)}
 	p.mu.Lock()
-	if r.m.lists.sameAs(r.lists) {
+	if r.m.lists.sameReplicaSets(r.lists) {
 		r.m.memo = l
 	}
 	p.mu.Unlock()

@@ -101,6 +101,15 @@ func TestPlannerListsMemo(t *testing.T) {
 	steps = []knownStep{
 		{name: "must not skip: the orphan again (the memo was the first lists')", state: adopting, how: "same lists"},
 		{name: "the first lists back again", state: base, how: "new objects"},
+		{name: "a pod replaced by a copy (new lists, the same ReplicaSets)", state: with(base, func(s *plan.State) { s.Pods[0] = s.Pods[0].DeepCopy() }), how: "new objects"},
+	}
+	runKnownSteps(t, p, steps)
+	// The memo is kept with lists of the same ReplicaSets.
+	if _, claimed, found, newRS := plan.PlannerListsMemo(p, d.UID, d); !claimed || !found || newRS != base.ReplicaSets[3] {
+		t.Fatalf("memo after a pod changed: claimed %v, found %v (%v), want the claim and web-v4", claimed, found, newRS)
+	}
+	steps = []knownStep{
+		{name: "the first lists back once more", state: base, how: "new objects"},
 		{name: "must not skip: the new ReplicaSet replaced (new lists)", state: replaced, how: "new objects"},
 		{name: "must not skip: the new lists again (the memo was the first lists')", state: replaced, how: "same lists"},
 		{name: "and reordered", state: reversed(replaced), how: "known objects"},

@@ -16,9 +16,16 @@ import (
 //     not remembered, or with clearly fewer (so that deleted objects are
 //     let go);
 //   - the pod-template hash of each Deployment object's template with its
-//     collision count.
+//     collision count;
+//   - per Deployment, with those lists, what a sync of one Deployment
+//     object and all their ReplicaSets worked out from them alone: that
+//     every ReplicaSet is claimed as it is, which one is new, and the
+//     Deployment's maxUnavailable; and whether every object of the lists
+//     is in the Deployment's namespace.
 //
-// So a sync checks only what it has not seen. When its lists hold only
+// So a sync checks only what it has not seen, and a sync of remembered
+// lists neither scans them for other namespaces nor claims their
+// ReplicaSets one by one again. When its lists hold only
 // remembered objects of its Deployment (the same lists, the same objects in
 // another order as a lister returns them, or fewer of them), only a
 // Deployment object not seen before is validated. When a few objects are
@@ -97,9 +104,11 @@ type deploymentMemory struct {
 	// When known, the lists of the latest State that passed validation.
 	// They are replaced, never changed, under the Planner's lock.
 	lists knownLists
-	// memo, when not nil, holds results a sync worked out from lists and
-	// one Deployment object (see listsMemo); it is replaced, never
-	// changed, under the Planner's lock, and dropped with the lists.
+	// memo, when not nil, holds results a sync worked out from the
+	// ReplicaSets of lists and one Deployment object (see listsMemo); it
+	// is replaced, never changed, under the Planner's lock, and kept when
+	// the lists are replaced by lists of the same ReplicaSets (see
+	// replaceLists).
 	memo *listsMemo
 }
 
@@ -195,8 +204,8 @@ func (p *Planner) validate(s State) (remembered, error) {
 		}
 		addedRS, addedPods := last.added(s, slotsBuf[:], addedRSBuf[:0], addedPodBuf[:0])
 		if len(addedRS) == 0 && len(addedPods) == 0 {
-			if shrunk, ok := p.rememberIfShrunk(m, s, last); ok {
-				last, memo = shrunk, nil
+			if shrunk, kept, ok := p.rememberIfShrunk(m, s, last); ok {
+				last, memo = shrunk, kept
 			}
 			return rememberedLists(m, last, memo, s), p.validateDeployment(s, freshD, validatedKnownObjects)
 		}
@@ -245,31 +254,44 @@ func (p *Planner) validate(s State) (remembered, error) {
 			p.validPods.put(pod, struct{}{})
 		}
 	}
+	var kept *listsMemo
 	if again {
-		m.known, m.lists, m.memo = true, lists, nil
+		kept = m.replaceLists(lists)
 	}
 	p.mu.Unlock()
 	p.observed(how)
 	if again {
-		return rememberedLists(m, lists, nil, s), nil
+		return rememberedLists(m, lists, kept, s), nil
 	}
 	return remembered{}, nil
+}
+
+// replaceLists remembers lists in m, with m's memo when they list the same
+// ReplicaSets as m's lists did (pods alone come and go), and returns the
+// memo kept. p.mu must be held.
+func (m *deploymentMemory) replaceLists(lists knownLists) *listsMemo {
+	if !m.known || !m.lists.sameReplicaSets(lists) {
+		m.memo = nil
+	}
+	m.known, m.lists = true, lists
+	return m.memo
 }
 
 // rememberIfShrunk remembers the lists of s, which lists only objects of
 // m's remembered lists last, when it lists clearly fewer (pods deleted,
 // ReplicaSets cleaned up), so that the objects gone are not kept alive for
-// as long as the Deployment is planned, and returns them. A State listing
-// most of them keeps last (no allocation per sync), and ok is false.
-func (p *Planner) rememberIfShrunk(m *deploymentMemory, s State, last knownLists) (lists knownLists, ok bool) {
+// as long as the Deployment is planned, and returns them with the memo
+// kept (see replaceLists). A State listing most of them keeps last (no
+// allocation per sync), and ok is false.
+func (p *Planner) rememberIfShrunk(m *deploymentMemory, s State, last knownLists) (lists knownLists, kept *listsMemo, ok bool) {
 	if len(s.ReplicaSets)+len(s.Pods) >= len(last.objs)*3/4 {
-		return knownLists{}, false
+		return knownLists{}, nil, false
 	}
 	lists = newKnownLists(s)
 	p.mu.Lock()
-	m.lists, m.memo = lists, nil
+	kept = m.replaceLists(lists)
 	p.mu.Unlock()
-	return lists, true
+	return lists, kept, true
 }
 
 // maxAddedStack is how many objects added to a Deployment's known lists
