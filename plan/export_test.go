@@ -104,7 +104,7 @@ func PlannerListsMemo(p *Planner, uid string, d *model.Deployment) (held, claime
 	if !ok {
 		m, ok = p.deployments.prev[uid]
 	}
-	if !ok || m.memo == nil {
+	if !ok || m.memo.d == nil {
 		return false, false, false, nil
 	}
 	if m.memo.d != d {

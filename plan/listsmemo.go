@@ -12,12 +12,13 @@ import (
 // every object of lists is in the Deployment's namespace. m is nil when
 // the Planner remembers no such lists (and always under Sync).
 //
-// memo is m's memo when it was worked out from the ReplicaSets of lists
-// and the State's Deployment object, else nil. What the sync works out that the memo does
-// not hold is remembered at the end of the sync (see publish).
+// memo is a copy of m's memo when it was worked out from the ReplicaSets
+// of lists and the State's Deployment object, else zero (no Deployment).
+// What the sync works out that the memo does not hold is remembered at
+// the end of the sync (see publish).
 type remembered struct {
 	m     *deploymentMemory
-	memo  *listsMemo
+	memo  listsMemo
 	lists knownLists
 	// claimed is the sync's claimed list when claimedAll: every
 	// ReplicaSet of the sync, each controlled by the Deployment and
@@ -33,9 +34,9 @@ type remembered struct {
 // ReplicaSets of one Deployment memory's remembered lists, as the sync of
 // a State listing exactly those ReplicaSets (in any order, with any pods)
 // works them out from those of them in the Deployment's namespace:
-//   - there is a memo only when every one of them is controlled by the
-//     Deployment (by UID) and matches its selector, so claimReplicaSets
-//     claims them all and writes nothing;
+//   - there is a memo (d is set) only when every one of them is
+//     controlled by the Deployment (by UID) and matches its selector, so
+//     claimReplicaSets claims them all and writes nothing;
 //   - found, newRS: FindNewReplicaSet of the Deployment's template among
 //     them;
 //   - maxUnavailable: proportion.MaxUnavailable of the Deployment (its
@@ -44,9 +45,10 @@ type remembered struct {
 // A changed object is a new object (see Planner), so a memo is for a
 // Deployment object and for the ReplicaSet objects of the lists it is
 // kept with: a State with another Deployment object, or lists the
-// remembered ones do not hold, does not use it. Memos are bounded as the
-// lists are: one per Deployment memory, dropped when its lists are
-// replaced by lists of other ReplicaSets.
+// remembered ones do not hold, does not use it. A memo is a value of the
+// Deployment memory (setting it allocates nothing); it holds on to one
+// Deployment object and one of the lists' ReplicaSets, and is dropped when
+// the lists are replaced by lists of other ReplicaSets.
 type listsMemo struct {
 	d              *model.Deployment
 	found          bool
@@ -56,10 +58,10 @@ type listsMemo struct {
 
 // rememberedLists returns what a sync of s learns from m's lists, which
 // hold every object of s's lists; memo is m's memo, kept with lists.
-func rememberedLists(m *deploymentMemory, lists knownLists, memo *listsMemo, s State) remembered {
+func rememberedLists(m *deploymentMemory, lists knownLists, memo listsMemo, s State) remembered {
 	d := s.Deployment
-	if memo != nil && memo.d != d {
-		memo = nil
+	if memo.d != d {
+		memo = listsMemo{}
 	}
 	return remembered{m: m, memo: memo, lists: lists, allRS: len(s.ReplicaSets) == lists.nRS, inNS: lists.inNS && lists.ns == d.Namespace}
 }
@@ -77,7 +79,7 @@ func (s *syncer) everyReplicaSet() bool {
 // order.
 func (s *syncer) claimedFromMemo() ([]*model.ReplicaSet, bool) {
 	r := &s.lists
-	if r.memo == nil || !s.everyReplicaSet() {
+	if r.memo.d == nil || !s.everyReplicaSet() {
 		return nil, false
 	}
 	claimed := append(s.mem.rsSlice(len(s.all)), s.mem.sortedByCreation(s.all)...)
@@ -103,7 +105,7 @@ func (s *syncer) noteClaimed(claimed []*model.ReplicaSet) {
 func (s *syncer) findNewReplicaSet(rsList []*model.ReplicaSet) *model.ReplicaSet {
 	r := &s.lists
 	memoized := r.claimedAll && !s.templateReplaced && sameList(rsList, r.claimed)
-	if memoized && r.memo != nil && r.memo.found {
+	if memoized && r.memo.d != nil && r.memo.found {
 		return r.memo.newRS
 	}
 	newRS := FindNewReplicaSet(s.d, rsList)
@@ -118,10 +120,10 @@ func (s *syncer) findNewReplicaSet(rsList []*model.ReplicaSet) *model.ReplicaSet
 // ReplicaSet, the new ReplicaSet), when the Deployment memory still holds
 // the ReplicaSets of the lists it was learned from.
 func (p *Planner) publish(r *remembered, d *model.Deployment) {
-	if r.m == nil || !r.claimedAll || r.memo != nil && !r.found {
+	if r.m == nil || !r.claimedAll || r.memo.d != nil && !r.found {
 		return // nothing learned
 	}
-	l := &listsMemo{d: d, found: r.found, newRS: r.newRS, maxUnavailable: proportion.MaxUnavailable(d)}
+	l := listsMemo{d: d, found: r.found, newRS: r.newRS, maxUnavailable: proportion.MaxUnavailable(d)}
 	p.mu.Lock()
 	if r.m.lists.sameReplicaSets(r.lists) {
 		r.m.memo = l
@@ -132,7 +134,7 @@ func (p *Planner) publish(r *remembered, d *model.Deployment) {
 // maxUnavailable is proportion.MaxUnavailable of the working copy: the
 // memo's, worked out from the input, whose spec the working copy shares.
 func (s *syncer) maxUnavailable() int32 {
-	if m := s.lists.memo; m != nil {
+	if m := &s.lists.memo; m.d != nil {
 		return m.maxUnavailable
 	}
 	return proportion.MaxUnavailable(s.d)

@@ -104,12 +104,12 @@ type deploymentMemory struct {
 	// When known, the lists of the latest State that passed validation.
 	// They are replaced, never changed, under the Planner's lock.
 	lists knownLists
-	// memo, when not nil, holds results a sync worked out from the
-	// ReplicaSets of lists and one Deployment object (see listsMemo); it
-	// is replaced, never changed, under the Planner's lock, and kept when
-	// the lists are replaced by lists of the same ReplicaSets (see
-	// replaceLists).
-	memo *listsMemo
+	// memo, when its Deployment is set, holds results a sync worked out
+	// from the ReplicaSets of lists and one Deployment object (see
+	// listsMemo); it is set under the Planner's lock (a sync works with a
+	// copy), and kept when the lists are replaced by lists of the same
+	// ReplicaSets (see replaceLists).
+	memo listsMemo
 }
 
 // validation is how a Planner validated a State.
@@ -254,7 +254,7 @@ func (p *Planner) validate(s State) (remembered, error) {
 			p.validPods.put(pod, struct{}{})
 		}
 	}
-	var kept *listsMemo
+	var kept listsMemo
 	if again {
 		kept = m.replaceLists(lists)
 	}
@@ -269,9 +269,9 @@ func (p *Planner) validate(s State) (remembered, error) {
 // replaceLists remembers lists in m, with m's memo when they list the same
 // ReplicaSets as m's lists did (pods alone come and go), and returns the
 // memo kept. p.mu must be held.
-func (m *deploymentMemory) replaceLists(lists knownLists) *listsMemo {
+func (m *deploymentMemory) replaceLists(lists knownLists) listsMemo {
 	if !m.known || !m.lists.sameReplicaSets(lists) {
-		m.memo = nil
+		m.memo = listsMemo{}
 	}
 	m.known, m.lists = true, lists
 	return m.memo
@@ -283,9 +283,9 @@ func (m *deploymentMemory) replaceLists(lists knownLists) *listsMemo {
 // as long as the Deployment is planned, and returns them with the memo
 // kept (see replaceLists). A State listing most of them keeps last (no
 // allocation per sync), and ok is false.
-func (p *Planner) rememberIfShrunk(m *deploymentMemory, s State, last knownLists) (lists knownLists, kept *listsMemo, ok bool) {
+func (p *Planner) rememberIfShrunk(m *deploymentMemory, s State, last knownLists) (lists knownLists, kept listsMemo, ok bool) {
 	if len(s.ReplicaSets)+len(s.Pods) >= len(last.objs)*3/4 {
-		return knownLists{}, nil, false
+		return knownLists{}, listsMemo{}, false
 	}
 	lists = newKnownLists(s)
 	p.mu.Lock()
