@@ -1,7 +1,9 @@
 package plan_test
 
 import (
+	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -174,4 +176,66 @@ func TestPlannerListsMemoScenarios(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestPlannerListsMemoVariants: one Planner plans every recorded
+// conformance state and, after each, States a lister could hand it next —
+// the lists reordered, a pod or a ReplicaSet left out or added, a pod or a
+// ReplicaSet (a copy) moved to another namespace or none, the Deployment
+// (a copy) moved to another namespace, a ReplicaSet listed twice — each
+// twice and then the original again, and answers each time as Sync. The
+// Planner's remembered lists and memos change at every step.
+func TestPlannerListsMemoVariants(t *testing.T) {
+	states := readConformanceStates(t)
+	p := plan.NewPlanner()
+	for i, s := range states {
+		for j, v := range listerVariants(s) {
+			want, wantErr := plan.Sync(v)
+			got, err := p.Sync(v)
+			// reflect.DeepEqual first (cmp.Diff on every plan would take
+			// seconds); samePlan words a difference.
+			if fmt.Sprint(wantErr) != fmt.Sprint(err) || !reflect.DeepEqual(want, got) {
+				samePlan(t, fmt.Sprintf("state %d, variant %d", i, j), want, wantErr, got, err)
+			}
+		}
+	}
+}
+
+// listerVariants returns s and variants of it, each followed by itself
+// (the second planned from the Planner's memory) and by s.
+func listerVariants(s plan.State) []plan.State {
+	var variants []plan.State
+	add := func(f func(*plan.State)) { variants = append(variants, with(s, f)) }
+	add(func(*plan.State) {})
+	add(func(v *plan.State) { slices.Reverse(v.ReplicaSets); slices.Reverse(v.Pods) })
+	if len(s.Pods) > 0 {
+		add(func(v *plan.State) { v.Pods = v.Pods[1:] })
+		add(func(v *plan.State) {
+			c := v.Pods[0].DeepCopy()
+			c.Name, c.UID = c.Name+"-x", c.UID+"-x"
+			v.Pods = append(v.Pods, c)
+		})
+		add(func(v *plan.State) { c := v.Pods[0].DeepCopy(); c.Namespace = "elsewhere"; v.Pods[0] = c })
+		add(func(v *plan.State) {
+			c := v.Pods[len(v.Pods)-1].DeepCopy()
+			c.Namespace = ""
+			v.Pods[len(v.Pods)-1] = c
+		})
+	}
+	if len(s.ReplicaSets) > 0 {
+		add(func(v *plan.State) { v.ReplicaSets = v.ReplicaSets[1:] })
+		add(func(v *plan.State) {
+			c := v.ReplicaSets[0].DeepCopy()
+			c.Name, c.UID = c.Name+"-x", c.UID+"-x"
+			v.ReplicaSets = append(v.ReplicaSets, c)
+		})
+		add(func(v *plan.State) { c := v.ReplicaSets[0].DeepCopy(); c.Namespace = "elsewhere"; v.ReplicaSets[0] = c })
+		add(func(v *plan.State) { v.ReplicaSets = append(v.ReplicaSets, v.ReplicaSets[0]) })
+	}
+	add(func(v *plan.State) { d := v.Deployment.DeepCopy(); d.Namespace = "moved"; v.Deployment = d })
+	var out []plan.State
+	for _, v := range variants {
+		out = append(out, v, v, s)
+	}
+	return out
 }
