@@ -9,8 +9,17 @@ import (
 // match (upstream ClaimReplicaSets), in creation order. Upstream walks its cache in an
 // unspecified order; walking in creation order picks one of upstream's
 // possible patch orders and keeps the plan independent of the input order.
+//
+// Under a Planner, a claim of every ReplicaSet of the Deployment's
+// remembered lists that wrote nothing is remembered for its Deployment
+// object (see listsMemo): the same claim is then the lists in creation
+// order.
 func (s *syncer) claimReplicaSets() []*model.ReplicaSet {
+	if claimed, ok := s.claimedFromMemo(); ok {
+		return claimed
+	}
 	d := s.d
+	writes := len(s.plan.Actions)
 	// State.Validate has checked the selector (a sync runs only on a valid
 	// State) and the working copy's selector is never changed: it is not
 	// checked again.
@@ -44,6 +53,9 @@ func (s *syncer) claimReplicaSets() []*model.ReplicaSet {
 			Reason: reason(ReasonAdopt, nil, "%s has no controller and its labels match the selector", rs.Name),
 		})
 		claimed = append(claimed, rs)
+	}
+	if len(s.plan.Actions) == writes {
+		s.noteClaimed(claimed)
 	}
 	return claimed
 }

@@ -56,7 +56,10 @@ var ReadConformanceStates = readConformanceStatesFile
 
 // PlannerValidate exposes the Planner's validation of s alone, for its
 // benchmarks.
-func PlannerValidate(p *Planner, s State) error { return p.validate(s) }
+func PlannerValidate(p *Planner, s State) error {
+	_, err := p.validate(s)
+	return err
+}
 
 // ObservePlannerValidation has p tell observe how it validates each State
 // with a Deployment and a time: "in full" (no lists of the Deployment
@@ -87,4 +90,25 @@ func PlannerKnownLists(p *Planner) (deployments, objects int) {
 		deployments, objects = deployments+1, objects+len(m.lists.objs)
 	}
 	return deployments, objects
+}
+
+// PlannerListsMemo reports what p remembers of the sync of its Deployment
+// of UID uid with its remembered lists: whether it has a memo at all (held),
+// whether that memo is for the Deployment object d (claimed: every
+// ReplicaSet claimed as it was), and whether it holds
+// the new ReplicaSet, and which.
+func PlannerListsMemo(p *Planner, uid string, d *model.Deployment) (held, claimed, found bool, newRS *model.ReplicaSet) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	m, ok := p.deployments.cur[uid]
+	if !ok {
+		m, ok = p.deployments.prev[uid]
+	}
+	if !ok || m.memo.d == nil {
+		return false, false, false, nil
+	}
+	if m.memo.d != d {
+		return true, false, false, nil
+	}
+	return true, true, m.memo.found, m.memo.newRS
 }

@@ -14,9 +14,15 @@ import (
 // State's order. The objects are held as pointers, so they stay alive
 // while remembered. Once stored, knownLists are never changed, so they can
 // be read outside the Planner's lock.
+//
+// inNS is set when every object of the lists is in namespace ns (the
+// namespace of the Deployment of the State they were taken from): so is
+// every object of any part of them.
 type knownLists struct {
 	nRS  int
 	objs []unsafe.Pointer
+	ns   string
+	inNS bool
 }
 
 // newKnownLists returns the lists of s, to remember.
@@ -24,7 +30,14 @@ func newKnownLists(s State) knownLists {
 	objs := make([]unsafe.Pointer, 0, len(s.ReplicaSets)+len(s.Pods))
 	objs = append(objs, pointers(s.ReplicaSets)...)
 	objs = append(objs, pointers(s.Pods)...)
-	return knownLists{nRS: len(s.ReplicaSets), objs: objs}
+	ns := s.Deployment.Namespace
+	return knownLists{nRS: len(s.ReplicaSets), objs: objs, ns: ns, inNS: foreignReplicaSets(s.ReplicaSets, ns)+foreignPods(s.Pods, ns) == 0}
+}
+
+// sameReplicaSets reports whether k and o list the same ReplicaSets in the
+// same order.
+func (k knownLists) sameReplicaSets(o knownLists) bool {
+	return slices.Equal(k.rss(), o.rss())
 }
 
 // pointers returns objs as the untyped pointers they are, without copying

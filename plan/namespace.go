@@ -14,16 +14,11 @@ const NoteOtherNamespace ReasonCode = "OtherNamespace"
 //
 // A nil entry is kept: it has no namespace to judge by.
 func inNamespace[T comparable](list []T, ns string, meta func(T) *model.ObjectMeta) ([]T, int) {
-	var zero T
-	foreign := 0
-	for _, x := range list {
-		if x != zero && meta(x).Namespace != ns {
-			foreign++
-		}
-	}
+	foreign := countForeign(list, ns, meta)
 	if foreign == 0 {
 		return list, 0
 	}
+	var zero T
 	out := make([]T, 0, len(list)-foreign)
 	for _, x := range list {
 		if x == zero || meta(x).Namespace == ns {
@@ -33,14 +28,43 @@ func inNamespace[T comparable](list []T, ns string, meta func(T) *model.ObjectMe
 	return out, foreign
 }
 
+// countForeign counts the entries of list that inNamespace leaves out: those
+// whose namespace is not ns (a nil entry is kept).
+func countForeign[T comparable](list []T, ns string, meta func(T) *model.ObjectMeta) int {
+	var zero T
+	foreign := 0
+	for _, x := range list {
+		if x != zero && meta(x).Namespace != ns {
+			foreign++
+		}
+	}
+	return foreign
+}
+
+func rsMeta(rs *model.ReplicaSet) *model.ObjectMeta { return &rs.ObjectMeta }
+
+func podMeta(p *model.Pod) *model.ObjectMeta { return &p.ObjectMeta }
+
+// foreignReplicaSets counts the ReplicaSets of rss scopeToNamespace leaves
+// out for namespace ns.
+func foreignReplicaSets(rss []*model.ReplicaSet, ns string) int { return countForeign(rss, ns, rsMeta) }
+
+// foreignPods counts the pods scopeToNamespace leaves out for namespace ns.
+func foreignPods(pods []*model.Pod, ns string) int { return countForeign(pods, ns, podMeta) }
+
 // scopeToNamespace drops the ReplicaSets and Pods of other namespaces from
 // the syncer's view, as upstream's namespaced listers do, and notes how
-// many it dropped.
+// many it dropped. When a Planner's validation found the State's lists to
+// be part of remembered lists whose objects are all in the Deployment's
+// namespace, nothing is dropped and the lists are not scanned again.
 func (s *syncer) scopeToNamespace() {
+	if s.lists.inNS {
+		return
+	}
 	ns := s.d.Namespace
 	var rsOut, podOut int
-	s.all, rsOut = inNamespace(s.all, ns, func(rs *model.ReplicaSet) *model.ObjectMeta { return &rs.ObjectMeta })
-	s.pods, podOut = inNamespace(s.pods, ns, func(p *model.Pod) *model.ObjectMeta { return &p.ObjectMeta })
+	s.all, rsOut = inNamespace(s.all, ns, rsMeta)
+	s.pods, podOut = inNamespace(s.pods, ns, podMeta)
 	if rsOut+podOut > 0 {
 		s.note(reason(NoteOtherNamespace, s.mem.vals(v("replicaSets", int64(rsOut)), v("pods", int64(podOut))),
 			"ignored %d ReplicaSets and %d Pods of other namespaces than %q: upstream lists only the Deployment's namespace",

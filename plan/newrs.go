@@ -66,7 +66,7 @@ func (s *syncer) getAllReplicaSetsAndSyncRevision(rsList []*model.ReplicaSet, cr
 		existing, oldRSs = f.existing, f.oldRSs
 	} else {
 		// rsList is the claimed list, already in creation order.
-		existing = FindNewReplicaSet(s.d, rsList)
+		existing = s.findNewReplicaSet(rsList)
 		oldRSs = s.mem.rsSlice(len(rsList))
 		for _, rs := range rsList {
 			if rs != existing {

@@ -16,9 +16,16 @@ import (
 //     not remembered, or with clearly fewer (so that deleted objects are
 //     let go);
 //   - the pod-template hash of each Deployment object's template with its
-//     collision count.
+//     collision count;
+//   - per Deployment, with those lists, what a sync of one Deployment
+//     object and all their ReplicaSets worked out from them alone: that
+//     every ReplicaSet is claimed as it is, which one is new, and the
+//     Deployment's maxUnavailable; and whether every object of the lists
+//     is in the Deployment's namespace.
 //
-// So a sync checks only what it has not seen. When its lists hold only
+// So a sync checks only what it has not seen, and a sync of remembered
+// lists neither scans them for other namespaces nor claims their
+// ReplicaSets one by one again. When its lists hold only
 // remembered objects of its Deployment (the same lists, the same objects in
 // another order as a lister returns them, or fewer of them), only a
 // Deployment object not seen before is validated. When a few objects are
@@ -97,6 +104,12 @@ type deploymentMemory struct {
 	// When known, the lists of the latest State that passed validation.
 	// They are replaced, never changed, under the Planner's lock.
 	lists knownLists
+	// memo, when its Deployment is set, holds results a sync worked out
+	// from the ReplicaSets of lists and one Deployment object (see
+	// listsMemo); it is set under the Planner's lock (a sync works with a
+	// copy), and kept when the lists are replaced by lists of the same
+	// ReplicaSets (see replaceLists).
+	memo listsMemo
 }
 
 // validation is how a Planner validated a State.
@@ -142,10 +155,11 @@ func NewPlanner(opts ...Option) *Planner {
 // Sync plans one sync of s: the result of [Sync] with the Planner's
 // options.
 func (p *Planner) Sync(s State) (Plan, error) {
-	if err := p.validate(s); err != nil {
+	lists, err := p.validate(s)
+	if err != nil {
 		return Plan{ConflictAt: -1}, err
 	}
-	return syncValid(s, p.cfg, p)
+	return syncValid(s, p.cfg, p, lists)
 }
 
 // validate is s.Validate(), skipping what is known valid. A State whose
@@ -157,10 +171,14 @@ func (p *Planner) Sync(s State) (Plan, error) {
 // are checked on their own and the lists for duplicates. A snapshot that
 // fails anywhere is validated again in full, so its error is exactly
 // State.Validate's.
-func (p *Planner) validate(s State) error {
+//
+// On success it also tells the sync which remembered lists hold every
+// object of s's lists, when the Planner remembers such lists (see
+// remembered).
+func (p *Planner) validate(s State) (remembered, error) {
 	d := s.Deployment
 	if d == nil || s.Now.IsZero() {
-		return s.Validate()
+		return remembered{}, s.Validate()
 	}
 	// Room on the stack for a typical State's scratch.
 	var slotsBuf [tableStack]int32
@@ -172,7 +190,7 @@ func (p *Planner) validate(s State) error {
 	p.mu.Lock()
 	m, again := p.deployment(d.UID, 1+len(s.ReplicaSets)+len(s.Pods))
 	freshD := !p.validDeployments.has(d)
-	known, last := m.known, m.lists
+	known, last, memo := m.known, m.lists, m.memo
 	if !known {
 		freshSets, freshPods = p.unknown(s.ReplicaSets, s.Pods, freshSets, freshPods)
 	}
@@ -182,12 +200,14 @@ func (p *Planner) validate(s State) error {
 	var unique bool
 	if known {
 		if last.same(s) {
-			return p.validateDeployment(s, freshD, validatedSameLists)
+			return rememberedLists(m, last, memo, s), p.validateDeployment(s, freshD, validatedSameLists)
 		}
 		addedRS, addedPods := last.added(s, slotsBuf[:], addedRSBuf[:0], addedPodBuf[:0])
 		if len(addedRS) == 0 && len(addedPods) == 0 {
-			p.rememberIfShrunk(m, s, last)
-			return p.validateDeployment(s, freshD, validatedKnownObjects)
+			if shrunk, kept, ok := p.rememberIfShrunk(m, s, last); ok {
+				last, memo = shrunk, kept
+			}
+			return rememberedLists(m, last, memo, s), p.validateDeployment(s, freshD, validatedKnownObjects)
 		}
 		how = validatedNewObjects
 		// A pod is validated on its own as fast as it is looked up; a
@@ -212,7 +232,7 @@ func (p *Planner) validate(s State) error {
 	if !validOnTheirOwn(freshD, d, freshSets, freshPods) || !unique {
 		// The full check words the error.
 		p.observed(validationFailed)
-		return s.Validate()
+		return remembered{}, s.Validate()
 	}
 	// A Deployment planned once is not worth remembering lists for: they
 	// are remembered from its second sync on.
@@ -234,27 +254,44 @@ func (p *Planner) validate(s State) error {
 			p.validPods.put(pod, struct{}{})
 		}
 	}
+	var kept listsMemo
 	if again {
-		m.known, m.lists = true, lists
+		kept = m.replaceLists(lists)
 	}
 	p.mu.Unlock()
 	p.observed(how)
-	return nil
+	if again {
+		return rememberedLists(m, lists, kept, s), nil
+	}
+	return remembered{}, nil
+}
+
+// replaceLists remembers lists in m, with m's memo when they list the same
+// ReplicaSets as m's lists did (pods alone come and go), and returns the
+// memo kept. p.mu must be held.
+func (m *deploymentMemory) replaceLists(lists knownLists) listsMemo {
+	if !m.known || !m.lists.sameReplicaSets(lists) {
+		m.memo = listsMemo{}
+	}
+	m.known, m.lists = true, lists
+	return m.memo
 }
 
 // rememberIfShrunk remembers the lists of s, which lists only objects of
 // m's remembered lists last, when it lists clearly fewer (pods deleted,
 // ReplicaSets cleaned up), so that the objects gone are not kept alive for
-// as long as the Deployment is planned. A State listing most of them keeps
-// last (no allocation per sync).
-func (p *Planner) rememberIfShrunk(m *deploymentMemory, s State, last knownLists) {
+// as long as the Deployment is planned, and returns them with the memo
+// kept (see replaceLists). A State listing most of them keeps last (no
+// allocation per sync), and ok is false.
+func (p *Planner) rememberIfShrunk(m *deploymentMemory, s State, last knownLists) (lists knownLists, kept listsMemo, ok bool) {
 	if len(s.ReplicaSets)+len(s.Pods) >= len(last.objs)*3/4 {
-		return
+		return knownLists{}, listsMemo{}, false
 	}
-	lists := newKnownLists(s)
+	lists = newKnownLists(s)
 	p.mu.Lock()
-	m.lists = lists
+	kept = m.replaceLists(lists)
 	p.mu.Unlock()
+	return lists, kept, true
 }
 
 // maxAddedStack is how many objects added to a Deployment's known lists

@@ -25,16 +25,16 @@ func HasProgressDeadline(d *model.Deployment) bool {
 // status.terminatingReplicas (the DeploymentReplicaSetTerminatingReplicas
 // gate).
 func CalculateStatus(allRSs []*model.ReplicaSet, newRS *model.ReplicaSet, d *model.Deployment, now time.Time, terminating bool) model.DeploymentStatus {
-	return calculateStatus(allRSs, newRS, d, now, terminating, nil, nil)
+	return calculateStatus(allRSs, newRS, d, now, terminating, proportion.MaxUnavailable(d), nil, nil)
 }
 
-// calculateStatus is CalculateStatus with the status's pointers (collision
-// count, terminating replicas) pointing into ints, allocated when nil. The
-// conditions are the status's own, appended to conds when it has room for
-// them and for the conditions a rollout sync adds (setCondition changes
-// them in place).
+// calculateStatus is CalculateStatus with d's proportion.MaxUnavailable
+// given, and the status's pointers (collision count, terminating replicas)
+// pointing into ints, allocated when nil. The conditions are the status's
+// own, appended to conds when it has room for them and for the conditions
+// a rollout sync adds (setCondition changes them in place).
 func calculateStatus(allRSs []*model.ReplicaSet, newRS *model.ReplicaSet, d *model.Deployment, now time.Time, terminating bool,
-	ints *[2]int32, conds []model.DeploymentCondition) model.DeploymentStatus {
+	maxUnavailable int32, ints *[2]int32, conds []model.DeploymentCondition) model.DeploymentStatus {
 	var st model.DeploymentStatus
 	if d == nil {
 		return st
@@ -84,7 +84,7 @@ func calculateStatus(allRSs []*model.ReplicaSet, newRS *model.ReplicaSet, d *mod
 		conds = make([]model.DeploymentCondition, 0, room)
 	}
 	st.Conditions = append(conds[:0], d.Status.Conditions...)
-	if st.AvailableReplicas >= d.DesiredReplicas()-proportion.MaxUnavailable(d) {
+	if st.AvailableReplicas >= d.DesiredReplicas()-maxUnavailable {
 		setCondition(&st, newCondition(model.DeploymentAvailable, model.ConditionTrue,
 			model.ReasonMinimumReplicasAvailable, "Deployment has minimum availability.", now), true)
 	} else {
@@ -171,7 +171,7 @@ func DeploymentTimedOut(d *model.Deployment, st *model.DeploymentStatus, now tim
 // syncDeploymentStatus writes the plain status (no Progressing estimation)
 // when it changed: the paused, scaling and deleting syncs.
 func (s *syncer) syncDeploymentStatus(allRSs []*model.ReplicaSet, newRS *model.ReplicaSet) {
-	st := calculateStatus(allRSs, newRS, s.d, s.now, s.cfg.terminatingReplicas, s.statusInts(), s.mem.conditions())
+	st := calculateStatus(allRSs, newRS, s.d, s.now, s.cfg.terminatingReplicas, s.maxUnavailable(), s.statusInts(), s.mem.conditions())
 	s.writeStatusIfChanged(st)
 }
 
@@ -221,7 +221,7 @@ func statusReason(st *model.DeploymentStatus, values []Value) Reason {
 // nothing is written.
 func (s *syncer) syncRolloutStatus(allRSs []*model.ReplicaSet, newRS *model.ReplicaSet) {
 	d := s.d
-	st := calculateStatus(allRSs, newRS, d, s.now, s.cfg.terminatingReplicas, s.statusInts(), s.mem.conditions())
+	st := calculateStatus(allRSs, newRS, d, s.now, s.cfg.terminatingReplicas, s.maxUnavailable(), s.statusInts(), s.mem.conditions())
 	if !HasProgressDeadline(d) {
 		removeCondition(&st, model.DeploymentProgressing, true)
 	}

@@ -35,16 +35,19 @@ func Sync(s State, opts ...Option) (Plan, error) {
 	if err := s.Validate(); err != nil {
 		return Plan{ConflictAt: -1}, err
 	}
-	return syncValid(s, newConfig(opts), nil)
+	return syncValid(s, newConfig(opts), nil, remembered{})
 }
 
 // syncValid plans a sync of a validated s; memory, when not nil, remembers
-// template hashes across syncs.
-func syncValid(s State, cfg config, memory *Planner) (Plan, error) {
+// template hashes across syncs, and lists what it remembers of s's lists.
+func syncValid(s State, cfg config, memory *Planner, lists remembered) (Plan, error) {
 	var sy syncer
 	sy.start(s, cfg)
-	sy.memory, sy.input = memory, s.Deployment
+	sy.memory, sy.input, sy.lists = memory, s.Deployment, lists
 	sy.syncDeployment()
+	if memory != nil {
+		memory.publish(&sy.lists, s.Deployment)
+	}
 	if sy.hasherErr != nil {
 		releaseWork(cfg.workingCopies, sy.mem, sy.work)
 		return Plan{ConflictAt: -1}, sy.hasherErr

@@ -38,6 +38,8 @@ type syncer struct {
 	// Deployment of the State, the key of its memory.
 	memory *Planner
 	input  *model.Deployment
+	// lists is what the Planner remembers of the State's lists.
+	lists remembered
 	// templateReplaced is set when the working copy's template is no
 	// longer the input's (a rollback).
 	templateReplaced bool
@@ -76,18 +78,13 @@ func newSyncer(s State, cfg config) *syncer {
 	return sy
 }
 
-// start readies sy for a sync of s.
+// start readies sy, a zero syncer, for a sync of s.
 func (sy *syncer) start(s State, cfg config) {
 	// The working copy shares the input's maps and slices. A sync changes
 	// only the annotations in place, and copies them first
 	// (ownAnnotations); everything else it changes is replaced whole
 	// (conditions, status, template).
-	*sy = syncer{
-		cfg:  cfg,
-		now:  s.Now,
-		all:  s.ReplicaSets,
-		pods: s.Pods,
-	}
+	sy.cfg, sy.now, sy.all, sy.pods = cfg, s.Now, s.ReplicaSets, s.Pods
 	sy.mem, sy.work, sy.spec = newMemory(cfg.workingCopies, s.Deployment)
 	sy.d = &sy.work.wc
 	sy.plan = Plan{ConflictAt: -1, Actions: []Action{}} // in writeMemory from the first write
