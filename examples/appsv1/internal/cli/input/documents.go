@@ -1,0 +1,260 @@
+package input
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	yamlv2 "go.yaml.in/yaml/v2"
+	kyaml "k8s.io/apimachinery/pkg/util/yaml"
+	"sigs.k8s.io/yaml"
+)
+
+// document is one document of the input stream.
+type document struct {
+	// index counts the documents with content from 1; line is the 1-based
+	// line of the document's first line that is not blank, a comment or a
+	// "---" separator.
+	index, line int
+	// text is a JSON object (JSON streams) or a YAML document.
+	text []byte
+	json bool
+	// base is the number of input lines before text's first line.
+	base int
+}
+
+// splitDocuments splits data, the whole input, into its documents as
+// kubectl's -f reader does (k8s.io/apimachinery's YAMLOrJSONDecoder): an
+// input whose first byte that is not white space is '{' and that has no
+// line starting with "---" is a stream of JSON objects separated by white
+// space; any other input is a YAML stream, split on lines starting with
+// "---" by apimachinery's YAMLReader. Documents with nothing but blank
+// lines and comments are left out.
+func splitDocuments(data []byte) ([]document, Format, error) {
+	if bytes.HasPrefix(bytes.TrimLeft(data, " \t\r\n"), []byte("{")) && !bytes.Contains(data, []byte("\n---")) {
+		docs, err := splitJSON(data)
+		return docs, JSON, err
+	}
+	docs, err := splitYAML(data)
+	return docs, YAML, err
+}
+
+// splitJSON decodes successive JSON values, each of which must be an object.
+func splitJSON(data []byte) ([]document, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var docs []document
+	line, counted := 1, 0
+	for {
+		pos := int(dec.InputOffset())
+		for pos < len(data) && isSpace(data[pos]) {
+			pos++
+		}
+		if pos == len(data) {
+			return docs, nil
+		}
+		if data[pos] != '{' {
+			return nil, newSyntaxError(data, int64(pos), "data after the JSON document (not another JSON object)")
+		}
+		line += bytes.Count(data[counted:pos], []byte{'\n'})
+		counted = pos
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			if len(docs) == 0 {
+				return nil, jsonSyntaxError(data, err)
+			}
+			return nil, &DocumentError{Index: len(docs) + 1, Line: line, Err: jsonSyntaxError(data, err)}
+		}
+		docs = append(docs, document{index: len(docs) + 1, line: line, text: v, json: true})
+	}
+}
+
+func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\r' || b == '\n' }
+
+// jsonSyntaxError is a JSON decoder's error with its position in data.
+func jsonSyntaxError(data []byte, err error) error {
+	var se *json.SyntaxError
+	switch {
+	case errors.As(err, &se):
+		return newSyntaxError(data, se.Offset, se.Error())
+	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
+		return newSyntaxError(data, int64(len(data)), "unexpected end of input (truncated?)")
+	}
+	return err
+}
+
+// splitYAML reads the documents of a YAML stream with apimachinery's
+// YAMLReader. The reader returns each document's lines in order (line ends
+// made "\n"); the "---" line that ends a document is dropped, one that
+// starts a document is kept, so a document starts on the line after the
+// previous one's last line plus one.
+func splitYAML(data []byte) ([]document, error) {
+	r := kyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
+	var docs []document
+	start := 1 // the line of the next document's first line
+	for {
+		text, err := r.Read()
+		if errors.Is(err, io.EOF) {
+			return docs, nil
+		}
+		if err != nil {
+			return nil, separatorError(data, start, err)
+		}
+		if first, ok := firstContentLine(text); ok {
+			docs = append(docs, document{index: len(docs) + 1, line: start + first, text: text, base: start - 1})
+		}
+		start += bytes.Count(text, []byte{'\n'}) + 1
+	}
+}
+
+// separatorError locates the YAMLReader's refusal of a "---" line followed
+// by text other than a comment: the first such line from line start on.
+func separatorError(data []byte, start int, err error) error {
+	for n, line := range lines(data) {
+		if n+1 < start || !bytes.HasPrefix(line, []byte("---")) {
+			continue
+		}
+		if rest := strings.TrimSpace(string(line[3:])); rest != "" && rest[0] != '#' {
+			return fmt.Errorf("YAML input: line %d: %q is not a document separator: only spaces and a comment may follow \"---\"", n+1, strings.TrimRight(string(line), "\r"))
+		}
+	}
+	return fmt.Errorf("YAML input: %w", err)
+}
+
+// lines yields the lines of text without their "\n".
+func lines(text []byte) func(yield func(int, []byte) bool) {
+	return func(yield func(int, []byte) bool) {
+		for n := 0; len(text) > 0; n++ {
+			line, rest, _ := bytes.Cut(text, []byte{'\n'})
+			if !yield(n, line) {
+				return
+			}
+			text = rest
+		}
+	}
+}
+
+// isBlankOrComment reports a line that holds nothing but white space and a
+// comment.
+func isBlankOrComment(line []byte) bool {
+	t := bytes.TrimLeft(line, " \t\r")
+	return len(t) == 0 || t[0] == '#'
+}
+
+// isDocumentEnd reports the YAML document end marker: "..." at the start
+// of a line, then the line's end or white space.
+func isDocumentEnd(line []byte) bool {
+	return bytes.HasPrefix(line, []byte("...")) && (len(line) == 3 || line[3] == ' ' || line[3] == '\t' || line[3] == '\r')
+}
+
+// firstContentLine is the 0-based index of text's first line that is not
+// blank, a comment, a "---" separator or a "..." document end marker.
+func firstContentLine(text []byte) (int, bool) {
+	for n, line := range lines(text) {
+		if !isBlankOrComment(line) && !bytes.HasPrefix(line, []byte("---")) && !isDocumentEnd(line) {
+			return n, true
+		}
+	}
+	return 0, false
+}
+
+// checkDocumentEnd refuses content after a "..." document end marker: the
+// YAML parser would end the document there and kubectl would drop the
+// rest without a word. Only blank lines and comments may follow the marker
+// (on its line and up to the next "---").
+func checkDocumentEnd(doc document) error {
+	marker := 0
+	for n, line := range lines(doc.text) {
+		if marker == 0 {
+			if isDocumentEnd(line) {
+				marker = doc.base + n + 1
+				if !isBlankOrComment(line[3:]) {
+					return fmt.Errorf("YAML input: line %d: text after the document end marker \"...\": separate documents with a \"---\" line", marker)
+				}
+			}
+			continue
+		}
+		if !isBlankOrComment(line) {
+			return fmt.Errorf("YAML input: line %d: content after the document end marker \"...\" of line %d would be dropped: separate documents with a \"---\" line", doc.base+n+1, marker)
+		}
+	}
+	return nil
+}
+
+// toJSON returns a document as JSON: a JSON document as it is, a YAML
+// document converted strictly (duplicate keys are errors), with the line
+// numbers of YAML errors counted in the whole input.
+func toJSON(doc document) ([]byte, error) {
+	if doc.json {
+		return doc.text, nil
+	}
+	if err := checkDocumentEnd(doc); err != nil {
+		return nil, err
+	}
+	data, err := yaml.YAMLToJSONStrict(doc.text)
+	if err == nil {
+		err = secondDocument(doc.text)
+	}
+	if err != nil {
+		if doc.base == 0 {
+			return nil, fmt.Errorf("YAML input: %w", err)
+		}
+		return nil, errors.New("YAML input: " + shiftLines(err.Error(), doc.base))
+	}
+	return data, nil
+}
+
+// noop is a YAML value that decodes nothing: the parser only checks the
+// syntax.
+type noop struct{}
+
+func (*noop) UnmarshalYAML(func(any) error) error { return nil }
+
+// secondDocument refuses YAML text in which the parser that converts it
+// (go.yaml.in/yaml/v2, under sigs.k8s.io/yaml) finds more after the first
+// document: the conversion reads the first document only, and kubectl
+// drops the rest without a word ("{a: 1}" then "{b: 2}" on the next line,
+// or a document after a "..." end marker).
+func secondDocument(text []byte) error {
+	dec := yamlv2.NewDecoder(bytes.NewReader(text))
+	if err := dec.Decode(&noop{}); err != nil {
+		return err
+	}
+	err := dec.Decode(&noop{})
+	switch {
+	case errors.Is(err, io.EOF):
+		return nil
+	case err != nil:
+		return fmt.Errorf("content after the end of the document would be dropped (separate documents with a \"---\" line): %w", err)
+	}
+	return errors.New("a second document without a \"---\" line before it would be dropped (separate documents with a \"---\" line)")
+}
+
+// shiftLines adds by to every "line N:" of a YAML parser's message, whose
+// lines are counted in the document.
+func shiftLines(msg string, by int) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(msg, "line ")
+		if i < 0 {
+			b.WriteString(msg)
+			return b.String()
+		}
+		i += len("line ")
+		j := i
+		for j < len(msg) && msg[j] >= '0' && msg[j] <= '9' {
+			j++
+		}
+		b.WriteString(msg[:i])
+		if n, err := strconv.Atoi(msg[i:j]); err == nil && j < len(msg) && msg[j] == ':' {
+			b.WriteString(strconv.Itoa(n + by))
+		} else {
+			b.WriteString(msg[i:j])
+		}
+		msg = msg[j:]
+	}
+}
