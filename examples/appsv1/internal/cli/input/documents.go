@@ -106,6 +106,9 @@ func splitYAML(data []byte) ([]document, error) {
 		}
 		if first, ok := firstContentLine(text); ok {
 			docs = append(docs, document{index: len(docs) + 1, line: start + first, text: text, base: start - 1})
+		} else if _, err := toJSON(document{text: text, base: start - 1}); err != nil {
+			// Comments are parsed too: kubectl refuses control characters in them.
+			return nil, fmt.Errorf("the comments from line %d: %w", start, err)
 		}
 		start += bytes.Count(text, []byte{'\n'}) + 1
 	}
@@ -221,7 +224,9 @@ func (*noop) UnmarshalYAML(func(any) error) error { return nil }
 // or a document after a "..." end marker).
 func secondDocument(text []byte) error {
 	dec := yamlv2.NewDecoder(bytes.NewReader(text))
-	if err := dec.Decode(&noop{}); err != nil {
+	if err := dec.Decode(&noop{}); errors.Is(err, io.EOF) {
+		return nil // no document: blank lines and comments
+	} else if err != nil {
 		return err
 	}
 	err := dec.Decode(&noop{})

@@ -156,6 +156,8 @@ func TestReadDocumentsRejects(t *testing.T) {
 			`document 2 (line 5): YAML input: content after the end of the document would be dropped (separate documents with a "---" line): yaml: line 5: did not find expected <document start>`, 2, 5},
 		{"a flow mapping, then another, in the only document", "---\n{kind: List, items: []}\n{kind: List}\n",
 			`YAML input: content after the end of the document would be dropped (separate documents with a "---" line): yaml: line 2: did not find expected <document start>`, 0, 0},
+		// kubectl's parser refuses it too: comments are parsed.
+		{"a control character in a comment", configMap + "---\n# \x15\n", "the comments from line 5: YAML input: yaml: control characters are not allowed", 0, 0},
 		{"only empty documents", "---\n# nothing\n---\n\n---\n", "empty input: only empty YAML documents and comments", 0, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -262,7 +264,7 @@ func TestDocumentLines(t *testing.T) {
 		{"---\na: 1\n---\nb: 2", []int{2, 4}},
 		{"\n\n---\n---\n# c\n\n  b: 2\n--- # x\r\nc: 3\r\n---\r\n\r\n", []int{7, 9}},
 		{"a: 1\n---\n---\n---\nb: 1\n", []int{1, 5}},
-		{"...\n---\n...\n\n# c\nz: 1\n", []int{6}},
+		{"# a\n---\n\n# c\nz: 1\n", []int{5}},
 	} {
 		docs, _, err := splitDocuments([]byte(tc.input))
 		if err != nil {
