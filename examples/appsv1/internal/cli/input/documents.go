@@ -62,16 +62,21 @@ func splitJSON(data []byte) ([]document, error) {
 		}
 		line += bytes.Count(data[counted:pos], []byte{'\n'})
 		counted = pos
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
+		if err := dec.Decode(&jsonNoop{}); err != nil {
 			if len(docs) == 0 {
 				return nil, jsonSyntaxError(data, err)
 			}
 			return nil, &DocumentError{Index: len(docs) + 1, Line: line, Err: jsonSyntaxError(data, err)}
 		}
-		docs = append(docs, document{index: len(docs) + 1, line: line, text: v, json: true})
+		docs = append(docs, document{index: len(docs) + 1, line: line, text: data[pos:dec.InputOffset()], json: true})
 	}
 }
+
+// jsonNoop is a JSON value that decodes nothing: the decoder only checks
+// the syntax.
+type jsonNoop struct{}
+
+func (*jsonNoop) UnmarshalJSON([]byte) error { return nil }
 
 func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\r' || b == '\n' }
 
@@ -157,12 +162,30 @@ func isDocumentEnd(line []byte) bool {
 // firstContentLine is the 0-based index of text's first line that is not
 // blank, a comment, a "---" separator or a "..." document end marker.
 func firstContentLine(text []byte) (int, bool) {
+	n, _, ok := firstContent(text)
+	return n, ok
+}
+
+// firstContent is firstContentLine with the line.
+func firstContent(text []byte) (int, []byte, bool) {
 	for n, line := range lines(text) {
 		if !isBlankOrComment(line) && !bytes.HasPrefix(line, []byte("---")) && !isDocumentEnd(line) {
-			return n, true
+			return n, line, true
 		}
 	}
-	return 0, false
+	return 0, nil, false
+}
+
+// plainBlockMapping reports YAML text whose first content starts at column
+// 0 with a character that is not a YAML indicator: a block mapping with a
+// plain key (as kubectl prints) or a plain scalar. The parser cannot end
+// such a document before the text ends without an error, but at a "..."
+// marker (see checkDocumentEnd): a line at column 0 that does not continue
+// the mapping is a syntax error; a plain scalar is no object and refused.
+// The fuzz target checks this against secondDocument.
+func plainBlockMapping(text []byte) bool {
+	_, line, ok := firstContent(text)
+	return ok && !strings.ContainsRune(" \t-?:,[]{}#&*!|>'\"%@`", rune(line[0]))
 }
 
 // checkDocumentEnd refuses content after a "..." document end marker: the
@@ -199,7 +222,7 @@ func toJSON(doc document) ([]byte, error) {
 		return nil, err
 	}
 	data, err := yaml.YAMLToJSONStrict(doc.text)
-	if err == nil {
+	if err == nil && !plainBlockMapping(doc.text) {
 		err = secondDocument(doc.text)
 	}
 	if err != nil {

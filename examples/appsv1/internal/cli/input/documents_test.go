@@ -156,6 +156,8 @@ func TestReadDocumentsRejects(t *testing.T) {
 			`document 2 (line 5): YAML input: content after the end of the document would be dropped (separate documents with a "---" line): yaml: line 5: did not find expected <document start>`, 2, 5},
 		{"a flow mapping, then another, in the only document", "---\n{kind: List, items: []}\n{kind: List}\n",
 			`YAML input: content after the end of the document would be dropped (separate documents with a "---" line): yaml: line 2: did not find expected <document start>`, 0, 0},
+		{"an indented mapping, then a key at column 0", "  kind: List\n  items: []\nkind: List\n",
+			`YAML input: content after the end of the document would be dropped (separate documents with a "---" line): yaml: line 2: did not find expected <document start>`, 0, 0},
 		// kubectl's parser refuses it too: comments are parsed.
 		{"a control character in a comment", configMap + "---\n# \x15\n", "the comments from line 5: YAML input: yaml: control characters are not allowed", 0, 0},
 		{"only empty documents", "---\n# nothing\n---\n\n---\n", "empty input: only empty YAML documents and comments", 0, 0},

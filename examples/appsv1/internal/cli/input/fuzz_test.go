@@ -48,6 +48,7 @@ func FuzzReadObjects(f *testing.F) {
 		}
 		checkLines(t, data)
 		sameAsKubectl(t, data)
+		checkPlainBlockMapping(t, data)
 	})
 }
 
@@ -65,6 +66,22 @@ func checkLines(t *testing.T, data []byte) {
 		if d.line > len(all) || first < 0 || first >= len(text) ||
 			!bytes.Equal(bytes.TrimSuffix(all[d.line-1], []byte{'\r'}), bytes.TrimSuffix(text[first], []byte{'\r'})) {
 			t.Fatalf("document %d of %q: line %d is not its line %d", d.index, data, d.line, first+1)
+		}
+	}
+}
+
+// checkPlainBlockMapping: a document the reader accepts without parsing it
+// twice (plainBlockMapping) holds one YAML document only.
+func checkPlainBlockMapping(t *testing.T, data []byte) {
+	docs, format, err := splitDocuments(data)
+	if err != nil || format != YAML {
+		return
+	}
+	for _, d := range docs {
+		if _, err := toJSON(d); err == nil && plainBlockMapping(d.text) {
+			if err := secondDocument(d.text); err != nil {
+				t.Fatalf("document %d of %q: %v", d.index, data, err)
+			}
 		}
 	}
 }

@@ -111,9 +111,6 @@ func (o *Objects) readOnly(doc document, opts Options, other map[string]int) err
 	if err != nil {
 		return err
 	}
-	if err := checkSyntax(data); err != nil {
-		return err
-	}
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(data, &top); err != nil {
 		return fmt.Errorf("the input is not a JSON object: %w", err)
@@ -159,9 +156,6 @@ func (o *Objects) readDocument(doc document, other map[string]int) error {
 	if err != nil {
 		return err
 	}
-	if err := checkSyntax(data); err != nil {
-		return err
-	}
 	if bytes.Equal(data, []byte("null")) {
 		return nil
 	}
@@ -205,21 +199,6 @@ func isList(top map[string]json.RawMessage, kind string) bool {
 		}
 	}
 	return false
-}
-
-// checkSyntax finds the first JSON syntax error with its position, and data
-// after the document.
-func checkSyntax(data []byte) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	var v json.RawMessage
-	if err := dec.Decode(&v); err != nil {
-		return jsonSyntaxError(data, err)
-	}
-	end := dec.InputOffset()
-	if rest := bytes.TrimLeft(data[end:], " \t\r\n"); len(rest) > 0 {
-		return newSyntaxError(data, int64(len(data)-len(rest)), "data after the JSON document")
-	}
-	return nil
 }
 
 // strict decodes data into v: case-sensitive keys, no duplicates, no unknown
