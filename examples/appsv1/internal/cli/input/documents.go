@@ -109,11 +109,19 @@ func splitYAML(data []byte) ([]document, error) {
 		if err != nil {
 			return nil, separatorError(data, start, err)
 		}
-		if first, ok := firstContentLine(text); ok {
+		first, ok := firstContentLine(text)
+		if !ok {
+			// Comments are parsed too: kubectl refuses control characters
+			// in them; and what the parser reads as more than nothing is a
+			// document.
+			j, err := toJSON(document{text: text, base: start - 1})
+			if err != nil {
+				return nil, fmt.Errorf("the comments from line %d: %w", start, err)
+			}
+			ok = !bytes.Equal(j, []byte("null"))
+		}
+		if ok {
 			docs = append(docs, document{index: len(docs) + 1, line: start + first, text: text, base: start - 1})
-		} else if _, err := toJSON(document{text: text, base: start - 1}); err != nil {
-			// Comments are parsed too: kubectl refuses control characters in them.
-			return nil, fmt.Errorf("the comments from line %d: %w", start, err)
 		}
 		start += bytes.Count(text, []byte{'\n'}) + 1
 	}
@@ -153,14 +161,18 @@ func isBlankOrComment(line []byte) bool {
 	return len(t) == 0 || t[0] == '#'
 }
 
-// isDocumentEnd reports the YAML document end marker: "..." at the start
-// of a line, then the line's end or white space.
-func isDocumentEnd(line []byte) bool {
-	return bytes.HasPrefix(line, []byte("...")) && (len(line) == 3 || line[3] == ' ' || line[3] == '\t' || line[3] == '\r')
+// isMarker reports a YAML document marker ("---" start, "..." end) at the
+// start of line, followed by the line's end or white space ("---#" is a
+// plain scalar).
+func isMarker(line []byte, marker string) bool {
+	return bytes.HasPrefix(line, []byte(marker)) && (len(line) == 3 || line[3] == ' ' || line[3] == '\t' || line[3] == '\r')
 }
 
+// isDocumentEnd reports the YAML document end marker "...".
+func isDocumentEnd(line []byte) bool { return isMarker(line, "...") }
+
 // firstContentLine is the 0-based index of text's first line that is not
-// blank, a comment, a "---" separator or a "..." document end marker.
+// blank, a comment, a "---" document start or a "..." document end marker.
 func firstContentLine(text []byte) (int, bool) {
 	n, _, ok := firstContent(text)
 	return n, ok
@@ -169,7 +181,7 @@ func firstContentLine(text []byte) (int, bool) {
 // firstContent is firstContentLine with the line.
 func firstContent(text []byte) (int, []byte, bool) {
 	for n, line := range lines(text) {
-		if !isBlankOrComment(line) && !bytes.HasPrefix(line, []byte("---")) && !isDocumentEnd(line) {
+		if !isBlankOrComment(line) && !isMarker(line, "---") && !isMarker(line, "...") {
 			return n, line, true
 		}
 	}
@@ -177,12 +189,12 @@ func firstContent(text []byte) (int, []byte, bool) {
 }
 
 // plainBlockMapping reports YAML text whose first content starts at column
-// 0 with a character that is not a YAML indicator: a block mapping with a
-// plain key (as kubectl prints) or a plain scalar. The parser cannot end
-// such a document before the text ends without an error, but at a "..."
-// marker (see checkDocumentEnd): a line at column 0 that does not continue
-// the mapping is a syntax error; a plain scalar is no object and refused.
-// The fuzz target checks this against secondDocument.
+// 0 with a character that is not a YAML indicator: when it converts to an
+// object, a block mapping with a plain key (as kubectl prints). The parser
+// cannot end such a document before the text ends without an error, but at
+// a "..." marker (see checkDocumentEnd): a line at column 0 that does not
+// continue the mapping is a syntax error. The fuzz target checks this
+// against secondDocument.
 func plainBlockMapping(text []byte) bool {
 	_, line, ok := firstContent(text)
 	return ok && !strings.ContainsRune(" \t-?:,[]{}#&*!|>'\"%@`", rune(line[0]))
@@ -222,7 +234,7 @@ func toJSON(doc document) ([]byte, error) {
 		return nil, err
 	}
 	data, err := yaml.YAMLToJSONStrict(doc.text)
-	if err == nil && !plainBlockMapping(doc.text) {
+	if err == nil && !(bytes.HasPrefix(data, []byte("{")) && plainBlockMapping(doc.text)) {
 		err = secondDocument(doc.text)
 	}
 	if err != nil {
