@@ -130,6 +130,10 @@ func TestReadDocumentsRejects(t *testing.T) {
 			"document 3 (line 10): YAML input: yaml: line 13: did not find expected node content", 3, 10},
 		{"duplicate key in the 1st document of several", list + "\n---\n" + configMap + "metadata: {}\n",
 			"document 2 (line " + itoa(listLines+2) + "): YAML input: yaml: unmarshal errors:\n  line " + itoa(listLines+5) + `: key "metadata" already set in map`, 2, listLines + 2},
+		{"duplicate key in the 2nd JSON object", `{"kind":"List","items":[]}` + "\n" + `{"apiVersion":"v1","kind":"Pod","kind":"Pod"}`,
+			`document 2 (line 2): Pod /: duplicate field "kind"`, 2, 2},
+		{"case-mismatched key in the 2nd JSON object", `{"kind":"List","items":[]}{"apiVersion":"v1","kind":"Pod","Metadata":{}}`,
+			`document 2 (line 1): Pod /: unknown field "Metadata"`, 2, 1},
 		{"an item without kind", head + "kind: List\nitems: [{metadata: {}}]\n", "document 3 (line 10): items[0]: no kind", 3, 10},
 		{"a Case in a stream", configMap + "---\n" + aCase + "\n",
 			`document 2 (line 5): a conformance Case (a "deployment" key) is only valid as the only document of the input`, 2, 5},
@@ -353,5 +357,17 @@ func sameAsKubectl(t *testing.T, data []byte) {
 	}
 	if diff := cmp.Diff(theirs, ours); diff != "" {
 		t.Fatalf("documents of %q differ (-kubectl +reader):\n%s", data, diff)
+	}
+}
+
+// The cap is on the whole input, whatever its documents.
+func TestDocumentsCap(t *testing.T) {
+	stream := strings.Repeat(configMap+"---\n", 100)
+	if _, err := ReadObjects(strings.NewReader(stream), Options{MaxBytes: int64(len(stream)) - 1}); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("one byte over the cap: %v", err)
+	}
+	objs, err := ReadObjects(strings.NewReader(stream), Options{MaxBytes: int64(len(stream))})
+	if err != nil || objs.Items != 100 || objs.Ignored[0].Count != 100 {
+		t.Errorf("at the cap: %+v, %v", objs, err)
 	}
 }
