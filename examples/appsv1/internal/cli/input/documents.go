@@ -95,6 +95,9 @@ func jsonSyntaxError(data []byte, err error) error {
 // starts a document is kept, so a document starts on the line after the
 // previous one's last line plus one.
 func splitYAML(data []byte) ([]document, error) {
+	if err := checkSeparators(data); err != nil {
+		return nil, err
+	}
 	r := kyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
 	var docs []document
 	start := 1 // the line of the next document's first line
@@ -104,7 +107,7 @@ func splitYAML(data []byte) ([]document, error) {
 			return docs, nil
 		}
 		if err != nil {
-			return nil, separatorError(data, start, err)
+			return nil, fmt.Errorf("YAML input: %w", err)
 		}
 		first, ok := firstContentLine(text)
 		if !ok {
@@ -124,18 +127,22 @@ func splitYAML(data []byte) ([]document, error) {
 	}
 }
 
-// separatorError locates the YAMLReader's refusal of a "---" line followed
-// by text other than a comment: the first such line from line start on.
-func separatorError(data []byte, start int, err error) error {
+// checkSeparators refuses a line starting with "---" that is not a
+// document separator: the YAMLReader refuses text other than a comment
+// after the "---"; a comment right after it ("---#") it takes for a
+// separator, but the YAML parser for text, so it is refused here too.
+func checkSeparators(data []byte) error {
 	for n, line := range lines(data) {
-		if n+1 < start || !bytes.HasPrefix(line, []byte("---")) {
+		if !bytes.HasPrefix(line, []byte("---")) || isMarker(line, "---") && isBlankOrComment(line[3:]) {
 			continue
 		}
-		if rest := strings.TrimSpace(string(line[3:])); rest != "" && rest[0] != '#' {
-			return fmt.Errorf("YAML input: line %d: %q is not a document separator: only spaces and a comment may follow \"---\"", n+1, strings.TrimRight(string(line), "\r"))
+		why := "only spaces and a comment may follow \"---\""
+		if line[3] == '#' {
+			why = "a space must come between \"---\" and a comment"
 		}
+		return fmt.Errorf("YAML input: line %d: %q is not a document separator: %s", n+1, strings.TrimRight(string(line), "\r"), why)
 	}
-	return fmt.Errorf("YAML input: %w", err)
+	return nil
 }
 
 // lines yields the lines of text without their "\n".

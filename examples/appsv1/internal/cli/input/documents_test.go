@@ -163,9 +163,11 @@ func TestReadDocumentsRejects(t *testing.T) {
 		{"an indented mapping, then a key at column 0", "  kind: List\n  items: []\nkind: List\n",
 			`YAML input: content after the end of the document would be dropped (separate documents with a "---" line): yaml: line 2: did not find expected <document start>`, 0, 0},
 		// kubectl's YAMLReader takes "---#" for a separator, its parser for a
-		// string: a document.
+		// string.
 		{"a separator with a comment without a space", "---#\n---\n" + configMap,
-			"document 1 (line 1): the document is not a JSON object: json: cannot unmarshal string into Go value of type map[string]json.RawMessage", 1, 1},
+			`YAML input: line 1: "---#" is not a document separator: a space must come between "---" and a comment`, 0, 0},
+		{"a separator with a comment without a space after a JSON object", `{"kind":"List","items":[]}` + "\n---#0\n",
+			`YAML input: line 2: "---#0" is not a document separator: a space must come between "---" and a comment`, 0, 0},
 		// kubectl's parser refuses it too: comments are parsed.
 		{"a control character in a comment", configMap + "---\n# \x15\n", "the comments from line 5: YAML input: yaml: control characters are not allowed", 0, 0},
 		{"only empty documents", "---\n# nothing\n---\n\n---\n", "empty input: only empty YAML documents and comments", 0, 0},
