@@ -28,7 +28,9 @@
 //     document and kubectl drops what follows without a word, so any
 //     content the parser finds after the first document of the text
 //     between two "---" lines (after "...", or a second "{...}" line) is an
-//     error here.
+//     error here. So are two keys of a mapping that are one key in JSON
+//     (1 and "1", 0 and 0.0): the conversion would keep one of them by
+//     Go's map order.
 //   - Each document is a List (its items are read) or a single object (an
 //     item of its own); the items of all documents form the state, in
 //     order, and Ignored counts the other kinds of every document. A

@@ -168,6 +168,12 @@ func TestReadDocumentsRejects(t *testing.T) {
 			`YAML input: line 1: "---#" is not a document separator: a space must come between "---" and a comment`, 0, 0},
 		{"a separator with a comment without a space after a JSON object", `{"kind":"List","items":[]}` + "\n---#0\n",
 			`YAML input: line 2: "---#0" is not a document separator: a space must come between "---" and a comment`, 0, 0},
+		// The conversion keeps one of two keys that are one JSON key, which
+		// one by Go's map order (kubectl too).
+		{"keys 1 and \"1\"", "apiVersion: v1\nkind: ConfigMap\ndata:\n  \"1\": a\n  1: b\n",
+			`YAML input: two keys of a mapping are one key in JSON (such as 1 and "1", or 0 and 0.0): one of them would be dropped`, 0, 0},
+		{"keys 0 and 0.0 in the 2nd document", configMap + "---\nkind: List\nitems:\n- metadata: {labels: {0: a, 0.0: b}}\n",
+			`document 2 (line 5): YAML input: two keys of a mapping are one key in JSON (such as 1 and "1", or 0 and 0.0): one of them would be dropped`, 2, 5},
 		// kubectl's parser refuses it too: comments are parsed.
 		{"a control character in a comment", configMap + "---\n# \x15\n", "the comments from line 5: YAML input: yaml: control characters are not allowed", 0, 0},
 		{"only empty documents", "---\n# nothing\n---\n\n---\n", "empty input: only empty YAML documents and comments", 0, 0},

@@ -12,18 +12,6 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// plainBlockMapping reports YAML text whose first content starts at column
-// 0 with a character that is not a YAML indicator: when it converts to an
-// object, a block mapping with a plain key (as kubectl prints). The parser
-// cannot end such a document before the text ends without an error, but at
-// a "..." marker (see checkDocumentEnd): a line at column 0 that does not
-// continue the mapping is a syntax error. The fuzz target checks this
-// against secondDocument.
-func plainBlockMapping(text []byte) bool {
-	_, line, ok := firstContent(text)
-	return ok && !strings.ContainsRune(" \t-?:,[]{}#&*!|>'\"%@`", rune(line[0]))
-}
-
 // checkDocumentEnd refuses content after a "..." document end marker: the
 // YAML parser would end the document there and kubectl would drop the
 // rest without a word. Only blank lines and comments may follow the marker
@@ -58,8 +46,8 @@ func toJSON(doc document) ([]byte, error) {
 		return nil, err
 	}
 	data, err := yaml.YAMLToJSONStrict(doc.text)
-	if err == nil && !(bytes.HasPrefix(data, []byte("{")) && plainBlockMapping(doc.text)) {
-		err = secondDocument(doc.text)
+	if err == nil {
+		err = checkConversion(doc.text, data)
 	}
 	if err != nil {
 		if doc.base == 0 {
@@ -70,32 +58,66 @@ func toJSON(doc document) ([]byte, error) {
 	return data, nil
 }
 
-// noop is a YAML value that decodes nothing: the parser only checks the
-// syntax.
-type noop struct{}
-
-func (*noop) UnmarshalYAML(func(any) error) error { return nil }
-
-// secondDocument refuses YAML text in which the parser that converts it
-// (go.yaml.in/yaml/v2, under sigs.k8s.io/yaml) finds more after the first
-// document: the conversion reads the first document only, and kubectl
-// drops the rest without a word ("{a: 1}" then "{b: 2}" on the next line,
-// or a document after a "..." end marker).
-func secondDocument(text []byte) error {
+// checkConversion parses YAML text again with the parser that converted it
+// to data (go.yaml.in/yaml/v2, under sigs.k8s.io/yaml) and refuses what the
+// conversion loses without an error, as kubectl does:
+//
+//   - more after the first document: the conversion reads the first one
+//     only ("{a: 1}" then "{b: 2}" on the next line, an indented mapping
+//     then a key at column 0, a document after a "..." end marker);
+//   - keys of one mapping that differ in YAML but not as JSON keys (1 and
+//     "1", 0 and 0.0): the conversion keeps one of them, which one
+//     depending on Go's map order.
+func checkConversion(text, data []byte) error {
 	dec := yamlv2.NewDecoder(bytes.NewReader(text))
-	if err := dec.Decode(&noop{}); errors.Is(err, io.EOF) {
-		return nil // no document: blank lines and comments
-	} else if err != nil {
+	var tree any
+	if err := dec.Decode(&tree); err != nil && !errors.Is(err, io.EOF) {
 		return err
 	}
-	err := dec.Decode(&noop{})
-	switch {
-	case errors.Is(err, io.EOF):
-		return nil
-	case err != nil:
+	switch err := dec.Decode(new(any)); {
+	case err == nil:
+		return errors.New("a second document without a \"---\" line before it would be dropped (separate documents with a \"---\" line)")
+	case !errors.Is(err, io.EOF):
 		return fmt.Errorf("content after the end of the document would be dropped (separate documents with a \"---\" line): %w", err)
 	}
-	return errors.New("a second document without a \"---\" line before it would be dropped (separate documents with a \"---\" line)")
+	if yamlKeys(tree) != jsonKeys(data) {
+		return errors.New("two keys of a mapping are one key in JSON (such as 1 and \"1\", or 0 and 0.0): one of them would be dropped")
+	}
+	return nil
+}
+
+// yamlKeys counts the keys of every mapping in a decoded YAML tree.
+func yamlKeys(v any) int {
+	n := 0
+	switch v := v.(type) {
+	case map[any]any:
+		n += len(v)
+		for _, e := range v {
+			n += yamlKeys(e)
+		}
+	case []any:
+		for _, e := range v {
+			n += yamlKeys(e)
+		}
+	}
+	return n
+}
+
+// jsonKeys counts the keys of every object in JSON text: the colons outside
+// strings.
+func jsonKeys(data []byte) int {
+	n, inString := 0, false
+	for i := 0; i < len(data); i++ {
+		switch c := data[i]; {
+		case inString && c == '\\':
+			i++
+		case c == '"':
+			inString = !inString
+		case !inString && c == ':':
+			n++
+		}
+	}
+	return n
 }
 
 // shiftLines adds by to every "line N:" of a YAML parser's message, whose
