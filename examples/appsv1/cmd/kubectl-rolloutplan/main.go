@@ -24,7 +24,9 @@
 // Every subcommand but config-restarts reads a cluster state from -f FILE
 // or standard input through one reader (internal/cli/input): the output of
 // `kubectl get deployment,replicasets,pods -o json` or `-o yaml` (a v1
-// List), or a conformance Case of this repository. Keys are strict
+// List), a stream of several YAML documents or JSON objects as kubectl -f
+// reads one (each a List or an object; errors name the document and its
+// line), or a conformance Case of this repository. Keys are strict
 // (duplicates, keys in another case and unknown fields are errors naming
 // items[i] and the object's kind and namespace/name), the input is capped
 // (--max-input, 64 MiB by default), syntax errors give the byte, line and
@@ -141,7 +143,8 @@ func usage(w io.Writer) {
 	var b strings.Builder
 	b.WriteString("Usage: kubectl-rolloutplan SUBCOMMAND [deployment/NAME] [flags]\n\n")
 	b.WriteString("Reads a cluster state ('kubectl get deployment,replicasets,pods -o json' or -o yaml,\n")
-	b.WriteString("from -f FILE or standard input) and answers for one Deployment;\n")
+	b.WriteString("or a multi-document YAML file as kubectl -f reads one, from -f FILE or standard\n")
+	b.WriteString("input) and answers for one Deployment;\n")
 	b.WriteString("config-restarts reads a restart script instead.\n\nSubcommands:\n")
 	for _, n := range names {
 		fmt.Fprintf(&b, "  %-*s  %s\n", width, n, subcommands[n].summary)

@@ -1,16 +1,60 @@
 // Package input reads the cluster state the rolloutplan commands work on:
 // the output of `kubectl get deployment,replicasets,pods -o json` or
-// `-o yaml` (a v1 List), or a conformance Case of this repository
-// ({"now", "deployment", "replicaSets", "pods"}, or a line of
-// public-seed1.jsonl with its "case" key).
+// `-o yaml` (a v1 List), a stream of several documents as kubectl -f reads
+// one, or a conformance Case of this repository ({"now", "deployment",
+// "replicaSets", "pods"}, or a line of public-seed1.jsonl with its "case"
+// key).
+//
+// # Several documents
+//
+// The input is split into documents the way kubectl -f splits it
+// (apimachinery's YAMLOrJSONDecoder, through cli-runtime's resource
+// builder):
+//
+//   - An input whose first byte that is not white space is '{' and that has
+//     no line starting with "---" is a stream of JSON objects, one after
+//     another, with or without white space between them. Anything else
+//     after an object (a JSON array, null, text) is a [*SyntaxError]
+//     (kubectl skips a JSON null; here it is refused).
+//   - Any other input is a YAML stream, split by apimachinery's YAMLReader
+//     on lines starting with "---"; only spaces and a comment may follow the
+//     "---" on its line ("--- kind: List" is an error naming its line), and
+//     CRLF line ends read as LF. JSON documents between "---" lines are
+//     YAML too.
+//   - Documents with nothing but blank lines and comments are skipped, and
+//     so are documents that are YAML null ("~", "null"), as kubectl skips
+//     them. A "..." document end marker may be followed only by blank lines
+//     and comments up to the next "---": the YAML conversion reads one
+//     document and kubectl drops what follows without a word, so any
+//     content the parser finds after the first document of the text
+//     between two "---" lines (after "...", or a second "{...}" line) is an
+//     error here. So are two keys of a mapping that are one key in JSON
+//     (1 and "1", 0 and 0.0): the conversion would keep one of them by
+//     Go's map order.
+//   - Each document is a List (its items are read) or a single object (an
+//     item of its own); the items of all documents form the state, in
+//     order, and Ignored counts the other kinds of every document. A
+//     conformance Case or a public-seed1.jsonl line is valid only as the
+//     input's only document; in a stream it is an error that says so.
+//   - With several documents, every error is a [*DocumentError] naming the
+//     document (numbered from 1, leaving out the empty ones) and its first
+//     line that is not blank, a comment or "---", around the item and JSON
+//     path as in a List: `document 3 (line 10): Deployment shop/web:
+//     unknown field "spec.replica"`. Line numbers inside YAML errors are
+//     counted in the whole input. The strict checks below apply to every
+//     document, and the size cap to the whole input.
+//
+// An input of one document reads as before: a List, a Case, or with
+// [Options.Single] a Deployment (one object alone is refused without
+// Single: it is a manifest, not a cluster state).
 //
 // # Strictness
 //
 // Nothing is dropped silently and nothing is guessed:
 //
-//   - The format is detected from the first byte that is not white space:
-//     '{' is JSON, anything else YAML (converted to JSON first; a YAML
-//     syntax error names its line).
+//   - The format is detected as above: JSON objects, or YAML (each
+//     document converted to JSON first; a YAML syntax error names its
+//     line).
 //   - The input is capped at [Options.MaxBytes] (default [DefaultMaxBytes],
 //     64 MiB) before anything is decoded; past the cap Read fails with
 //     [ErrTooLarge] without reading further.
@@ -26,7 +70,12 @@
 //
 // With [Options.Single] a single apps/v1 Deployment object (a manifest) is
 // read as a List of one, for the subcommands that review a Deployment
-// before it exists.
+// before it exists. A manifest file of several documents (a Service and a
+// Deployment, say) reads as any stream: [Objects.Select] needs exactly one
+// Deployment, or the one named, an error lists several that match, and the
+// other kinds are reported as ignored. When no Deployment is found, the
+// error names the ignored objects (a Deployment of another apiVersion, for
+// one).
 //
 // The package only decodes; choosing the Deployment and the clock is
 // [Objects.Select]. A List has no clock of its own: [Selector.Latest] uses

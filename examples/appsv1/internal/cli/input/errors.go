@@ -54,3 +54,23 @@ func (e *FieldError) Error() string {
 	}
 	return msg
 }
+
+// DocumentError is an error in one document of an input of several
+// documents (a YAML stream, or JSON objects one after another).
+type DocumentError struct {
+	// Index counts the documents from 1, leaving out those with nothing
+	// but blank lines and comments.
+	Index int
+	// Line is the 1-based line of the document's first line that is not
+	// blank, a comment or a "---" separator.
+	Line int
+	Err  error
+}
+
+func (e *DocumentError) Error() string {
+	return fmt.Sprintf("document %d (line %d): %v", e.Index, e.Line, e.Err)
+}
+
+// Unwrap returns the error in the document: a [*SyntaxError], a
+// [*FieldError] or a plain error.
+func (e *DocumentError) Unwrap() error { return e.Err }

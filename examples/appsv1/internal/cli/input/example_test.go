@@ -41,3 +41,31 @@ items:
 	// next: ignored 2 input objects: 1 ConfigMap (v1) (not an apps/v1 Deployment or ReplicaSet or a v1 Pod), 1 Pod in namespace kube-system (other namespace)
 	// items[0] (Deployment /): unknown field "spec.replica"
 }
+
+// A manifest file of several YAML documents: a Service, a Deployment and an
+// empty document. The Deployment is read, the Service reported; an error
+// in a document names it and its first line.
+func ExampleReadObjects_documents() {
+	stream := `# shop
+apiVersion: v1
+kind: Service
+metadata: {name: web, namespace: shop}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: shop}
+--- # nothing here
+`
+	objs, err := input.ReadObjects(strings.NewReader(stream), input.Options{Single: true})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(objs.Items, "items,", len(objs.Deployments), "Deployment,", objs.Ignored[0])
+
+	_, err = input.ReadObjects(strings.NewReader(stream+"---\napiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec: {container: []}\n"), input.Options{})
+	fmt.Println(err)
+	// Output:
+	// 2 items, 1 Deployment, 1 Service (v1) (not an apps/v1 Deployment or ReplicaSet or a v1 Pod)
+	// document 3 (line 11): Pod /a: unknown field "spec.container"
+}

@@ -2,6 +2,7 @@ package input
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,7 +13,6 @@ import (
 	apps "k8s.io/api/apps/v1"
 	core "k8s.io/api/core/v1"
 	sigsjson "sigs.k8s.io/json"
-	"sigs.k8s.io/yaml"
 
 	"github.com/rolloutplan/rolloutplan/examples/appsv1"
 )
@@ -25,8 +25,13 @@ const DefaultMaxBytes = 64 << 20
 type Options struct {
 	// MaxBytes caps the input; zero means DefaultMaxBytes.
 	MaxBytes int64
-	// Single also accepts one apps/v1 Deployment object (a manifest, or
-	// `kubectl get deployment NAME -o json|yaml`), read as a List of one.
+	// Single also accepts an input of one apps/v1 Deployment object (a
+	// manifest, or `kubectl get deployment NAME -o json|yaml`), read as a
+	// List of one. An input of several documents is read the same with or
+	// without Single (each document a List or an object, a manifest file
+	// with a Service and a Deployment included): [Objects.Select] then needs
+	// exactly one Deployment, or the one it names, lists several that match
+	// in its error, and reports the other kinds as [Ignored].
 	Single bool
 }
 
@@ -45,7 +50,8 @@ type Objects struct {
 	// Case reports a conformance Case; Now is its clock (zero for a List).
 	Case bool
 	Now  time.Time
-	// Items counts the List's items (the Case's objects).
+	// Items counts the items of every document (a document that is a
+	// single object counts one; for a Case, its objects).
 	Items       int
 	Deployments []*apps.Deployment
 	ReplicaSets []*apps.ReplicaSet
@@ -54,9 +60,11 @@ type Objects struct {
 	Ignored []Ignored
 }
 
-// ReadObjects reads a List or a Case from r, strictly (see the package
-// documentation). Errors are [ErrTooLarge] (wrapped), [*SyntaxError],
-// [*FieldError] or a plain error saying what the input is not.
+// ReadObjects reads a List, a Case or a stream of several documents from r,
+// strictly (see the package documentation). Errors are [ErrTooLarge]
+// (wrapped), [*SyntaxError], [*FieldError] or a plain error saying what the
+// input is not; in an input of several documents they are wrapped in a
+// [*DocumentError] naming the document.
 func ReadObjects(r io.Reader, opts Options) (*Objects, error) {
 	limit := opts.MaxBytes
 	if limit <= 0 {
@@ -69,23 +77,43 @@ func ReadObjects(r io.Reader, opts Options) (*Objects, error) {
 	if int64(len(data)) > limit {
 		return nil, fmt.Errorf("%w: more than %d bytes (the cap)", ErrTooLarge, limit)
 	}
-	trimmed := bytes.TrimLeft(data, " \t\r\n")
-	if len(trimmed) == 0 {
+	if len(bytes.TrimLeft(data, " \t\r\n")) == 0 {
 		return nil, errors.New("empty input: give `kubectl get deployment,replicasets,pods -o json` (or -o yaml) output or a conformance Case")
 	}
-	objs := &Objects{Format: JSON}
-	if trimmed[0] != '{' {
-		objs.Format = YAML
-		if data, err = yaml.YAMLToJSONStrict(data); err != nil {
-			return nil, fmt.Errorf("YAML input: %w", err)
+	docs, format, err := splitDocuments(data)
+	if err != nil {
+		return nil, err
+	}
+	objs := &Objects{Format: format}
+	other := map[string]int{}
+	switch len(docs) {
+	case 0:
+		return nil, errors.New("empty input: only empty YAML documents and comments; give `kubectl get deployment,replicasets,pods -o json` (or -o yaml) output or a conformance Case")
+	case 1:
+		if err := objs.readOnly(docs[0], opts, other); err != nil {
+			return nil, err
+		}
+	default:
+		for _, doc := range docs {
+			if err := objs.readDocument(doc, other); err != nil {
+				return nil, &DocumentError{Index: doc.index, Line: doc.line, Err: err}
+			}
 		}
 	}
-	if err := checkSyntax(data); err != nil {
-		return nil, err
+	objs.ignore(other)
+	return objs, nil
+}
+
+// readOnly reads the input's only document: a List, a Case, a line of
+// public-seed1.jsonl or, with opts.Single, a Deployment.
+func (o *Objects) readOnly(doc document, opts Options, other map[string]int) error {
+	data, err := toJSON(doc)
+	if err != nil {
+		return err
 	}
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(data, &top); err != nil {
-		return nil, fmt.Errorf("the input is not a JSON object: %w", err)
+		return fmt.Errorf("the input is not a JSON object: %w", err)
 	}
 	if _, ok := top["case"]; ok { // a line of public-seed1.jsonl
 		var line struct {
@@ -94,62 +122,83 @@ func ReadObjects(r io.Reader, opts Options) (*Objects, error) {
 			Meta   json.RawMessage `json:"meta"`
 		}
 		if err := strict(data, &line, "the case line"); err != nil {
-			return nil, err
+			return err
 		}
-		return done(objs, objs.readCase(line.Case, "case"))
+		return o.readCase(line.Case, "case")
 	}
 	if _, ok := top["deployment"]; ok {
-		return done(objs, objs.readCase(data, ""))
+		return o.readCase(data, "")
 	}
-	var kind string
-	_ = json.Unmarshal(top["kind"], &kind)
-	for k := range top {
-		if strings.EqualFold(k, "items") || strings.HasSuffix(kind, "List") {
-			return done(objs, objs.readList(data))
-		}
+	kind := kindOf(top)
+	if isList(top, kind) {
+		return o.readList(data, other)
 	}
 	if kind == "Deployment" && opts.Single {
 		var apiVersion string
 		_ = json.Unmarshal(top["apiVersion"], &apiVersion)
 		if apiVersion != "apps/v1" {
-			return nil, fmt.Errorf("the input is a Deployment of apiVersion %q; only apps/v1 is read", apiVersion)
+			return fmt.Errorf("the input is a Deployment of apiVersion %q; only apps/v1 is read", apiVersion)
 		}
 		wrapped := append(append([]byte(`{"apiVersion":"v1","kind":"List","items":[`), data...), ']', '}')
-		return done(objs, objs.readList(wrapped))
+		return o.readList(wrapped, other)
 	}
 	if kind != "" {
-		return nil, fmt.Errorf("the input is a single %s; give a List (kubectl get deployment,replicasets,pods -o json) or a conformance Case", kind)
+		return fmt.Errorf("the input is a single %s; give a List (kubectl get deployment,replicasets,pods -o json) or a conformance Case", kind)
 	}
-	return nil, errors.New(`the input is neither a List (no "items") nor a conformance Case (no "deployment")`)
+	return errors.New(`the input is neither a List (no "items") nor a conformance Case (no "deployment")`)
 }
 
-func done(objs *Objects, err error) (*Objects, error) {
+// readDocument reads one document of a stream of several: a List or a
+// single object, whose items join the state. Empty YAML documents ("~",
+// null) are skipped, as kubectl skips them.
+func (o *Objects) readDocument(doc document, other map[string]int) error {
+	data, err := toJSON(doc)
 	if err != nil {
-		return nil, err
-	}
-	return objs, nil
-}
-
-// checkSyntax finds the first JSON syntax error with its position, and data
-// after the document.
-func checkSyntax(data []byte) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	var v json.RawMessage
-	if err := dec.Decode(&v); err != nil {
-		var se *json.SyntaxError
-		switch {
-		case errors.As(err, &se):
-			return newSyntaxError(data, se.Offset, se.Error())
-		case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
-			return newSyntaxError(data, int64(len(data)), "unexpected end of input (truncated?)")
-		}
 		return err
 	}
-	end := dec.InputOffset()
-	if rest := bytes.TrimLeft(data[end:], " \t\r\n"); len(rest) > 0 {
-		return newSyntaxError(data, int64(len(data)-len(rest)), "data after the JSON document")
+	if bytes.Equal(data, []byte("null")) {
+		return nil
 	}
-	return nil
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(data, &top); err != nil {
+		return fmt.Errorf("the document is not a JSON object: %w", err)
+	}
+	if _, ok := top["case"]; ok {
+		return errors.New("a line of public-seed1.jsonl (a \"case\" key) is only valid as the only document of the input")
+	}
+	if _, ok := top["deployment"]; ok {
+		return errors.New("a conformance Case (a \"deployment\" key) is only valid as the only document of the input")
+	}
+	kind := kindOf(top)
+	switch {
+	case isList(top, kind):
+		return o.readList(data, other)
+	case kind == "":
+		return errors.New(`the document is neither a List (no "items") nor an object (no "kind")`)
+	}
+	o.Items++
+	return o.readItem(data, "", other)
+}
+
+// kindOf is the document's kind, "" when it has none.
+func kindOf(top map[string]json.RawMessage) string {
+	var kind string
+	_ = json.Unmarshal(top["kind"], &kind)
+	return kind
+}
+
+// isList reports a List: a kind ending in "List" or an "items" key (in any
+// case, for the strict decoder to refuse a mismatched one).
+func isList(top map[string]json.RawMessage, kind string) bool {
+	if strings.HasSuffix(kind, "List") {
+		return true
+	}
+	for k := range top {
+		if strings.EqualFold(k, "items") {
+			return true
+		}
+	}
+	return false
 }
 
 // strict decodes data into v: case-sensitive keys, no duplicates, no unknown
@@ -198,7 +247,7 @@ func (o *Objects) readCase(data []byte, path string) error {
 	return nil
 }
 
-func (o *Objects) readList(data []byte) error {
+func (o *Objects) readList(data []byte, other map[string]int) error {
 	var list struct {
 		APIVersion string            `json:"apiVersion"`
 		Kind       string            `json:"kind"`
@@ -211,47 +260,60 @@ func (o *Objects) readList(data []byte) error {
 	if list.Kind != "" && !strings.HasSuffix(list.Kind, "List") {
 		return fmt.Errorf("the input's kind is %q, not a List", list.Kind)
 	}
-	o.Items = len(list.Items)
-	other := map[string]int{}
+	o.Items += len(list.Items)
 	for i, raw := range list.Items {
-		var head struct {
-			APIVersion string `json:"apiVersion"`
-			Kind       string `json:"kind"`
-			Metadata   struct {
-				Name      string `json:"name"`
-				Namespace string `json:"namespace"`
-			} `json:"metadata"`
-		}
-		if err := json.Unmarshal(raw, &head); err != nil {
-			return &FieldError{Item: fmt.Sprintf("items[%d]", i), Problems: []string{err.Error()}}
-		}
-		item := fmt.Sprintf("items[%d] (%s %s/%s)", i, head.Kind, head.Metadata.Namespace, head.Metadata.Name)
-		var err error
-		switch {
-		case head.Kind == "":
-			return fmt.Errorf("items[%d]: no kind", i)
-		case head.Kind == "Deployment" && head.APIVersion == "apps/v1":
-			d := new(apps.Deployment)
-			err = strict(raw, d, item)
-			o.Deployments = append(o.Deployments, d)
-		case head.Kind == "ReplicaSet" && head.APIVersion == "apps/v1":
-			rs := new(apps.ReplicaSet)
-			err = strict(raw, rs, item)
-			o.ReplicaSets = append(o.ReplicaSets, rs)
-		case head.Kind == "Pod" && head.APIVersion == "v1":
-			p := new(core.Pod)
-			err = strict(raw, p, item)
-			o.Pods = append(o.Pods, p)
-		default:
-			other[head.APIVersion+" "+head.Kind]++
-		}
-		if err != nil {
+		if err := o.readItem(raw, fmt.Sprintf("items[%d]", i), other); err != nil {
 			return err
 		}
 	}
+	return nil
+}
+
+// readItem reads one object, an item of a List (where is "items[i]") or a
+// document of its own (where is ""): an apps/v1 Deployment or ReplicaSet or
+// a v1 Pod joins the objects, any other kind is counted in other.
+func (o *Objects) readItem(raw []byte, where string, other map[string]int) error {
+	var head struct {
+		APIVersion string `json:"apiVersion"`
+		Kind       string `json:"kind"`
+		Metadata   struct {
+			Name      string `json:"name"`
+			Namespace string `json:"namespace"`
+		} `json:"metadata"`
+	}
+	if err := json.Unmarshal(raw, &head); err != nil {
+		return &FieldError{Item: cmp.Or(where, "the object"), Problems: []string{err.Error()}}
+	}
+	item := fmt.Sprintf("%s %s/%s", head.Kind, head.Metadata.Namespace, head.Metadata.Name)
+	if where != "" {
+		item = where + " (" + item + ")"
+	}
+	var err error
+	switch {
+	case head.Kind == "":
+		return fmt.Errorf("%s: no kind", where)
+	case head.Kind == "Deployment" && head.APIVersion == "apps/v1":
+		d := new(apps.Deployment)
+		err = strict(raw, d, item)
+		o.Deployments = append(o.Deployments, d)
+	case head.Kind == "ReplicaSet" && head.APIVersion == "apps/v1":
+		rs := new(apps.ReplicaSet)
+		err = strict(raw, rs, item)
+		o.ReplicaSets = append(o.ReplicaSets, rs)
+	case head.Kind == "Pod" && head.APIVersion == "v1":
+		p := new(core.Pod)
+		err = strict(raw, p, item)
+		o.Pods = append(o.Pods, p)
+	default:
+		other[head.APIVersion+" "+head.Kind]++
+	}
+	return err
+}
+
+// ignore sets the Ignored groups of the other kinds counted.
+func (o *Objects) ignore(other map[string]int) {
 	for _, key := range sortedKeys(other) {
 		apiVersion, kind, _ := strings.Cut(key, " ")
 		o.Ignored = append(o.Ignored, Ignored{Kind: kind, APIVersion: apiVersion, Count: other[key], Why: WhyOtherKind})
 	}
-	return nil
 }

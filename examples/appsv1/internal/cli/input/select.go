@@ -86,9 +86,9 @@ func (o *Objects) Select(sel Selector) (appsv1.State, []Ignored, error) {
 	}
 	switch {
 	case len(matches) == 0 && sel.Deployment == "":
-		return appsv1.State{}, nil, fmt.Errorf("%w: the input has no Deployment%s", appsv1.ErrNoDeployment, inNamespace(sel.Namespace))
+		return appsv1.State{}, nil, fmt.Errorf("%w: the input has no Deployment%s%s", appsv1.ErrNoDeployment, inNamespace(sel.Namespace), parenthesized(o.ignoredNote()))
 	case len(matches) == 0:
-		return appsv1.State{}, nil, fmt.Errorf("%w: %q%s (the input has %s)", appsv1.ErrNoDeployment, sel.Deployment, inNamespace(sel.Namespace), o.deploymentNames(nil))
+		return appsv1.State{}, nil, fmt.Errorf("%w: %q%s (the input has %s%s)", appsv1.ErrNoDeployment, sel.Deployment, inNamespace(sel.Namespace), o.deploymentNames(nil), prefixed("; ", o.ignoredNote()))
 	case len(matches) > 1:
 		return appsv1.State{}, nil, fmt.Errorf("%d Deployments match (%s): name one with the deployment and namespace flags", len(matches), o.deploymentNames(matches))
 	}
@@ -158,6 +158,35 @@ func (o *Objects) deploymentNames(only []int) string {
 	}
 	slices.Sort(out)
 	return strings.Join(out, ", ")
+}
+
+// ignoredNote names the objects of other kinds the input has, for the
+// error of a missing Deployment ("" when there are none): a Deployment of
+// another apiVersion, or a document the user did not expect to be read
+// apart, shows there.
+func (o *Objects) ignoredNote() string {
+	if len(o.Ignored) == 0 {
+		return ""
+	}
+	parts := make([]string, len(o.Ignored))
+	for i, g := range o.Ignored {
+		parts[i] = g.String()
+	}
+	return "ignored: " + strings.Join(parts, ", ")
+}
+
+func parenthesized(s string) string {
+	if s == "" {
+		return ""
+	}
+	return " (" + s + ")"
+}
+
+func prefixed(prefix, s string) string {
+	if s == "" {
+		return ""
+	}
+	return prefix + s
 }
 
 func inNamespace(ns string) string {

@@ -9,7 +9,8 @@
 //	kubectl-rolloutplan next -f case.json
 //
 // The input (standard input, or -f FILE) is read by package input: JSON or
-// YAML, a v1 List (which needs -now and, when it has several Deployments,
+// YAML, a v1 List or several documents as kubectl -f reads them, each a
+// List or an object (which need -now and, when they hold several Deployments,
 // the Deployment's name, as NAME, deployment/NAME or -deployment NAME, and
 // perhaps -namespace) or a conformance Case (whose clock is
 // used unless -now is given). Objects the plan does not use (other kinds,
@@ -66,7 +67,7 @@ func RunNamed(name string, args []string, stdin io.Reader, stdout, stderr io.Wri
 	explainFlag := fs.Bool("explain", false, "print each write's reason, the status fields it changes and the planner's notes on stderr")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: %s [deployment/NAME] [-now RFC3339] [-explain] [-f FILE] [flags] < state\n", name)
-		fmt.Fprintln(fs.Output(), "input: `kubectl get deployment,replicasets,pods -o json` (or -o yaml) output, or a conformance Case\n\nFlags:")
+		fmt.Fprintln(fs.Output(), "input: `kubectl get deployment,replicasets,pods -o json` (or -o yaml) output, several YAML documents\nor JSON objects as kubectl -f reads them, or a conformance Case\n\nFlags:")
 		fs.PrintDefaults()
 		fmt.Fprintln(fs.Output(), "\nexit codes: 0 a plan was printed, 1 unreadable or unplannable input, 2 bad flags")
 	}

@@ -205,7 +205,10 @@ func TestBadInput(t *testing.T) {
 	}{
 		{"empty stdin", nil, nil, 1, "empty input"},
 		{"truncated JSON", []byte(`{"deployment": `), nil, 1, "JSON syntax error at byte 15 (line 1, column 16): unexpected end of input"},
-		{"two documents", []byte(`{} {}`), nil, 1, "JSON syntax error at byte 3 (line 1, column 4): data after the JSON document"},
+		// Two JSON objects are a stream, as kubectl -f reads one; each is
+		// checked.
+		{"two documents", []byte(`{} {}`), nil, 1, `document 1 (line 1): the document is neither a List (no "items") nor an object (no "kind")`},
+		{"data after the JSON document", []byte(`{} x`), nil, 1, "JSON syntax error at byte 3 (line 1, column 4): data after the JSON document"},
 		{"a JSON array", []byte(`[1]`), nil, 1, "the input is not a JSON object"},
 		{"neither form", []byte(`{"foo": 1}`), nil, 1, "neither a List"},
 		{"a single object", []byte(`{"kind": "Deployment", "metadata": {}}`), nil, 1, "single Deployment"},

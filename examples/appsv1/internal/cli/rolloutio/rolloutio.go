@@ -38,7 +38,7 @@ type Target struct {
 // AddFlags registers -f/--filename, -n/--namespace and --max-input on fs.
 func (t *Target) AddFlags(fs *flag.FlagSet) {
 	for _, n := range []string{"f", "filename"} {
-		fs.StringVar(&t.File, n, "-", "the cluster state: a `file` holding `kubectl get deployment,replicasets,pods -o json` or -o yaml (- for standard input)")
+		fs.StringVar(&t.File, n, "-", "the cluster state: a `file` holding `kubectl get deployment,replicasets,pods -o json` or -o yaml, or several YAML documents or JSON objects as kubectl -f reads them (- for standard input)")
 	}
 	for _, n := range []string{"n", "namespace"} {
 		fs.StringVar(&t.Namespace, n, "", "the Deployment's `namespace` (needed when its name is in several)")

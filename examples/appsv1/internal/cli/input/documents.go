@@ -1,0 +1,193 @@
+package input
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	kyaml "k8s.io/apimachinery/pkg/util/yaml"
+)
+
+// document is one document of the input stream.
+type document struct {
+	// index counts the documents with content from 1; line is the 1-based
+	// line of the document's first line that is not blank, a comment or a
+	// "---" separator.
+	index, line int
+	// text is a JSON object (JSON streams) or a YAML document.
+	text []byte
+	json bool
+	// base is the number of input lines before text's first line.
+	base int
+}
+
+// splitDocuments splits data, the whole input, into its documents as
+// kubectl's -f reader does (k8s.io/apimachinery's YAMLOrJSONDecoder): an
+// input whose first byte that is not white space is '{' and that has no
+// line starting with "---" is a stream of JSON objects separated by white
+// space; any other input is a YAML stream, split on lines starting with
+// "---" by apimachinery's YAMLReader. Documents with nothing but blank
+// lines and comments are left out.
+func splitDocuments(data []byte) ([]document, Format, error) {
+	if bytes.HasPrefix(bytes.TrimLeft(data, " \t\r\n"), []byte("{")) && !bytes.Contains(data, []byte("\n---")) {
+		docs, err := splitJSON(data)
+		return docs, JSON, err
+	}
+	docs, err := splitYAML(data)
+	return docs, YAML, err
+}
+
+// splitJSON decodes successive JSON values, each of which must be an object.
+func splitJSON(data []byte) ([]document, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var docs []document
+	line, counted := 1, 0
+	for {
+		pos := int(dec.InputOffset())
+		for pos < len(data) && isSpace(data[pos]) {
+			pos++
+		}
+		if pos == len(data) {
+			return docs, nil
+		}
+		if data[pos] != '{' {
+			return nil, newSyntaxError(data, int64(pos), "data after the JSON document (not another JSON object)")
+		}
+		line += bytes.Count(data[counted:pos], []byte{'\n'})
+		counted = pos
+		if err := dec.Decode(&jsonNoop{}); err != nil {
+			if len(docs) == 0 {
+				return nil, jsonSyntaxError(data, err)
+			}
+			return nil, &DocumentError{Index: len(docs) + 1, Line: line, Err: jsonSyntaxError(data, err)}
+		}
+		docs = append(docs, document{index: len(docs) + 1, line: line, text: data[pos:dec.InputOffset()], json: true})
+	}
+}
+
+// jsonNoop is a JSON value that decodes nothing: the decoder only checks
+// the syntax.
+type jsonNoop struct{}
+
+func (*jsonNoop) UnmarshalJSON([]byte) error { return nil }
+
+func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\r' || b == '\n' }
+
+// jsonSyntaxError is a JSON decoder's error with its position in data.
+func jsonSyntaxError(data []byte, err error) error {
+	var se *json.SyntaxError
+	switch {
+	case errors.As(err, &se):
+		return newSyntaxError(data, se.Offset, se.Error())
+	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
+		return newSyntaxError(data, int64(len(data)), "unexpected end of input (truncated?)")
+	}
+	return err
+}
+
+// splitYAML reads the documents of a YAML stream with apimachinery's
+// YAMLReader. The reader returns each document's lines in order (line ends
+// made "\n"); the "---" line that ends a document is dropped, one that
+// starts a document is kept, so a document starts on the line after the
+// previous one's last line plus one.
+func splitYAML(data []byte) ([]document, error) {
+	if err := checkSeparators(data); err != nil {
+		return nil, err
+	}
+	r := kyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
+	var docs []document
+	start := 1 // the line of the next document's first line
+	for {
+		text, err := r.Read()
+		if errors.Is(err, io.EOF) {
+			return docs, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("YAML input: %w", err)
+		}
+		first, ok := firstContentLine(text)
+		if !ok {
+			// Comments are parsed too: kubectl refuses control characters
+			// in them; and what the parser reads as more than nothing is a
+			// document.
+			j, err := toJSON(document{text: text, base: start - 1})
+			if err != nil {
+				return nil, fmt.Errorf("the comments from line %d: %w", start, err)
+			}
+			ok = !bytes.Equal(j, []byte("null"))
+		}
+		if ok {
+			docs = append(docs, document{index: len(docs) + 1, line: start + first, text: text, base: start - 1})
+		}
+		start += bytes.Count(text, []byte{'\n'}) + 1
+	}
+}
+
+// checkSeparators refuses a line starting with "---" that is not a
+// document separator: the YAMLReader refuses text other than a comment
+// after the "---"; a comment right after it ("---#") it takes for a
+// separator, but the YAML parser for text, so it is refused here too.
+func checkSeparators(data []byte) error {
+	for n, line := range lines(data) {
+		if !bytes.HasPrefix(line, []byte("---")) || isMarker(line, "---") && isBlankOrComment(line[3:]) {
+			continue
+		}
+		why := "only spaces and a comment may follow \"---\""
+		if line[3] == '#' {
+			why = "a space must come between \"---\" and a comment"
+		}
+		return fmt.Errorf("YAML input: line %d: %q is not a document separator: %s", n+1, strings.TrimRight(string(line), "\r"), why)
+	}
+	return nil
+}
+
+// lines yields the lines of text without their "\n".
+func lines(text []byte) func(yield func(int, []byte) bool) {
+	return func(yield func(int, []byte) bool) {
+		for n := 0; len(text) > 0; n++ {
+			line, rest, _ := bytes.Cut(text, []byte{'\n'})
+			if !yield(n, line) {
+				return
+			}
+			text = rest
+		}
+	}
+}
+
+// isBlankOrComment reports a line that holds nothing but white space and a
+// comment.
+func isBlankOrComment(line []byte) bool {
+	t := bytes.TrimLeft(line, " \t\r")
+	return len(t) == 0 || t[0] == '#'
+}
+
+// isMarker reports a YAML document marker ("---" start, "..." end) at the
+// start of line, followed by the line's end or white space ("---#" is a
+// plain scalar).
+func isMarker(line []byte, marker string) bool {
+	return bytes.HasPrefix(line, []byte(marker)) && (len(line) == 3 || line[3] == ' ' || line[3] == '\t' || line[3] == '\r')
+}
+
+// isDocumentEnd reports the YAML document end marker "...".
+func isDocumentEnd(line []byte) bool { return isMarker(line, "...") }
+
+// firstContentLine is the 0-based index of text's first line that is not
+// blank, a comment, a "---" document start or a "..." document end marker.
+func firstContentLine(text []byte) (int, bool) {
+	n, _, ok := firstContent(text)
+	return n, ok
+}
+
+// firstContent is firstContentLine with the line.
+func firstContent(text []byte) (int, []byte, bool) {
+	for n, line := range lines(text) {
+		if !isBlankOrComment(line) && !isMarker(line, "---") && !isMarker(line, "...") {
+			return n, line, true
+		}
+	}
+	return 0, nil, false
+}
