@@ -42,7 +42,7 @@ func (s *syncer) scopeToNamespace() {
 	s.all, rsOut = inNamespace(s.all, ns, func(rs *model.ReplicaSet) *model.ObjectMeta { return &rs.ObjectMeta })
 	s.pods, podOut = inNamespace(s.pods, ns, func(p *model.Pod) *model.ObjectMeta { return &p.ObjectMeta })
 	if rsOut+podOut > 0 {
-		s.note(reason(NoteOtherNamespace, s.mem.vals(v("replicaSets", int64(rsOut)), v("pods", int64(podOut))),
+		s.note(s.mem.reason(NoteOtherNamespace, s.mem.vals(v("replicaSets", int64(rsOut)), v("pods", int64(podOut))),
 			"ignored %d ReplicaSets and %d Pods of other namespaces than %q: upstream lists only the Deployment's namespace",
 			rsOut, podOut, ns))
 	}

@@ -4,8 +4,9 @@ import "github.com/rolloutplan/rolloutplan/model"
 
 // planMemory holds, in one allocation, what most plans hold: up to two
 // notes (the plan's slices start in these arrays and move out when they
-// grow past them), its status and reasons' values, and, for a sync that
-// writes, its writes' memory; and, during the sync, where the working
+// grow past them), its status and reasons' values, where its text is
+// written (see planMemory.text), and, for a sync that writes, its writes'
+// memory; and, during the sync, where the working
 // lists are (their scratch and the working copy are the sync's working
 // area, see newMemory).
 // Its arrays are sized for a typical sync: every byte allocated costs
@@ -35,6 +36,10 @@ type planMemory struct {
 	// Available and Progressing, the usual two.
 	conds     [2]model.DeploymentCondition
 	condsUsed bool
+	// textChunk is where the plan's sentences are being written (see
+	// planMemory.text); its first chunk comes with the plan's memory (see
+	// newMemory).
+	textChunk []byte
 }
 
 // conditions returns room for the conditions of a computed status: m's,
