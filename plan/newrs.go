@@ -192,11 +192,12 @@ func (s *syncer) createNewReplicaSet(oldRSs []*model.ReplicaSet, newRevision str
 			Replicas: &c.replicas, MinReadySeconds: d.Spec.MinReadySeconds, Selector: selector, Template: tmpl,
 		},
 	}
-	count, why, err := newRSNewReplicas(s.mem, d, s.mem.appendRS(oldRSs, rs), rs)
+	n, err := newRSNewReplicasDetail(d, s.mem.appendRS(oldRSs, rs), rs)
 	if err != nil {
 		s.failFencepost(err)
 		return nil, false
 	}
+	count := n.Count
 	*rs.Spec.Replicas = count
 	revision.SetNewReplicaSetAnnotations(d, rs, newRevision, model.MaxRevisionHistoryLength)
 	SetReplicasAnnotations(rs, s.replicas(), s.replicas()+proportion.MaxSurge(d))
@@ -211,10 +212,7 @@ func (s *syncer) createNewReplicaSet(oldRSs []*model.ReplicaSet, newRevision str
 		// carries on with the cached object as if it had created it.
 		created, alreadyExists = taken, true
 	} else {
-		created = s.writeReplicaSet(CreateReplicaSet, rs, nil, s.mem.reason(ReasonCreateNewReplicaSet,
-			append(append(s.mem.valueSlice(1+len(why.Values)), v("replicas", int64(count))), why.Values...),
-			"no ReplicaSet has the current template: create %s (revision %s) with %d: %s",
-			rs.Name, newRevision, count, why.Message))
+		created = s.writeReplicaSet(CreateReplicaSet, rs, nil, s.createReason(rs, newRevision, n))
 	}
 	if !alreadyExists && count > 0 {
 		s.event(model.EventTypeNormal, model.EventScalingReplicaSet, "Scaled up replica set %s from 0 to %d", rs.Name, count)

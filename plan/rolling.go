@@ -33,7 +33,7 @@ func newRSNewReplicas(m *planMemory, d *model.Deployment, allRSs []*model.Replic
 		return 0, Reason{}, err
 	}
 	var buf [sentenceSize]byte
-	return n.Count, newRSReason(m, buf[:0], d, newRS, n), nil
+	return n.Count, newRSReason(m, buf[:0], nil, d, newRS, n), nil
 }
 
 // newRSNewReplicasDetail is [proportion.NewRSNewReplicasDetail] for the
@@ -46,13 +46,16 @@ func newRSNewReplicasDetail(d *model.Deployment, allRSs []*model.ReplicaSet, new
 }
 
 // newRSReason is newRSNewReplicas's reason for n, its message written after
-// lead (text its caller formatted before it, in a sentence's room).
-func newRSReason(m *planMemory, lead []byte, d *model.Deployment, newRS *model.ReplicaSet, n proportion.NewReplicas) Reason {
+// lead (text its caller formatted before it, in a sentence's room) and its
+// values after leadValues, in m.
+func newRSReason(m *planMemory, lead []byte, leadValues []Value, d *model.Deployment, newRS *model.ReplicaSet, n proportion.NewReplicas) Reason {
 	if d.Spec.Strategy.Type == model.RecreateStrategy {
-		return m.reasonAfter(lead, ReasonRecreateScaleUp, m.vals(v("replicas", int64(n.Desired))),
+		values := append(append(m.valueSlice(len(leadValues)+1), leadValues...), v("replicas", int64(n.Desired)))
+		return m.reasonAfter(lead, ReasonRecreateScaleUp, values,
 			"Recreate sizes the new ReplicaSet to replicas %d at once", n.Desired)
 	}
-	values := m.vals(v("from", int64(n.From)), v("to", int64(n.Count)), v("current", int64(n.Current)),
+	values := append(append(m.valueSlice(len(leadValues)+6), leadValues...),
+		v("from", int64(n.From)), v("to", int64(n.Count)), v("current", int64(n.Current)),
 		v("maxTotal", int64(n.MaxTotal)), v("replicas", int64(n.Desired)), v("maxSurge", int64(n.Surge)))
 	if n.Full {
 		return m.reasonAfter(lead, NoteSurgeBudgetSpent, values,
@@ -98,7 +101,18 @@ func reconcileNew(m *planMemory, allRSs []*model.ReplicaSet, newRS *model.Replic
 	if n.Count != have {
 		lead = appendf(lead, "new %s %d→%d: ", newRS.Name, have, n.Count)
 	}
-	return n.Count, n.Count != have, newRSReason(m, lead, d, newRS, n), nil
+	return n.Count, n.Count != have, newRSReason(m, lead, nil, d, newRS, n), nil
+}
+
+// createReason is the reason of the create of rs, the new ReplicaSet of
+// revision rev, with the size newRSNewReplicas decides (n): its reason led
+// by the create.
+func (s *syncer) createReason(rs *model.ReplicaSet, rev string, n proportion.NewReplicas) Reason {
+	var buf [sentenceSize]byte
+	lead := appendf(buf[:0], "no ReplicaSet has the current template: create %s (revision %s) with %d: ", rs.Name, rev, n.Count)
+	why := newRSReason(s.mem, lead, []Value{v("replicas", int64(n.Count))}, s.d, rs, n)
+	why.Code = ReasonCreateNewReplicaSet
+	return why
 }
 
 // CleanupUnhealthyReplicas plans the removal of old pods that are not
