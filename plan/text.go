@@ -19,18 +19,23 @@ import (
 // 600, none more than 1100.
 const (
 	// plannerTextSize is the first chunk of a Planner's sync: what fills
-	// its plan memory's size class.
-	plannerTextSize = 240
+	// its plan memory's size class, 1024 bytes (Go's allocator rounds an
+	// object up to a size class, after a header of 8 bytes for one with
+	// pointers of more than 512 bytes). The syncs that write nothing, the
+	// steady state of a controller, write at most about 200 bytes.
+	plannerTextSize = 1024 - mallocHeader - int(unsafe.Sizeof(planMemory{}))
 	// syncTextSize is the first chunk of a sync of Sync: what fills its
-	// memory's size class.
-	syncTextSize = 568
+	// memory's size class, 2688 bytes.
+	syncTextSize = 2688 - mallocHeader - int(unsafe.Sizeof(planMemory{})+unsafe.Sizeof(writeMemory{})+unsafe.Sizeof(workArea{})+unsafe.Sizeof(specCopy{}))
+	mallocHeader = 8
 	// textChunkSize is the size of a further chunk (or of the sentence, when
 	// longer).
 	textChunkSize = 512
 	// sentenceSize is the stack room a sentence is formatted in before it
-	// is copied to the text memory; the planner's longest sentences are
-	// about 300 bytes (a longer one moves to the heap while formatted).
-	sentenceSize = 256
+	// is copied to the text memory: the longest of the planner's sentences
+	// with a name of the longest kind (253 characters) fits (a longer
+	// one moves to the heap while formatted).
+	sentenceSize = 384
 )
 
 // text returns b as a string in m's text memory (a string of its own when

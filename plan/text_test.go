@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -55,5 +56,37 @@ func TestTextInRoomAllocatesNothing(t *testing.T) {
 		sprintfSink = m.reason(ReasonScaleDownOld, nil, "old %s %d→%d", name, n, n-1).Message
 	}); allocs != 0 {
 		t.Errorf("formatting into the text memory allocates %v times, want 0", allocs)
+	}
+}
+
+var memorySink any
+
+// TestFirstTextChunksFillTheirSizeClass: the first chunk of a Planner's
+// sync holds the text of a sync that writes nothing (about 200 bytes at
+// most in the recorded states) and Sync's a typical sync's, and each makes
+// its memory exactly fill the allocator's size class it is sized for (a
+// change of the memory's layout or of the allocator shows here).
+func TestFirstTextChunksFillTheirSizeClass(t *testing.T) {
+	if plannerTextSize < 128 || syncTextSize < 256 {
+		t.Errorf("first chunks of %d (Planner) and %d (Sync) bytes, want at least 128 and 256", plannerTextSize, syncTextSize)
+	}
+	for _, c := range []struct {
+		name  string
+		alloc func()
+		want  uint64
+	}{
+		{"plannerMemory", func() { memorySink = new(plannerMemory) }, 1024},
+		{"syncMemory", func() { memorySink = new(syncMemory) }, 2688},
+	} {
+		const n = 1000
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		for range n {
+			c.alloc()
+		}
+		runtime.ReadMemStats(&after)
+		if got := (after.TotalAlloc - before.TotalAlloc) / n; got != c.want {
+			t.Errorf("a %s allocates %d bytes, want %d", c.name, got, c.want)
+		}
 	}
 }
