@@ -18,8 +18,8 @@ import (
 // "%!<verb>(unsupported)", which no sentence of the planner produces (a test
 // checks every format the package passes here).
 //
-// A sync's sentences go to its plan's text memory instead (see
-// planMemory.sprintf); this is that without a memory.
+// The result is a string of its own; a sync writes its sentences to its
+// plan's text memory instead (see planMemory.sprintf).
 func sprintf(format string, args ...any) string {
 	return (*planMemory)(nil).sprintf(format, args...)
 }

@@ -27,6 +27,8 @@ const (
 	// syncTextSize is the first chunk of a sync of Sync: what fills its
 	// memory's size class, 2688 bytes.
 	syncTextSize = 2688 - mallocHeader - int(unsafe.Sizeof(planMemory{})+unsafe.Sizeof(writeMemory{})+unsafe.Sizeof(workArea{})+unsafe.Sizeof(specCopy{}))
+	// mallocHeader is the allocator's header of an object with pointers
+	// of more than 512 bytes.
 	mallocHeader = 8
 	// textChunkSize is the size of a further chunk (or of the sentence, when
 	// longer).

@@ -7,8 +7,9 @@ import (
 )
 
 // syncMemory is what a sync of Sync allocates: the plan's memory with its
-// writes' memory, the working area, and room for what the working copy's
-// spec points to once it owns it (ownWorkingCopy), in one allocation. (A
+// writes' memory, the working area, room for what the working copy's spec
+// points to once it owns it (ownWorkingCopy), and the first chunk of the
+// plan's text (see planMemory.text), in one allocation. (A
 // Planner allocates the writes' memory at a sync's first write instead:
 // its syncs, a controller's resyncs, mostly write nothing; Sync's, a
 // simulator's steps, mostly write.)
