@@ -40,7 +40,7 @@ func (s *syncer) claimReplicaSets() []*model.ReplicaSet {
 			s.touchReplicaSet(Action{
 				Kind: ReleaseReplicaSet, Name: rs.Name, UID: rs.UID,
 				OwnerReference: &model.OwnerReference{APIVersion: ref.APIVersion, Kind: ref.Kind, Name: ref.Name, UID: d.UID},
-				Reason:         reason(ReasonRelease, nil, "%s is controlled by this Deployment but its labels no longer match the selector", rs.Name),
+				Reason:         s.mem.reason(ReasonRelease, nil, "%s is controlled by this Deployment but its labels no longer match the selector", rs.Name),
 			})
 			continue
 		}
@@ -50,7 +50,7 @@ func (s *syncer) claimReplicaSets() []*model.ReplicaSet {
 		ref := model.NewControllerRef(model.AppsV1APIVersion, model.DeploymentKind, d.Name, d.UID)
 		s.touchReplicaSet(Action{
 			Kind: AdoptReplicaSet, Name: rs.Name, UID: rs.UID, OwnerReference: &ref,
-			Reason: reason(ReasonAdopt, nil, "%s has no controller and its labels match the selector", rs.Name),
+			Reason: s.mem.reason(ReasonAdopt, nil, "%s has no controller and its labels match the selector", rs.Name),
 		})
 		claimed = append(claimed, rs)
 	}

@@ -13,7 +13,7 @@ func (s *syncer) cleanupDeployment(oldRSs []*model.ReplicaSet) {
 	for _, rs := range revision.ToDeleteFrom(oldRSs, limit) {
 		s.touchReplicaSet(Action{
 			Kind: DeleteReplicaSet, Name: rs.Name, UID: rs.UID,
-			Reason: reason(ReasonHistoryLimit, s.mem.vals(v("revisionHistoryLimit", int64(*limit))),
+			Reason: s.mem.reason(ReasonHistoryLimit, s.mem.vals(v("revisionHistoryLimit", int64(*limit))),
 				"%s (revision %s) is beyond revisionHistoryLimit %d and has no pods",
 				rs.Name, rs.Annotations[model.RevisionAnnotation], *limit),
 		})

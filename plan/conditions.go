@@ -107,10 +107,10 @@ func (s *syncer) checkPausedConditions() {
 	case d.Spec.Paused && !pausedCond:
 		SetDeploymentCondition(&d.Status, newCondition(model.DeploymentProgressing, model.ConditionUnknown,
 			model.ReasonDeploymentPaused, "Deployment is paused", s.now))
-		s.updateStatus(reason(ReasonPausedCondition, nil, "the Deployment was paused"))
+		s.updateStatus(s.mem.reason(ReasonPausedCondition, nil, "the Deployment was paused"))
 	case !d.Spec.Paused && pausedCond:
 		SetDeploymentCondition(&d.Status, newCondition(model.DeploymentProgressing, model.ConditionUnknown,
 			model.ReasonDeploymentResumed, "Deployment is resumed", s.now))
-		s.updateStatus(reason(ReasonPausedCondition, nil, "the Deployment was resumed: the progress deadline restarts"))
+		s.updateStatus(s.mem.reason(ReasonPausedCondition, nil, "the Deployment was resumed: the progress deadline restarts"))
 	}
 }

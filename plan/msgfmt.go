@@ -17,12 +17,15 @@ import (
 // flag other than + on %d, another argument kind) is written as
 // "%!<verb>(unsupported)", which no sentence of the planner produces (a test
 // checks every format the package passes here).
+//
+// The result is a string of its own; a sync writes its sentences to its
+// plan's text memory instead (see planMemory.sprintf).
 func sprintf(format string, args ...any) string {
-	var buf [160]byte
-	return string(appendf(buf[:0], format, args))
+	return (*planMemory)(nil).sprintf(format, args...)
 }
 
-func appendf(b []byte, format string, args []any) []byte {
+// appendf appends sprintf's text to b.
+func appendf(b []byte, format string, args ...any) []byte {
 	next := 0
 	for i := 0; i < len(format); i++ {
 		if j := strings.IndexByte(format[i:], '%'); j != 0 {

@@ -50,13 +50,14 @@ func formatArgs(format string, r *rand.Rand) []any {
 }
 
 // plannerFormats returns every format string literal the package's code
-// passes to reason, sprintf, (*syncer).event and (*syncer).fail.
+// passes to reason, reasonAfter, sprintf, appendf, (*syncer).event and
+// (*syncer).fail.
 func plannerFormats(t *testing.T) []string {
 	files, err := filepath.Glob("*.go")
 	if err != nil {
 		t.Fatal(err)
 	}
-	formatArg := map[string]int{"reason": 2, "sprintf": 0, "event": 2, "fail": 1}
+	formatArg := map[string]int{"reason": 2, "sprintf": 0, "event": 2, "fail": 1, "appendf": 1, "reasonAfter": 3}
 	var out []string
 	fset := token.NewFileSet()
 	for _, name := range files {
@@ -131,12 +132,17 @@ func TestSprintfPlannerFormats(t *testing.T) {
 	}
 }
 
-// likeFmt reports whether sprintf writes what fmt.Sprintf does, and fails
-// t when it does not.
+// likeFmt reports whether sprintf, and a plan memory's sprintf, write what
+// fmt.Sprintf does, and fails t when they do not.
 func likeFmt(t *testing.T, format string, args ...any) bool {
 	t.Helper()
-	if got, want := sprintf(format, args...), fmt.Sprintf(format, args...); got != want {
+	want := fmt.Sprintf(format, args...)
+	if got := sprintf(format, args...); got != want {
 		t.Errorf("sprintf(%q, %v) = %q, fmt.Sprintf gives %q", format, args, got, want)
+		return false
+	}
+	if got := new(planMemory).sprintf(format, args...); got != want {
+		t.Errorf("planMemory.sprintf(%q, %v) = %q, fmt.Sprintf gives %q", format, args, got, want)
 		return false
 	}
 	return true

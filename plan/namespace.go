@@ -66,7 +66,7 @@ func (s *syncer) scopeToNamespace() {
 	s.all, rsOut = inNamespace(s.all, ns, rsMeta)
 	s.pods, podOut = inNamespace(s.pods, ns, podMeta)
 	if rsOut+podOut > 0 {
-		s.note(reason(NoteOtherNamespace, s.mem.vals(v("replicaSets", int64(rsOut)), v("pods", int64(podOut))),
+		s.note(s.mem.reason(NoteOtherNamespace, s.mem.vals(v("replicaSets", int64(rsOut)), v("pods", int64(podOut))),
 			"ignored %d ReplicaSets and %d Pods of other namespaces than %q: upstream lists only the Deployment's namespace",
 			rsOut, podOut, ns))
 	}

@@ -125,7 +125,7 @@ func (s *syncer) getNewReplicaSet(existing *model.ReplicaSet, oldRSs []*model.Re
 				sent.Annotations = c.Annotations
 			}
 			sent.Spec.MinReadySeconds = d.Spec.MinReadySeconds
-			out := s.writeReplicaSet(UpdateReplicaSet, sent, existing, reason(ReasonSyncNewReplicaSet,
+			out := s.writeReplicaSet(UpdateReplicaSet, sent, existing, s.mem.reason(ReasonSyncNewReplicaSet,
 				s.mem.vals(v("minReadySeconds", int64(d.Spec.MinReadySeconds))),
 				"the new ReplicaSet %s gets the Deployment's annotations, revision %s and minReadySeconds %d",
 				sent.Name, sent.Annotations[model.RevisionAnnotation], d.Spec.MinReadySeconds))
@@ -134,11 +134,11 @@ func (s *syncer) getNewReplicaSet(existing *model.ReplicaSet, oldRSs []*model.Re
 		needs := s.setDeploymentRevision(c.Annotations[model.RevisionAnnotation])
 		if HasProgressDeadline(d) && d.Status.Condition(model.DeploymentProgressing) == nil {
 			SetDeploymentCondition(&d.Status, newCondition(model.DeploymentProgressing, model.ConditionTrue,
-				model.ReasonFoundNewReplicaSet, sprintf("Found new replica set %q", c.Name), s.now))
+				model.ReasonFoundNewReplicaSet, s.mem.sprintf("Found new replica set %q", c.Name), s.now))
 			needs = true
 		}
 		if needs {
-			s.updateStatus(reason(ReasonSyncRevision, nil, "the Deployment records revision %s of its new ReplicaSet %s",
+			s.updateStatus(s.mem.reason(ReasonSyncRevision, nil, "the Deployment records revision %s of its new ReplicaSet %s",
 				c.Annotations[model.RevisionAnnotation], c.Name))
 		}
 		// Upstream goes on with its copy, which can carry annotations copied
@@ -192,11 +192,12 @@ func (s *syncer) createNewReplicaSet(oldRSs []*model.ReplicaSet, newRevision str
 			Replicas: &c.replicas, MinReadySeconds: d.Spec.MinReadySeconds, Selector: selector, Template: tmpl,
 		},
 	}
-	count, why, err := newRSNewReplicas(s.mem, d, s.mem.appendRS(oldRSs, rs), rs)
+	n, err := newRSNewReplicasDetail(d, s.mem.appendRS(oldRSs, rs), rs)
 	if err != nil {
 		s.failFencepost(err)
 		return nil, false
 	}
+	count := n.Count
 	*rs.Spec.Replicas = count
 	revision.SetNewReplicaSetAnnotations(d, rs, newRevision, model.MaxRevisionHistoryLength)
 	SetReplicasAnnotations(rs, s.replicas(), s.replicas()+proportion.MaxSurge(d))
@@ -211,10 +212,7 @@ func (s *syncer) createNewReplicaSet(oldRSs []*model.ReplicaSet, newRevision str
 		// carries on with the cached object as if it had created it.
 		created, alreadyExists = taken, true
 	} else {
-		created = s.writeReplicaSet(CreateReplicaSet, rs, nil, reason(ReasonCreateNewReplicaSet,
-			append(append(s.mem.valueSlice(1+len(why.Values)), v("replicas", int64(count))), why.Values...),
-			"no ReplicaSet has the current template: create %s (revision %s) with %d: %s",
-			rs.Name, newRevision, count, why.Message))
+		created = s.writeReplicaSet(CreateReplicaSet, rs, nil, s.createReason(rs, newRevision, n))
 	}
 	if !alreadyExists && count > 0 {
 		s.event(model.EventTypeNormal, model.EventScalingReplicaSet, "Scaled up replica set %s from 0 to %d", rs.Name, count)
@@ -222,11 +220,11 @@ func (s *syncer) createNewReplicaSet(oldRSs []*model.ReplicaSet, newRevision str
 	needs := s.setDeploymentRevision(newRevision)
 	if !alreadyExists && HasProgressDeadline(d) {
 		SetDeploymentCondition(&d.Status, newCondition(model.DeploymentProgressing, model.ConditionTrue,
-			model.ReasonNewReplicaSetCreated, sprintf("Created new replica set %q", rs.Name), s.now))
+			model.ReasonNewReplicaSetCreated, s.mem.sprintf("Created new replica set %q", rs.Name), s.now))
 		needs = true
 	}
 	if needs {
-		s.updateStatus(reason(ReasonSyncRevision, nil, "the Deployment records revision %s and its new ReplicaSet %s", newRevision, rs.Name))
+		s.updateStatus(s.mem.reason(ReasonSyncRevision, nil, "the Deployment records revision %s and its new ReplicaSet %s", newRevision, rs.Name))
 	}
 	return created, true
 }
@@ -252,7 +250,7 @@ func (s *syncer) hashCollision(name, podHash string) {
 	}
 	count++
 	d.Status.CollisionCount = model.Int32Ptr(count)
-	s.updateStatus(reason(ReasonHashCollision, s.mem.vals(v("collisionCount", int64(count))),
+	s.updateStatus(s.mem.reason(ReasonHashCollision, s.mem.vals(v("collisionCount", int64(count))),
 		"ReplicaSet %s (hash %s) already exists with another template: collisionCount becomes %d", name, podHash, count))
 	s.fail(ErrKindAlreadyExists, "replicasets.apps %q already exists", name)
 }

@@ -2,12 +2,14 @@ package plan
 
 import "github.com/rolloutplan/rolloutplan/model"
 
-// planMemory holds, in one allocation, what most plans hold: up to two
-// notes (the plan's slices start in these arrays and move out when they
-// grow past them), its status and reasons' values, and, for a sync that
-// writes, its writes' memory; and, during the sync, where the working
-// lists are (their scratch and the working copy are the sync's working
-// area, see newMemory).
+// planMemory holds, in one allocation, what most plans hold: up to three
+// notes (a sync that writes nothing usually has three: the new ReplicaSet's
+// size reached, complete, status unchanged; the plan's slices start in
+// these arrays and move out when they grow past them), its status and
+// reasons' values, where its text is written (see planMemory.text), and,
+// for a sync that writes, its writes' memory; and, during the sync, where
+// the working lists are (their scratch and the working copy are the sync's
+// working area, see newMemory).
 // Its arrays are sized for a typical sync: every byte allocated costs
 // garbage collection time, used or not.
 // Each array backs one slice only, so appending to one of the plan's slices
@@ -19,7 +21,7 @@ type planMemory struct {
 	// its first Deployment write sends (see writeMemory): a sync that
 	// writes nothing needs none.
 	writes *writeMemory
-	notes  [2]Reason
+	notes  [3]Reason
 	// What the working copy's spec points to once it owns it is not here
 	// (see newMemory): a Planner's syncs never need it. Nor is the scratch
 	// of the working lists (see rsSlice), in the sync's working area.
@@ -35,6 +37,10 @@ type planMemory struct {
 	// Available and Progressing, the usual two.
 	conds     [2]model.DeploymentCondition
 	condsUsed bool
+	// textChunk is where the plan's sentences are being written (see
+	// planMemory.text); its first chunk comes with the plan's memory (see
+	// newMemory).
+	textChunk []byte
 }
 
 // conditions returns room for the conditions of a computed status: m's,

@@ -1,7 +1,5 @@
 package plan
 
-import "strings"
-
 // Reason codes of actions.
 const (
 	// ReasonAdopt: an orphan ReplicaSet matches the selector.
@@ -99,13 +97,5 @@ const (
 	// ReplicaSets (upstream quirk: Recreate with several active ReplicaSets ignores a replica change).
 	NoteRecreateMultipleActive ReasonCode = "RecreateMultipleActive"
 )
-
-func reason(code ReasonCode, values []Value, format string, args ...any) Reason {
-	msg := format // a constant sentence needs no formatting
-	if len(args) > 0 || strings.IndexByte(format, '%') >= 0 {
-		msg = sprintf(format, args...)
-	}
-	return Reason{Code: code, Message: msg, Values: values}
-}
 
 func v(name string, x int64) Value { return Value{Name: name, Value: x} }

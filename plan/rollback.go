@@ -23,7 +23,7 @@ func (s *syncer) rollback(rsList []*model.ReplicaSet) {
 		target = revision.LastRevision(all)
 		if target == 0 {
 			s.event(model.EventTypeWarning, model.EventDeploymentRollbackRevisionNotFound, "Unable to find last revision.")
-			s.clearRollbackTo(reason(ReasonRollback, nil, "no previous revision to roll back to: the request is dropped"))
+			s.clearRollbackTo(s.mem.reason(ReasonRollback, nil, "no previous revision to roll back to: the request is dropped"))
 			return
 		}
 	}
@@ -35,7 +35,7 @@ func (s *syncer) rollback(rsList []*model.ReplicaSet) {
 		if model.EqualIgnoreHash(d.Spec.Template, rs.Spec.Template) {
 			s.event(model.EventTypeWarning, model.EventDeploymentRollbackTemplateUnchanged,
 				"The rollback revision contains the same template as current deployment %q", d.Name)
-			s.clearRollbackTo(reason(ReasonRollback, s.mem.vals(v("revision", target)),
+			s.clearRollbackTo(s.mem.reason(ReasonRollback, s.mem.vals(v("revision", target)),
 				"revision %d already has the current template: the request is dropped", target))
 			return
 		}
@@ -43,13 +43,13 @@ func (s *syncer) rollback(rsList []*model.ReplicaSet) {
 		s.templateReplaced = true
 		revision.SetDeploymentAnnotationsTo(d, rs) // a new map: the working copy's own
 		s.annotationsOwned, s.annotationsSent = true, false
-		s.clearRollbackTo(reason(ReasonRollback, s.mem.vals(v("revision", target)),
+		s.clearRollbackTo(s.mem.reason(ReasonRollback, s.mem.vals(v("revision", target)),
 			"the template of revision %d (%s) becomes the Deployment's", target, rs.Name))
 		s.event(model.EventTypeNormal, model.EventDeploymentRollback, "Rolled back deployment %q to revision %d", d.Name, target)
 		return
 	}
 	s.event(model.EventTypeWarning, model.EventDeploymentRollbackRevisionNotFound, "Unable to find the revision to rollback to.")
-	s.clearRollbackTo(reason(ReasonRollback, s.mem.vals(v("revision", target)),
+	s.clearRollbackTo(s.mem.reason(ReasonRollback, s.mem.vals(v("revision", target)),
 		"revision %d does not exist: the request is dropped", target))
 }
 

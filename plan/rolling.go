@@ -25,29 +25,46 @@ type Scale struct {
 // returns replicas. maxSurge is resolved directly, without the fencepost
 // rule, so an unresolvable maxSurge is an error here.
 //
-// The reason's values are taken from m (see planMemory.vals).
+// The reason's values are taken from m (see planMemory.vals), its message
+// written to m's text (see planMemory.text).
 func newRSNewReplicas(m *planMemory, d *model.Deployment, allRSs []*model.ReplicaSet, newRS *model.ReplicaSet) (int32, Reason, error) {
-	if d != nil && d.Spec.Strategy.Type != model.RollingUpdateStrategy && d.Spec.Strategy.Type != model.RecreateStrategy {
-		return 0, Reason{}, fmt.Errorf("deployment type %s isn't supported", d.Spec.Strategy.Type)
-	}
-	n, err := proportion.NewRSNewReplicasDetail(d, allRSs, newRS)
+	n, err := newRSNewReplicasDetail(d, allRSs, newRS)
 	if err != nil {
 		return 0, Reason{}, err
 	}
-	if d.Spec.Strategy.Type == model.RecreateStrategy {
-		return n.Count, reason(ReasonRecreateScaleUp, m.vals(v("replicas", int64(n.Desired))),
-			"Recreate sizes the new ReplicaSet to replicas %d at once", n.Desired), nil
+	var buf [sentenceSize]byte
+	return n.Count, newRSReason(m, buf[:0], nil, d, newRS, n), nil
+}
+
+// newRSNewReplicasDetail is [proportion.NewRSNewReplicasDetail] for the
+// strategies a sync knows.
+func newRSNewReplicasDetail(d *model.Deployment, allRSs []*model.ReplicaSet, newRS *model.ReplicaSet) (proportion.NewReplicas, error) {
+	if d != nil && d.Spec.Strategy.Type != model.RollingUpdateStrategy && d.Spec.Strategy.Type != model.RecreateStrategy {
+		return proportion.NewReplicas{}, fmt.Errorf("deployment type %s isn't supported", d.Spec.Strategy.Type)
 	}
-	values := m.vals(v("from", int64(n.From)), v("to", int64(n.Count)), v("current", int64(n.Current)),
+	return proportion.NewRSNewReplicasDetail(d, allRSs, newRS)
+}
+
+// newRSReason is newRSNewReplicas's reason for n, its message written after
+// lead (text its caller formatted before it, in a sentence's room) and its
+// values after leadValues, in m.
+func newRSReason(m *planMemory, lead []byte, leadValues []Value, d *model.Deployment, newRS *model.ReplicaSet, n proportion.NewReplicas) Reason {
+	if d.Spec.Strategy.Type == model.RecreateStrategy {
+		values := append(append(m.valueSlice(len(leadValues)+1), leadValues...), v("replicas", int64(n.Desired)))
+		return m.reasonAfter(lead, ReasonRecreateScaleUp, values,
+			"Recreate sizes the new ReplicaSet to replicas %d at once", n.Desired)
+	}
+	values := append(append(m.valueSlice(len(leadValues)+6), leadValues...),
+		v("from", int64(n.From)), v("to", int64(n.Count)), v("current", int64(n.Current)),
 		v("maxTotal", int64(n.MaxTotal)), v("replicas", int64(n.Desired)), v("maxSurge", int64(n.Surge)))
 	if n.Full {
-		return n.Count, reason(NoteSurgeBudgetSpent, values,
+		return m.reasonAfter(lead, NoteSurgeBudgetSpent, values,
 			"total %d ≥ replicas %d + maxSurge %d = %d: the new ReplicaSet %s stays at %d",
-			n.Current, n.Desired, n.Surge, n.MaxTotal, newRS.Name, n.From), nil
+			n.Current, n.Desired, n.Surge, n.MaxTotal, newRS.Name, n.From)
 	}
-	return n.Count, reason(ReasonScaleUpNew, values,
+	return m.reasonAfter(lead, ReasonScaleUpNew, values,
 		"up = min(replicas %d + maxSurge %d − total %d, replicas %d − new %d) = %d",
-		n.Desired, n.Surge, n.Current, n.Desired, n.From, n.Count-n.From), nil
+		n.Desired, n.Surge, n.Current, n.Desired, n.From, n.Count-n.From)
 }
 
 // ReconcileNewReplicaSet decides the new ReplicaSet's size in a rolling sync
@@ -59,7 +76,7 @@ func ReconcileNewReplicaSet(allRSs []*model.ReplicaSet, newRS *model.ReplicaSet,
 }
 
 // reconcileNew is ReconcileNewReplicaSet with the reason's values taken from
-// m.
+// m and its message written to m's text.
 func reconcileNew(m *planMemory, allRSs []*model.ReplicaSet, newRS *model.ReplicaSet, d *model.Deployment) (to int32, ok bool, why Reason, err error) {
 	if d == nil || newRS == nil {
 		return 0, false, Reason{}, errNil("deployment or newRS")
@@ -67,21 +84,35 @@ func reconcileNew(m *planMemory, allRSs []*model.ReplicaSet, newRS *model.Replic
 	desired := d.DesiredReplicas()
 	have := newRS.SpecReplicas()
 	if have == desired {
-		return have, false, reason(NoteReplicasReached, m.vals(v("replicas", int64(desired))),
+		return have, false, m.reason(NoteReplicasReached, m.vals(v("replicas", int64(desired))),
 			"the new ReplicaSet %s already has replicas %d", newRS.Name, desired), nil
 	}
 	if have > desired {
-		return desired, true, reason(ReasonScaleDownNew, m.vals(v("from", int64(have)), v("to", int64(desired))),
+		return desired, true, m.reason(ReasonScaleDownNew, m.vals(v("from", int64(have)), v("to", int64(desired))),
 			"the new ReplicaSet %s has %d > replicas %d", newRS.Name, have, desired), nil
 	}
-	to, why, err = newRSNewReplicas(m, d, allRSs, newRS)
+	n, err := newRSNewReplicasDetail(d, allRSs, newRS)
 	if err != nil {
 		return have, false, Reason{}, err
 	}
-	if to != have {
-		why.Message = sprintf("new %s %d→%d: %s", newRS.Name, have, to, why.Message)
+	// A size change leads the message with it.
+	var buf [sentenceSize]byte
+	lead := buf[:0]
+	if n.Count != have {
+		lead = appendf(lead, "new %s %d→%d: ", newRS.Name, have, n.Count)
 	}
-	return to, to != have, why, nil
+	return n.Count, n.Count != have, newRSReason(m, lead, nil, d, newRS, n), nil
+}
+
+// createReason is the reason of the create of rs, the new ReplicaSet of
+// revision rev, with the size newRSNewReplicas decides (n): its reason led
+// by the create.
+func (s *syncer) createReason(rs *model.ReplicaSet, rev string, n proportion.NewReplicas) Reason {
+	var buf [sentenceSize]byte
+	lead := appendf(buf[:0], "no ReplicaSet has the current template: create %s (revision %s) with %d: ", rs.Name, rev, n.Count)
+	why := newRSReason(s.mem, lead, []Value{v("replicas", int64(n.Count))}, s.d, rs, n)
+	why.Code = ReasonCreateNewReplicaSet
+	return why
 }
 
 // CleanupUnhealthyReplicas plans the removal of old pods that are not
@@ -91,6 +122,12 @@ func reconcileNew(m *planMemory, allRSs []*model.ReplicaSet, newRS *model.Replic
 // status reports more available pods than its spec makes it stop with an
 // error after the scales already planned, as upstream does.
 func CleanupUnhealthyReplicas(oldActive []*model.ReplicaSet, d *model.Deployment, maxCleanup int32) ([]Scale, int32, error) {
+	return cleanupUnhealthy(nil, oldActive, d, maxCleanup)
+}
+
+// cleanupUnhealthy is CleanupUnhealthyReplicas with the reasons' values
+// taken from m and their messages written to m's text.
+func cleanupUnhealthy(m *planMemory, oldActive []*model.ReplicaSet, d *model.Deployment, maxCleanup int32) ([]Scale, int32, error) {
 	var scales []Scale
 	var total int32
 	for _, rs := range sortedByCreation(oldActive) {
@@ -109,8 +146,8 @@ func CleanupUnhealthyReplicas(oldActive []*model.ReplicaSet, d *model.Deployment
 		if to > spec {
 			return scales, total, fmt.Errorf("when cleaning up unhealthy replicas, got invalid request to scale down %s/%s %d -> %d", rs.Namespace, rs.Name, spec, to)
 		}
-		scales = append(scales, Scale{ReplicaSet: rs, To: to, Reason: reason(ReasonCleanupUnhealthy,
-			[]Value{v("from", int64(spec)), v("to", int64(to)), v("available", int64(avail)), v("budget", int64(maxCleanup-total))},
+		scales = append(scales, Scale{ReplicaSet: rs, To: to, Reason: m.reason(ReasonCleanupUnhealthy,
+			m.vals(v("from", int64(spec)), v("to", int64(to)), v("available", int64(avail)), v("budget", int64(maxCleanup-total))),
 			"old %s %d→%d: %d of its pods are not available (budget %d)", rs.Name, spec, to, spec-avail, maxCleanup-total)})
 		total += n
 	}
@@ -121,6 +158,12 @@ func CleanupUnhealthyReplicas(oldActive []*model.ReplicaSet, d *model.Deployment
 // ReplicaSets, oldest first, by as much as availability allows (upstream scaleDownOldReplicaSetsForRollingUpdate):
 // with replicas 10, maxUnavailable 2 and 10 available pods, 2 old pods go.
 func ScaleDownOldReplicaSetsForRollingUpdate(allRSs, oldActive []*model.ReplicaSet, d *model.Deployment) ([]Scale, int32, Reason) {
+	return scaleDownOld(nil, allRSs, oldActive, d)
+}
+
+// scaleDownOld is ScaleDownOldReplicaSetsForRollingUpdate with the
+// reasons' messages written to m's text.
+func scaleDownOld(m *planMemory, allRSs, oldActive []*model.ReplicaSet, d *model.Deployment) ([]Scale, int32, Reason) {
 	if d == nil {
 		return nil, 0, Reason{}
 	}
@@ -130,7 +173,7 @@ func ScaleDownOldReplicaSetsForRollingUpdate(allRSs, oldActive []*model.ReplicaS
 	available := sumAvailable(allRSs)
 	budget := []Value{v("available", int64(available)), v("minAvailable", int64(minAvailable)), v("replicas", int64(desired)), v("maxUnavailable", int64(maxUnavailable))}
 	if available <= minAvailable {
-		return nil, 0, reason(NoteAvailabilityBudgetSpent, budget,
+		return nil, 0, m.reason(NoteAvailabilityBudgetSpent, budget,
 			"available %d ≤ minAvailable %d = replicas %d − maxUnavailable %d: no old pod may go", available, minAvailable, desired, maxUnavailable)
 	}
 	target := available - minAvailable
@@ -148,7 +191,7 @@ func ScaleDownOldReplicaSetsForRollingUpdate(allRSs, oldActive []*model.ReplicaS
 			continue
 		}
 		n := min(spec, target-total)
-		scales = append(scales, Scale{ReplicaSet: rs, To: spec - n, Reason: reason(ReasonScaleDownOld,
+		scales = append(scales, Scale{ReplicaSet: rs, To: spec - n, Reason: m.reason(ReasonScaleDownOld,
 			append(slices.Clip(budget), v("from", int64(spec)), v("to", int64(spec-n))),
 			"old %s %d→%d: available %d > minAvailable %d = replicas %d − maxUnavailable %d",
 			rs.Name, spec, spec-n, available, minAvailable, desired, maxUnavailable)})
@@ -229,12 +272,12 @@ func reconcileOld(m *planMemory, allRSs, oldActive []*model.ReplicaSet, newRS *m
 	newUnavailable := newRS.SpecReplicas() - newRS.Status.AvailableReplicas
 	maxScaledDown := allPods - minAvailable - newUnavailable
 	if maxScaledDown <= 0 {
-		return nil, reason(NoteAvailabilityBudgetSpent,
+		return nil, m.reason(NoteAvailabilityBudgetSpent,
 			m.vals(v("total", int64(allPods)), v("minAvailable", int64(minAvailable)), v("newUnavailable", int64(newUnavailable))),
 			"total %d − minAvailable %d − unavailable new pods %d ≤ 0: old ReplicaSets wait for new pods to become available",
 			allPods, minAvailable, newUnavailable), nil
 	}
-	cleanups, _, err := CleanupUnhealthyReplicas(oldActive, d, maxScaledDown)
+	cleanups, _, err := cleanupUnhealthy(m, oldActive, d, maxScaledDown)
 	if err != nil {
 		return cleanups, Reason{}, err
 	}
@@ -246,7 +289,7 @@ func reconcileOld(m *planMemory, allRSs, oldActive []*model.ReplicaSet, newRS *m
 		c.Spec.Replicas = model.Int32Ptr(sc.To)
 		resized[i] = &c
 	}
-	downs, _, why := ScaleDownOldReplicaSetsForRollingUpdate(m.appendRS(resized, newRS), resized, d)
+	downs, _, why := scaleDownOld(m, m.appendRS(resized, newRS), resized, d)
 	for i, sc := range downs {
 		downs[i].ReplicaSet = oldActive[slices.IndexFunc(oldActive, func(rs *model.ReplicaSet) bool { return rs.Name == sc.ReplicaSet.Name })]
 	}
@@ -288,7 +331,7 @@ func (s *syncer) oldReplicaSetError(err error) bool {
 		s.fail(ErrKindInvalidScale, "%s", err.Error())
 		return false
 	}
-	s.note(reason(NoteSwallowedError, nil, "upstream ignores: %s", err.Error()))
+	s.note(s.mem.reason(NoteSwallowedError, nil, "upstream ignores: %s", err.Error()))
 	return false
 }
 

@@ -19,7 +19,7 @@ func (s *syncer) isScalingEvent(rsList []*model.ReplicaSet) bool {
 	for _, rs := range s.mem.active(s.mem.appendRS(oldRSs, newRS)) {
 		annotated, ok := proportion.NonNegativeInt32Annotation(rs.Annotations, model.DesiredReplicasAnnotation)
 		if ok && annotated != desired {
-			s.note(reason(NoteScalingEvent, s.mem.vals(v("annotated", int64(annotated)), v("replicas", int64(desired))),
+			s.note(s.mem.reason(NoteScalingEvent, s.mem.vals(v("annotated", int64(annotated)), v("replicas", int64(desired))),
 				"%s was sized for %d replicas, the Deployment now wants %d: scale instead of rolling out", rs.Name, annotated, desired))
 			return true
 		}
@@ -69,16 +69,16 @@ func (s *syncer) scale(newRS *model.ReplicaSet, oldRSs []*model.ReplicaSet) {
 		from := rs.SpecReplicas()
 		if from == desired {
 			if annotated, ok := proportion.NonNegativeInt32Annotation(rs.Annotations, model.DesiredReplicasAnnotation); ok && annotated != desired {
-				s.note(reason(NoteStaleDesiredAnnotation, s.mem.vals(v("annotated", int64(annotated)), v("replicas", int64(desired))),
+				s.note(s.mem.reason(NoteStaleDesiredAnnotation, s.mem.vals(v("annotated", int64(annotated)), v("replicas", int64(desired))),
 					"the only active ReplicaSet %s already has %d replicas but is annotated for %d; upstream does not update the annotation here, so every sync is a scaling event and no rollout starts (upstream quirk)",
 					rs.Name, desired, annotated))
 				return
 			}
-			s.note(reason(NoteReplicasReached, s.mem.vals(v("replicas", int64(desired))),
+			s.note(s.mem.reason(NoteReplicasReached, s.mem.vals(v("replicas", int64(desired))),
 				"the only active ReplicaSet %s already has %d replicas", rs.Name, desired))
 			return
 		}
-		s.scaleReplicaSetAndRecordEvent(rs, desired, reason(ReasonScaleActive,
+		s.scaleReplicaSetAndRecordEvent(rs, desired, s.mem.reason(ReasonScaleActive,
 			s.mem.vals(v("from", int64(from)), v("to", int64(desired))),
 			"%s is the only active ReplicaSet: %d→%d", rs.Name, from, desired))
 		return
@@ -86,14 +86,14 @@ func (s *syncer) scale(newRS *model.ReplicaSet, oldRSs []*model.ReplicaSet) {
 	if IsSaturated(d, newRS) {
 		for _, rs := range s.mem.active(oldRSs) {
 			from := rs.SpecReplicas()
-			s.scaleReplicaSetAndRecordEvent(rs, 0, reason(ReasonScaleSaturated,
+			s.scaleReplicaSetAndRecordEvent(rs, 0, s.mem.reason(ReasonScaleSaturated,
 				s.mem.vals(v("from", int64(from)), v("to", 0)),
 				"the new ReplicaSet %s is saturated: old %s %d→0", newRS.Name, rs.Name, from))
 		}
 		return
 	}
 	if d.Spec.Strategy.Type != model.RollingUpdateStrategy {
-		s.note(reason(NoteRecreateMultipleActive, nil,
+		s.note(s.mem.reason(NoteRecreateMultipleActive, nil,
 			"several ReplicaSets are active and Recreate has no proportional scaling: nothing changes (upstream quirk)"))
 		return
 	}

@@ -184,12 +184,12 @@ func (s *syncer) writeStatusIfChanged(st model.DeploymentStatus) bool {
 	*computed = st
 	s.statusComputed = computed
 	if statusEqual(&s.d.Status, &st) {
-		s.note(reason(NoteStatusUnchanged, nil, "the stored status is current"))
+		s.note(s.mem.reason(NoteStatusUnchanged, nil, "the stored status is current"))
 		return false
 	}
 	s.d.Status = st
 	s.statusOwned = true
-	s.updateStatus(statusReason(&st, s.mem.valueSlice(5)))
+	s.updateStatus(statusReason(s.mem, &st, s.mem.valueSlice(5)))
 	return true
 }
 
@@ -197,8 +197,8 @@ func (s *syncer) writeStatusIfChanged(st model.DeploymentStatus) bool {
 // updated, 11 ready, 11 available, 2 unavailable". The sentence is built
 // from the reason's values (every sync that writes the status makes one).
 //
-// The values are appended to values.
-func statusReason(st *model.DeploymentStatus, values []Value) Reason {
+// The values are appended to values, the message written to m's text.
+func statusReason(m *planMemory, st *model.DeploymentStatus, values []Value) Reason {
 	values = append(values,
 		v("replicas", int64(st.Replicas)), v("updated", int64(st.UpdatedReplicas)), v("ready", int64(st.ReadyReplicas)),
 		v("available", int64(st.AvailableReplicas)), v("unavailable", int64(st.UnavailableReplicas)),
@@ -213,7 +213,7 @@ func statusReason(st *model.DeploymentStatus, values []Value) Reason {
 		msg = append(msg, ' ')
 		msg = append(msg, x.Name...)
 	}
-	return Reason{Code: ReasonStatus, Message: string(msg), Values: values}
+	return Reason{Code: ReasonStatus, Message: m.text(msg), Values: values}
 }
 
 // syncRolloutStatus is the status update of a rollout sync (upstream syncRolloutStatus):
@@ -226,7 +226,7 @@ func (s *syncer) syncRolloutStatus(allRSs []*model.ReplicaSet, newRS *model.Repl
 		removeCondition(&st, model.DeploymentProgressing, true)
 	}
 	if DeploymentComplete(d, &st) {
-		s.note(reason(NoteComplete, s.mem.vals(v("replicas", int64(st.Replicas))),
+		s.note(s.mem.reason(NoteComplete, s.mem.vals(v("replicas", int64(st.Replicas))),
 			"complete: %d replicas, all updated and available", st.Replicas))
 	}
 	cur := d.Status.Condition(model.DeploymentProgressing)
@@ -240,9 +240,9 @@ func (s *syncer) syncRolloutStatus(allRSs []*model.ReplicaSet, newRS *model.Repl
 		switch {
 		case DeploymentComplete(d, &st):
 			setCondition(&st, newCondition(model.DeploymentProgressing, model.ConditionTrue,
-				model.ReasonNewReplicaSetAvailable, sprintf("%s %q has successfully progressed.", kind, name), s.now), true)
+				model.ReasonNewReplicaSetAvailable, s.mem.sprintf("%s %q has successfully progressed.", kind, name), s.now), true)
 		case DeploymentProgressing(d, &st):
-			c := newCondition(model.DeploymentProgressing, model.ConditionTrue, model.ReasonReplicaSetUpdated, sprintf("%s %q is progressing.", kind, name), s.now)
+			c := newCondition(model.DeploymentProgressing, model.ConditionTrue, model.ReasonReplicaSetUpdated, s.mem.sprintf("%s %q is progressing.", kind, name), s.now)
 			if cur != nil {
 				if cur.Status == model.ConditionTrue {
 					c.LastTransitionTime = cur.LastTransitionTime
@@ -252,8 +252,8 @@ func (s *syncer) syncRolloutStatus(allRSs []*model.ReplicaSet, newRS *model.Repl
 			setCondition(&st, c, true)
 		case DeploymentTimedOut(d, &st, s.now):
 			setCondition(&st, newCondition(model.DeploymentProgressing, model.ConditionFalse,
-				model.ReasonProgressDeadlineExceeded, sprintf("%s %q has timed out progressing.", kind, name), s.now), true)
-			s.note(reason(NoteDeadlineExceeded, s.mem.vals(v("progressDeadlineSeconds", int64(*d.Spec.ProgressDeadlineSeconds))),
+				model.ReasonProgressDeadlineExceeded, s.mem.sprintf("%s %q has timed out progressing.", kind, name), s.now), true)
+			s.note(s.mem.reason(NoteDeadlineExceeded, s.mem.vals(v("progressDeadlineSeconds", int64(*d.Spec.ProgressDeadlineSeconds))),
 				"no progress for more than %d seconds", *d.Spec.ProgressDeadlineSeconds))
 		}
 	}

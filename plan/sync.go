@@ -64,13 +64,13 @@ func (s *syncer) syncDeployment() {
 	s.scopeToNamespace()
 	rsList := s.claimReplicaSets()
 	if d.DeletionTimestamp != nil {
-		s.note(reason(NoteDeleting, nil, "the Deployment is being deleted: status only"))
+		s.note(s.mem.reason(NoteDeleting, nil, "the Deployment is being deleted: status only"))
 		s.syncStatusOnly(rsList)
 		return
 	}
 	s.checkPausedConditions()
 	if d.Spec.Paused {
-		s.note(reason(NotePaused, nil, "the Deployment is paused: it scales and cleans up but does not roll out"))
+		s.note(s.mem.reason(NotePaused, nil, "the Deployment is paused: it scales and cleans up but does not roll out"))
 		s.sync(rsList)
 		return
 	}
@@ -94,11 +94,11 @@ func (s *syncer) selectingAll() {
 	s.event(model.EventTypeWarning, model.EventSelectingAll, "This deployment is selecting all pods. A non-empty selector is required.")
 	if s.d.Status.ObservedGeneration < s.d.Generation {
 		s.d.Status.ObservedGeneration = s.d.Generation
-		s.updateStatus(reason(ReasonSelectingAll, []Value{v("generation", s.d.Generation)},
+		s.updateStatus(s.mem.reason(ReasonSelectingAll, []Value{v("generation", s.d.Generation)},
 			"the selector selects everything: only observedGeneration is recorded (generation %d)", s.d.Generation))
 		return
 	}
-	s.note(reason(ReasonSelectingAll, nil, "the selector selects everything: nothing is done"))
+	s.note(s.mem.reason(ReasonSelectingAll, nil, "the selector selects everything: nothing is done"))
 }
 
 // syncStatusOnly is the sync of a Deployment being deleted: it may still sync

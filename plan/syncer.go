@@ -116,10 +116,10 @@ func (s *syncer) event(typ, reason, format string, args ...any) {
 		s.plan.Events = s.mem.writeMem().events[:0]
 	}
 	// The object and the message are one string, cut in two.
-	var buf [192]byte
+	var buf [sentenceSize]byte
 	b := append(append(append(buf[:0], model.DeploymentKind...), '/'), s.d.Name...)
 	cut := len(b)
-	both := string(appendf(b, format, args))
+	both := s.mem.text(appendf(b, format, args...))
 	s.plan.Events = append(s.plan.Events, Event{
 		Type: typ, Reason: reason, Message: both[cut:], Object: both[:cut],
 		AfterAction: len(s.plan.Actions) - 1,
@@ -235,7 +235,7 @@ func (s *syncer) finish() Plan {
 	invalidOutcome(&p)
 	p.Status = s.statusComputed
 	if len(p.Actions) == 0 && len(p.Notes) == 0 {
-		s.note(reason(NoteStatusUnchanged, nil, "nothing to do: the stored status is current"))
+		s.note(s.mem.reason(NoteStatusUnchanged, nil, "nothing to do: the stored status is current"))
 		p.Notes = s.plan.Notes
 	}
 	releaseWork(s.cfg.workingCopies, s.mem, s.work)
@@ -243,5 +243,5 @@ func (s *syncer) finish() Plan {
 }
 
 func (s *syncer) fail(kind ErrorKind, format string, args ...any) {
-	s.plan.Err = &SyncError{Kind: kind, Message: sprintf(format, args...)}
+	s.plan.Err = &SyncError{Kind: kind, Message: s.mem.sprintf(format, args...)}
 }

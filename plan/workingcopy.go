@@ -7,8 +7,9 @@ import (
 )
 
 // syncMemory is what a sync of Sync allocates: the plan's memory with its
-// writes' memory, the working area, and room for what the working copy's
-// spec points to once it owns it (ownWorkingCopy), in one allocation. (A
+// writes' memory, the working area, room for what the working copy's spec
+// points to once it owns it (ownWorkingCopy), and the first chunk of the
+// plan's text (see planMemory.text), in one allocation. (A
 // Planner allocates the writes' memory at a sync's first write instead:
 // its syncs, a controller's resyncs, mostly write nothing; Sync's, a
 // simulator's steps, mostly write.)
@@ -17,6 +18,14 @@ type syncMemory struct {
 	writes writeMemory
 	work   workArea
 	spec   specCopy
+	text   [syncTextSize]byte // the first chunk of the plan's text
+}
+
+// plannerMemory is what a Planner's sync allocates: the plan's memory and
+// the first chunk of its text.
+type plannerMemory struct {
+	planMemory
+	text [plannerTextSize]byte
 }
 
 // workArea is what a sync works with and its plan never points to: the
@@ -40,11 +49,15 @@ func newMemory(workingCopies *sync.Pool, in *model.Deployment) (*planMemory, *wo
 			w = new(workArea)
 		}
 		w.wc = *in
-		return &planMemory{rs: &w.rs}, w, nil
+		m := new(plannerMemory)
+		m.rs = &w.rs
+		m.textChunk = m.text[:0]
+		return &m.planMemory, w, nil
 	}
 	m := new(syncMemory)
 	m.planMemory.writes = &m.writes
 	m.planMemory.rs = &m.work.rs
+	m.planMemory.textChunk = m.text[:0]
 	m.work.wc = *in
 	return &m.planMemory, &m.work, &m.spec
 }
