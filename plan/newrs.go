@@ -167,7 +167,7 @@ func (s *syncer) createNewReplicaSet(oldRSs []*model.ReplicaSet, newRevision str
 	tmpl.Annotations = maps.Clone(d.Spec.Template.Annotations)
 	// The ReplicaSet, its owner reference, replicas and selector are one
 	// allocation (see createdReplicaSet).
-	c := new(createdReplicaSet)
+	c := s.mem.created()
 	selector := &c.selector
 	if d.Spec.Selector.MatchExpressions != nil {
 		sel := *d.Spec.Selector
