@@ -161,18 +161,26 @@ func (s *syncer) createNewReplicaSet(oldRSs []*model.ReplicaSet, newRevision str
 	// Copies of the template and the selector; the label maps are made anew
 	// with the hash rather than copied twice, and the ReplicaSet's labels,
 	// its template's and (when the Deployment's are equal) its selector's
-	// are one map (see labelMaps).
+	// are one map (see labelMaps). Under shareInput (a Planner's), the
+	// template's annotations and the selector's expressions, which the
+	// ReplicaSet carries unchanged, are the Deployment's.
 	tmpl := d.Spec.Template
 	tmpl.Labels = withLabel(d.Spec.Template.Labels, model.PodTemplateHashLabel, podHash)
-	tmpl.Annotations = maps.Clone(d.Spec.Template.Annotations)
+	if !s.cfg.shareInput {
+		tmpl.Annotations = maps.Clone(d.Spec.Template.Annotations)
+	}
 	// The ReplicaSet, its owner reference, replicas and selector are one
-	// allocation (see createdReplicaSet).
+	// allocation (see createdReplicaSet), with room for the sync's further
+	// writes (see planMemory.created).
 	c := s.mem.created()
 	selector := &c.selector
 	if d.Spec.Selector.MatchExpressions != nil {
 		sel := *d.Spec.Selector
 		sel.MatchLabels = nil
-		*selector = *sel.DeepCopy()
+		if !s.cfg.shareInput {
+			sel = *sel.DeepCopy()
+		}
+		*selector = sel
 	}
 	if maps.Equal(d.Spec.Selector.MatchLabels, d.Spec.Template.Labels) && d.Spec.Selector.MatchLabels != nil {
 		selector.MatchLabels = tmpl.Labels
