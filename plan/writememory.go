@@ -17,6 +17,9 @@ type writeMemory struct {
 	// more, when set, is room for what a sync that creates a ReplicaSet
 	// usually writes beyond the above (see moreWrites).
 	more *moreWrites
+	// used is set when the sync writes (or records an event): a Planner's
+	// sync may be given its writes' memory before (see newMemory).
+	used bool
 }
 
 // moreWrites is room for the writes of a sync that creates a ReplicaSet:
@@ -38,6 +41,7 @@ func (m *planMemory) writeMem() *writeMemory {
 	if m.writes == nil {
 		m.writes = new(writeMemory)
 	}
+	m.writes.used = true
 	return m.writes
 }
 
