@@ -206,6 +206,7 @@ func (s *syncer) createNewReplicaSet(oldRSs []*model.ReplicaSet, newRevision str
 		return nil, false
 	}
 	*rs.Spec.Replicas = count
+	rs.Annotations = createdAnnotations(d)
 	revision.SetNewReplicaSetAnnotations(d, rs, newRevision, model.MaxRevisionHistoryLength)
 	SetReplicasAnnotations(rs, s.replicas(), s.replicas()+proportion.MaxSurge(d))
 
@@ -275,6 +276,31 @@ func (s *syncer) replicaSetNamed(name string) *model.ReplicaSet {
 		}
 	}
 	return nil
+}
+
+// mapGroupSlots is how many entries a Go map holds in its first group:
+// a map made empty (or with a smaller size hint) and filled past it
+// reallocates as it grows, one made with the final size does not.
+const mapGroupSlots = 8
+
+// createdAnnotations returns the map a created ReplicaSet's annotations
+// are set in, sized for them when they are too many for one group: d's
+// annotations outside the skip list, which SetNewReplicaSetAnnotations
+// copies, its revision, and the desired and max replicas of
+// SetReplicasAnnotations. Fewer get nil, and SetNewReplicaSetAnnotations
+// makes the map as it always does (the same allocations either way).
+func createdAnnotations(d *model.Deployment) map[string]string {
+	const added = 3 // revision, desired and max replicas
+	if len(d.Annotations)+added <= mapGroupSlots {
+		return nil
+	}
+	n := added
+	for k := range d.Annotations {
+		if !model.IsSkippedAnnotation(k) {
+			n++
+		}
+	}
+	return make(map[string]string, n)
 }
 
 // withLabel returns a copy of labels with key set to value.
