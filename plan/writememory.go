@@ -6,9 +6,10 @@ import "github.com/rolloutplan/rolloutplan/model"
 // (or records an event) uses: up to two actions and one event (the plan's
 // slices start in these arrays and move out when they grow past them), and
 // the Deployment its first Deployment write sends. A Planner's sync
-// allocates it at its first write, so a sync that writes nothing, the
-// steady state of a controller, allocates none of it; Sync's comes with
-// the rest of the sync's memory (see syncMemory).
+// allocates it at its first write (or, when the last sync of its working
+// area wrote, with its plan memory: see newMemory), so a run of syncs that
+// write nothing, the steady state of a controller, allocates none of it;
+// Sync's comes with the rest of the sync's memory (see syncMemory).
 type writeMemory struct {
 	actions [2]Action
 	events  [1]Event
