@@ -94,26 +94,21 @@ func (s *syncer) scaleReplicaSet(rs *model.ReplicaSet, newScale int32, why Reaso
 
 // copyForWrite returns a copy of rs to change and write, and room for its
 // new spec.replicas that the copy alone points to: a deep copy of an input
-// object, or, for an object this plan wrote before or any object under
-// shareInput, a copy sharing everything with it but the annotations when
-// they are to change (annotationsChange): the shared ones may be an
-// informer's, which nothing may write to. Either is one allocation with
-// its room.
+// object, with the room in the same allocation, or, for an object this
+// plan wrote before or any object under shareInput, a copy sharing
+// everything with it but the annotations when they are to change
+// (annotationsChange): the shared ones may be an informer's, which nothing
+// may write to. (The shallow copy's room is an allocation of its own, a
+// few bytes from the allocator's tiny blocks: in the copy's allocation it
+// would take the copy from 256 bytes to the next size class, 288.)
 func (s *syncer) copyForWrite(rs *model.ReplicaSet, annotationsChange bool) (c *model.ReplicaSet, replicas *int32) {
 	if _, owned := s.objVersion.get(rs); !owned && !s.cfg.shareInput {
 		b := copyReplicaSetTo(new(replicaSetCopy), rs)
 		return &b.rs, &b.ints[0]
 	}
-	b := &shallowCopy{rs: *rs}
+	shallow := *rs
 	if annotationsChange {
-		b.rs.Annotations = maps.Clone(rs.Annotations)
+		shallow.Annotations = maps.Clone(rs.Annotations)
 	}
-	return &b.rs, &b.replicas
-}
-
-// shallowCopy is a ReplicaSet copyForWrite shares with the one it copies,
-// with room for its new spec.replicas: one allocation.
-type shallowCopy struct {
-	rs       model.ReplicaSet
-	replicas int32
+	return &shallow, new(int32)
 }

@@ -20,19 +20,10 @@ type syncMemory struct {
 }
 
 // workArea is what a sync works with and its plan never points to: the
-// working copy and the scratch of the working lists (see rsSlice). wrote
-// records whether the last sync that used it wrote (see newMemory).
+// working copy and the scratch of the working lists (see rsSlice).
 type workArea struct {
-	wc    model.Deployment
-	rs    [rsScratch]*model.ReplicaSet
-	wrote bool
-}
-
-// memoryWithWrites is a plan's memory with its writes' memory, in one
-// allocation.
-type memoryWithWrites struct {
-	planMemory
-	writes writeMemory
+	wc model.Deployment
+	rs [rsScratch]*model.ReplicaSet
 }
 
 // newMemory returns a sync's plan memory, its working area, whose working
@@ -42,13 +33,6 @@ type memoryWithWrites struct {
 // (workingCopies), so its plans' memory holds neither a working copy nor
 // a scratch (its working copy never owns its spec); without a pool both
 // are allocated with the plan's memory.
-//
-// A Planner's sync allocates its writes' memory with the plan's memory
-// when the last sync of its working area wrote: syncs that write come in
-// runs (a rollout), as do those that write nothing (the resyncs of a
-// controller at rest), so it then most likely writes too, and one
-// allocation does for two. Otherwise the writes' memory is allocated at
-// the first write, if any (see writeMem). The plan is the same either way.
 func newMemory(workingCopies *sync.Pool, in *model.Deployment) (*planMemory, *workArea, *specCopy) {
 	if workingCopies != nil {
 		w, _ := workingCopies.Get().(*workArea)
@@ -56,24 +40,13 @@ func newMemory(workingCopies *sync.Pool, in *model.Deployment) (*planMemory, *wo
 			w = new(workArea)
 		}
 		w.wc = *in
-		return planMemoryFor(w), w, nil
+		return &planMemory{rs: &w.rs}, w, nil
 	}
 	m := new(syncMemory)
 	m.planMemory.writes = &m.writes
 	m.planMemory.rs = &m.work.rs
 	m.work.wc = *in
 	return &m.planMemory, &m.work, &m.spec
-}
-
-// planMemoryFor returns the plan memory of a Planner's sync working in w,
-// with its writes' memory when the last sync in w wrote.
-func planMemoryFor(w *workArea) *planMemory {
-	if w.wrote {
-		b := new(memoryWithWrites)
-		b.planMemory.rs, b.planMemory.writes = &w.rs, &b.writes
-		return &b.planMemory
-	}
-	return &planMemory{rs: &w.rs}
 }
 
 // releaseWork clears the working area w at the end of a sync whose plan
@@ -86,7 +59,6 @@ func releaseWork(workingCopies *sync.Pool, m *planMemory, w *workArea) {
 	clear(w.rs[:m.nRS])
 	w.wc = model.Deployment{}
 	if workingCopies != nil {
-		w.wrote = m.writes != nil && m.writes.used
 		m.rs, m.nRS = nil, 0
 		workingCopies.Put(w)
 	}

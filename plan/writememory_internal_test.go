@@ -6,37 +6,6 @@ import (
 	"unsafe"
 )
 
-// TestWriteMemoryFollowsTheLastSync: a Planner's sync gets its writes'
-// memory with its plan memory exactly when the last sync in its working
-// area wrote; one that writes nothing lets the next go without again.
-func TestWriteMemoryFollowsTheLastSync(t *testing.T) {
-	pool := new(sync.Pool)
-	w := new(workArea)
-	m := planMemoryFor(w)
-	if m.writes != nil {
-		t.Fatal("a fresh working area comes with write memory")
-	}
-	m.writeMem()
-	releaseWork(pool, m, w)
-	m = planMemoryFor(w)
-	if m.writes == nil {
-		t.Fatal("after a sync that wrote, no write memory comes with the plan memory")
-	}
-	if m.writes.used {
-		t.Fatal("write memory given in advance counts as used")
-	}
-	releaseWork(pool, m, w) // this sync wrote nothing
-	if m = planMemoryFor(w); m.writes != nil {
-		t.Fatal("after a sync that wrote nothing, write memory still comes with the plan memory")
-	}
-	// An event alone is a use of the write memory, as a write is.
-	m.writeMem()
-	releaseWork(pool, m, w)
-	if !w.wrote {
-		t.Fatal("a sync that used its write memory is not counted as writing")
-	}
-}
-
 // TestCreateRoomHoldsTheCreatesWrites: on every conformance state whose
 // sync creates a ReplicaSet, under Sync's configuration and a Planner's,
 // the plan's third and fourth actions and its second Deployment write
@@ -120,9 +89,10 @@ func TestWriteRoomIsUsedOnce(t *testing.T) {
 }
 
 // TestWriteBlocksKeepTheirSizeClasses: the blocks a writing sync allocates
-// stay within the allocator's size classes they were sized for (768, 1408
-// and 2304 bytes): a field added past one costs every such sync the next
-// class.
+// stay within the allocator's size classes they were sized for (768 and
+// 1 408 bytes): a field added past one costs every such sync the next
+// class, and the room for a create's writes would no longer cost exactly
+// what it saves.
 func TestWriteBlocksKeepTheirSizeClasses(t *testing.T) {
 	for _, c := range []struct {
 		name      string
@@ -130,7 +100,6 @@ func TestWriteBlocksKeepTheirSizeClasses(t *testing.T) {
 	}{
 		{"writeMemory", unsafe.Sizeof(writeMemory{}), 768},
 		{"createWrites", unsafe.Sizeof(createWrites{}), 1408},
-		{"firstWrites", unsafe.Sizeof(firstWrites{}), 2304},
 	} {
 		if c.size > c.max {
 			t.Errorf("%s is %d bytes, past its size class of %d", c.name, c.size, c.max)
