@@ -105,7 +105,7 @@ func sameList(a, b []*model.ReplicaSet) bool {
 // revision (upstream getNewReplicaSet (existing new ReplicaSet)), or creates it (upstream getNewReplicaSet (creation)).
 func (s *syncer) getNewReplicaSet(existing *model.ReplicaSet, oldRSs []*model.ReplicaSet, create bool) (*model.ReplicaSet, bool) {
 	d := s.d
-	newRevision := revisionString(revision.MaxRevision(oldRSs)+1, existing)
+	newRevision := strconv.FormatInt(revision.MaxRevision(oldRSs)+1, 10)
 	if existing != nil {
 		// Only the annotations change in place, and only in a copy made
 		// when something would change (else the sync goes on with existing
@@ -276,20 +276,6 @@ func (s *syncer) replicaSetNamed(name string) *model.ReplicaSet {
 		}
 	}
 	return nil
-}
-
-// revisionString returns the decimal rev: rs's revision annotation when it
-// is that string already (the new ReplicaSet's, in the steady state), so
-// that a sync at revision 100 or more (past strconv's small numbers) does
-// not make it anew.
-func revisionString(rev int64, rs *model.ReplicaSet) string {
-	if rs != nil {
-		var buf [20]byte
-		if cur, ok := rs.Annotations[model.RevisionAnnotation]; ok && cur == string(strconv.AppendInt(buf[:0], rev, 10)) {
-			return cur
-		}
-	}
-	return strconv.FormatInt(rev, 10)
 }
 
 // mapGroupSlots is how many entries a Go map holds in its first group:
