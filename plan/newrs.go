@@ -171,8 +171,11 @@ func (s *syncer) createNewReplicaSet(oldRSs []*model.ReplicaSet, newRevision str
 	}
 	// The ReplicaSet, its owner reference, replicas and selector are one
 	// allocation (see createdReplicaSet), with room for the sync's further
-	// writes (see planMemory.created).
-	c := s.mem.created()
+	// writes when it is to be created (see planMemory.created): not when
+	// its name is taken.
+	name := hash.ReplicaSetName(d.Name, podHash)
+	taken := s.replicaSetNamed(name)
+	c := s.mem.created(taken == nil)
 	selector := &c.selector
 	if d.Spec.Selector.MatchExpressions != nil {
 		sel := *d.Spec.Selector
@@ -191,7 +194,7 @@ func (s *syncer) createNewReplicaSet(oldRSs []*model.ReplicaSet, newRevision str
 	rs := &c.rs
 	*rs = model.ReplicaSet{
 		ObjectMeta: model.ObjectMeta{
-			Name:            hash.ReplicaSetName(d.Name, podHash),
+			Name:            name,
 			Namespace:       d.Namespace,
 			Labels:          tmpl.Labels,
 			OwnerReferences: c.owner[:],
@@ -211,7 +214,7 @@ func (s *syncer) createNewReplicaSet(oldRSs []*model.ReplicaSet, newRevision str
 	SetReplicasAnnotations(rs, s.replicas(), s.replicas()+proportion.MaxSurge(d))
 
 	created, alreadyExists := rs, false
-	if taken := s.replicaSetNamed(rs.Name); taken != nil {
+	if taken != nil {
 		if !taken.IsControlledBy(d.UID) || !model.EqualIgnoreHash(d.Spec.Template, taken.Spec.Template) {
 			s.hashCollision(rs.Name, podHash)
 			return nil, false

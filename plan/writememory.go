@@ -85,12 +85,13 @@ type createWrites struct {
 }
 
 // created returns room for a ReplicaSet the sync creates, with the room
-// for the sync's further writes (moreWrites) when m has none yet.
-func (m *planMemory) created() *createdReplicaSet {
-	w := m.writeMem()
-	if w.more != nil {
+// for the sync's further writes (moreWrites) when withRoom is set and m
+// has none yet.
+func (m *planMemory) created(withRoom bool) *createdReplicaSet {
+	if !withRoom || m.writes != nil && m.writes.more != nil {
 		return new(createdReplicaSet)
 	}
+	w := m.writeMem()
 	b := new(createWrites)
 	w.more = &b.more
 	return &b.created

@@ -62,10 +62,10 @@ func TestCreateRoomHoldsTheCreatesWrites(t *testing.T) {
 // TestWriteRoomIsUsedOnce: the room for more writes takes the actions
 // once, and a list past it grows on its own; Deployments sent come from
 // the write memory, then the room, then their own allocations, each
-// distinct.
+// distinct; a ReplicaSet not to be created comes without room.
 func TestWriteRoomIsUsedOnce(t *testing.T) {
 	var m planMemory
-	m.created()
+	m.created(true)
 	full := append(m.writeMem().actions[:0], Action{Name: "a"}, Action{Name: "b"})
 	moved := m.growActions(full)
 	if &moved[:1][0] != &m.writes.more.actions[0] || len(moved) != 2 || moved[1].Name != "b" {
@@ -83,8 +83,14 @@ func TestWriteRoomIsUsedOnce(t *testing.T) {
 	if a != &m.writes.sent[0] || b != &m.writes.more.sent || c == a || c == b {
 		t.Fatal("Deployments sent do not come from the write memory, then the room, then their own")
 	}
-	if first, second := m.created(), m.created(); first == second {
+	if first, second := m.created(true), m.created(true); first == second {
 		t.Fatal("two creates share a ReplicaSet")
+	}
+	// A ReplicaSet whose name is taken is not created: no room for the
+	// create's writes.
+	var taken planMemory
+	if taken.created(false); taken.writes != nil {
+		t.Fatal("room for writes made for a ReplicaSet that is not to be created")
 	}
 }
 
