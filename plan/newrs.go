@@ -161,18 +161,29 @@ func (s *syncer) createNewReplicaSet(oldRSs []*model.ReplicaSet, newRevision str
 	// Copies of the template and the selector; the label maps are made anew
 	// with the hash rather than copied twice, and the ReplicaSet's labels,
 	// its template's and (when the Deployment's are equal) its selector's
-	// are one map (see labelMaps).
+	// are one map (see labelMaps). Under shareInput (a Planner's), the
+	// template's annotations and the selector's expressions, which the
+	// ReplicaSet carries unchanged, are the Deployment's.
 	tmpl := d.Spec.Template
 	tmpl.Labels = withLabel(d.Spec.Template.Labels, model.PodTemplateHashLabel, podHash)
-	tmpl.Annotations = maps.Clone(d.Spec.Template.Annotations)
+	if !s.cfg.shareInput {
+		tmpl.Annotations = maps.Clone(d.Spec.Template.Annotations)
+	}
 	// The ReplicaSet, its owner reference, replicas and selector are one
-	// allocation (see createdReplicaSet).
-	c := new(createdReplicaSet)
+	// allocation (see createdReplicaSet), with room for the sync's further
+	// writes when it is to be created (see planMemory.created): not when
+	// its name is taken.
+	name := hash.ReplicaSetName(d.Name, podHash)
+	taken := s.replicaSetNamed(name)
+	c := s.mem.created(taken == nil)
 	selector := &c.selector
 	if d.Spec.Selector.MatchExpressions != nil {
 		sel := *d.Spec.Selector
 		sel.MatchLabels = nil
-		*selector = *sel.DeepCopy()
+		if !s.cfg.shareInput {
+			sel = *sel.DeepCopy()
+		}
+		*selector = sel
 	}
 	if maps.Equal(d.Spec.Selector.MatchLabels, d.Spec.Template.Labels) && d.Spec.Selector.MatchLabels != nil {
 		selector.MatchLabels = tmpl.Labels
@@ -183,7 +194,7 @@ func (s *syncer) createNewReplicaSet(oldRSs []*model.ReplicaSet, newRevision str
 	rs := &c.rs
 	*rs = model.ReplicaSet{
 		ObjectMeta: model.ObjectMeta{
-			Name:            hash.ReplicaSetName(d.Name, podHash),
+			Name:            name,
 			Namespace:       d.Namespace,
 			Labels:          tmpl.Labels,
 			OwnerReferences: c.owner[:],
@@ -199,11 +210,12 @@ func (s *syncer) createNewReplicaSet(oldRSs []*model.ReplicaSet, newRevision str
 	}
 	count := n.Count
 	*rs.Spec.Replicas = count
+	rs.Annotations = createdAnnotations(d)
 	revision.SetNewReplicaSetAnnotations(d, rs, newRevision, model.MaxRevisionHistoryLength)
 	SetReplicasAnnotations(rs, s.replicas(), s.replicas()+proportion.MaxSurge(d))
 
 	created, alreadyExists := rs, false
-	if taken := s.replicaSetNamed(rs.Name); taken != nil {
+	if taken != nil {
 		if !taken.IsControlledBy(d.UID) || !model.EqualIgnoreHash(d.Spec.Template, taken.Spec.Template) {
 			s.hashCollision(rs.Name, podHash)
 			return nil, false
@@ -265,6 +277,31 @@ func (s *syncer) replicaSetNamed(name string) *model.ReplicaSet {
 		}
 	}
 	return nil
+}
+
+// mapGroupSlots is how many entries a Go map holds in its first group:
+// a map made empty (or with a smaller size hint) and filled past it
+// reallocates as it grows, one made with the final size does not.
+const mapGroupSlots = 8
+
+// createdAnnotations returns the map a created ReplicaSet's annotations
+// are set in, sized for them when they are too many for one group: d's
+// annotations outside the skip list, which SetNewReplicaSetAnnotations
+// copies, its revision, and the desired and max replicas of
+// SetReplicasAnnotations. Fewer get nil, and SetNewReplicaSetAnnotations
+// makes the map as it always does (the same allocations either way).
+func createdAnnotations(d *model.Deployment) map[string]string {
+	const added = 3 // revision, desired and max replicas
+	if len(d.Annotations)+added <= mapGroupSlots {
+		return nil
+	}
+	n := added
+	for k := range d.Annotations {
+		if !model.IsSkippedAnnotation(k) {
+			n++
+		}
+	}
+	return make(map[string]string, n)
 }
 
 // withLabel returns a copy of labels with key set to value.

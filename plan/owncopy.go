@@ -119,7 +119,11 @@ type replicaSetCopy struct {
 // copyReplicaSet returns a copy of rs sharing nothing with it, its label
 // maps through one labelMaps (its annotations are always its own).
 func copyReplicaSet(rs *model.ReplicaSet) *model.ReplicaSet {
-	b := new(replicaSetCopy)
+	return &copyReplicaSetTo(new(replicaSetCopy), rs).rs
+}
+
+// copyReplicaSetTo is copyReplicaSet into b, which it returns.
+func copyReplicaSetTo(b *replicaSetCopy, rs *model.ReplicaSet) *replicaSetCopy {
 	var c labelMaps
 	out := &b.rs
 	*out = *rs
@@ -132,7 +136,7 @@ func copyReplicaSet(rs *model.ReplicaSet) *model.ReplicaSet {
 	out.Spec.Template = copyTemplate(rs.Spec.Template, &c)
 	out.Status.TerminatingReplicas = copyInt32(&b.ints[1], rs.Status.TerminatingReplicas)
 	out.Status.Conditions = slices.Clone(rs.Status.Conditions)
-	return out
+	return b
 }
 
 // copyInt32 returns nil for a nil p, else dst holding *p.

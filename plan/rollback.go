@@ -1,8 +1,6 @@
 package plan
 
 import (
-	"maps"
-
 	"github.com/rolloutplan/rolloutplan/model"
 	"github.com/rolloutplan/rolloutplan/revision"
 )
@@ -55,13 +53,16 @@ func (s *syncer) rollback(rsList []*model.ReplicaSet) {
 
 // setFromReplicaSetTemplate copies a ReplicaSet's template into the
 // Deployment, without the pod-template-hash label.
+// The labels are copied once, without the label.
 func setFromReplicaSetTemplate(d *model.Deployment, t model.PodTemplate) {
-	d.Spec.Template = t.DeepCopy()
-	labels := maps.Clone(t.Labels)
-	if labels == nil {
-		labels = map[string]string{}
+	labels := make(map[string]string, len(t.Labels))
+	for k, v := range t.Labels {
+		if k != model.PodTemplateHashLabel {
+			labels[k] = v
+		}
 	}
-	delete(labels, model.PodTemplateHashLabel)
+	t.Labels = nil
+	d.Spec.Template = t.DeepCopy()
 	d.Spec.Template.Labels = labels
 }
 

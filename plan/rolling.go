@@ -171,9 +171,11 @@ func scaleDownOld(m *planMemory, allRSs, oldActive []*model.ReplicaSet, d *model
 	maxUnavailable := proportion.MaxUnavailable(d)
 	minAvailable := desired - maxUnavailable
 	available := sumAvailable(allRSs)
-	budget := []Value{v("available", int64(available)), v("minAvailable", int64(minAvailable)), v("replicas", int64(desired)), v("maxUnavailable", int64(maxUnavailable))}
+	// Each reason gets its own copy of the budget's values (with room
+	// for its own), made when it is given.
+	budget := [...]Value{v("available", int64(available)), v("minAvailable", int64(minAvailable)), v("replicas", int64(desired)), v("maxUnavailable", int64(maxUnavailable))}
 	if available <= minAvailable {
-		return nil, 0, m.reason(NoteAvailabilityBudgetSpent, budget,
+		return nil, 0, m.reason(NoteAvailabilityBudgetSpent, append([]Value(nil), budget[:]...),
 			"available %d ≤ minAvailable %d = replicas %d − maxUnavailable %d: no old pod may go", available, minAvailable, desired, maxUnavailable)
 	}
 	target := available - minAvailable
@@ -192,7 +194,7 @@ func scaleDownOld(m *planMemory, allRSs, oldActive []*model.ReplicaSet, d *model
 		}
 		n := min(spec, target-total)
 		scales = append(scales, Scale{ReplicaSet: rs, To: spec - n, Reason: m.reason(ReasonScaleDownOld,
-			append(slices.Clip(budget), v("from", int64(spec)), v("to", int64(spec-n))),
+			append(append(make([]Value, 0, len(budget)+2), budget[:]...), v("from", int64(spec)), v("to", int64(spec-n))),
 			"old %s %d→%d: available %d > minAvailable %d = replicas %d − maxUnavailable %d",
 			rs.Name, spec, spec-n, available, minAvailable, desired, maxUnavailable)})
 		total += n

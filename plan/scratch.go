@@ -9,8 +9,12 @@ import (
 
 // rsScratch is how many ReplicaSet pointers the working lists of one sync
 // (claimed, old, all, active, sorted) take from the scratch of the sync's
-// working area before they are allocated on their own.
-const rsScratch = 18
+// working area before they are allocated on their own. A sync over four
+// ReplicaSets takes about 18; 32 fits the conformance syncs over up to
+// seven, and keeps Sync's one allocation (syncMemory) within the same
+// size class (a Planner's working areas are pooled: their size costs
+// nothing per sync).
+const rsScratch = 32
 
 // rsSlice returns an empty list with room for n ReplicaSets, for a list the
 // sync works through and the plan does not keep: in m's scratch while it

@@ -98,8 +98,11 @@ func (s *syncer) record(a Action) {
 	if a.Rejected() && s.plan.ConflictAt < 0 {
 		s.plan.ConflictAt = len(s.plan.Actions)
 	}
-	if cap(s.plan.Actions) == 0 {
+	switch {
+	case cap(s.plan.Actions) == 0:
 		s.plan.Actions = s.mem.writeMem().actions[:0]
+	case len(s.plan.Actions) == cap(s.plan.Actions):
+		s.plan.Actions = s.mem.growActions(s.plan.Actions)
 	}
 	s.plan.Actions = append(s.plan.Actions, a)
 }
@@ -139,13 +142,7 @@ func (s *syncer) writeDeployment(kind ActionKind, r Reason) {
 		s.d.Annotations = maps.Clone(s.d.Annotations) // still the input's
 	}
 	s.annotationsOwned, s.annotationsSent = false, true
-	var sent *model.Deployment
-	if m := s.mem.writeMem(); m.nSent < len(m.sent) {
-		sent = &m.sent[m.nSent]
-		m.nSent++
-	} else {
-		sent = new(model.Deployment)
-	}
+	sent := s.mem.sentDeployment()
 	*sent = *s.d
 	s.record(Action{Kind: kind, Name: s.d.Name, Deployment: sent, Conflict: s.deploymentWrites > 0, Reason: r})
 	s.deploymentWrites++
