@@ -23,6 +23,27 @@ type document struct {
 	json bool
 	// base is the number of input lines before text's first line.
 	base int
+	// data and err are the document as JSON (see toJSON), set by
+	// withoutNulls.
+	data []byte
+	err  error
+}
+
+// withoutNulls converts docs to JSON (each keeps its error, reported when
+// it is read) and leaves out those that are YAML null ("~", "null"), which
+// kubectl skips: such a document counts neither as a document of its own
+// nor for a lone document's rules (a Case, or a Deployment with
+// Options.Single). The documents keep their numbers.
+func withoutNulls(docs []document) []document {
+	out := docs[:0]
+	for _, doc := range docs {
+		doc.data, doc.err = toJSON(doc)
+		if doc.err == nil && bytes.Equal(doc.data, []byte("null")) {
+			continue
+		}
+		out = append(out, doc)
+	}
+	return out
 }
 
 // splitDocuments splits data, the whole input, into its documents as
