@@ -77,27 +77,43 @@ func objectVariants(s plan.State) []plan.State {
 	return out
 }
 
+// answer is Sync's plan of a State, and its error as text.
+type answer struct {
+	plan plan.Plan
+	err  string
+}
+
 // TestPlannerListsMemoConcurrent: one Planner plans the recorded
 // conformance states and variants of them with new objects (see
 // objectVariants) from several goroutines at once, each in another order
 // and twice, so that its remembered lists and memos are learned, kept and
-// dropped while other syncs use them; every plan equals Sync's.
+// dropped while other syncs use them, also by a Planner that forgets within
+// a few syncs; every plan equals Sync's.
 func TestPlannerListsMemoConcurrent(t *testing.T) {
 	states := readConformanceStates(t)
 	var all []plan.State
 	for _, s := range states {
 		all = append(all, objectVariants(s)...)
 	}
-	type answer struct {
-		plan plan.Plan
-		err  string
-	}
 	want := make([]answer, len(all))
 	for i, s := range all {
 		p, err := plan.Sync(s)
 		want[i] = answer{p, fmt.Sprint(err)}
 	}
-	p := plan.NewPlanner()
+	// One Planner as configured, one that forgets its memories within a
+	// few syncs (Deployment memories retired, lists remembered again).
+	forgetful := plan.NewPlanner()
+	plan.SetPlannerLimit(forgetful, 64)
+	plan.SetPlannerEpoch(forgetful, 16)
+	for _, p := range []*plan.Planner{plan.NewPlanner(), forgetful} {
+		planConcurrently(t, p, all, want)
+	}
+}
+
+// planConcurrently plans every State of all through p from several
+// goroutines, each in another order and twice, and checks each plan is
+// want's.
+func planConcurrently(t *testing.T, p *plan.Planner, all []plan.State, want []answer) {
 	const workers = 4
 	var wg sync.WaitGroup
 	var mu sync.Mutex
@@ -106,7 +122,11 @@ func TestPlannerListsMemoConcurrent(t *testing.T) {
 		wg.Go(func() {
 			for round := range 2 {
 				for k := range all {
-					i := (k*(2*w+1) + w*len(all)/workers + round) % len(all)
+					// Each worker starts elsewhere; odd ones go backwards.
+					i := (k + w*len(all)/workers + round) % len(all)
+					if w%2 == 1 {
+						i = len(all) - 1 - i
+					}
 					got, err := p.Sync(all[i])
 					if fmt.Sprint(err) == want[i].err && reflect.DeepEqual(got, want[i].plan) {
 						continue
