@@ -404,3 +404,25 @@ func TestNullDocumentsLeaveALoneDocument(t *testing.T) {
 		t.Errorf("only null documents: %v, want an empty input", err)
 	}
 }
+
+// Empty documents (separators and blank lines, no comment) are not parsed:
+// an input of many of them costs a few allocations per document, not three
+// YAML parses (about 24 allocations) each, and still reads as empty.
+func TestEmptyDocumentsAreNotParsed(t *testing.T) {
+	const n = 1000
+	for _, input := range []string{strings.Repeat("---\n", n), strings.Repeat("---  \r\n  \r\n", n)} {
+		var err error
+		allocs := testing.AllocsPerRun(3, func() { _, err = ReadObjects(strings.NewReader(input), Options{}) })
+		if err == nil || !strings.HasPrefix(err.Error(), "empty input: only empty YAML documents") {
+			t.Errorf("%d empty documents: %v, want an empty input", n, err)
+		}
+		if perDoc := allocs / n; perDoc > 6 {
+			t.Errorf("%d empty documents: %.1f allocations each, want at most 6 (not parsed)", n, perDoc)
+		}
+	}
+	// A tab-indented blank line is still parsed, and refused as kubectl
+	// refuses it.
+	if _, err := ReadObjects(strings.NewReader("---\n\t\n---\n"), Options{}); err == nil || !strings.Contains(err.Error(), "found character that cannot start any token") {
+		t.Errorf("a tab-only line: %v, want the parser's error", err)
+	}
+}
