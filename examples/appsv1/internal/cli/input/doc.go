@@ -23,7 +23,8 @@
 //     YAML too.
 //   - Documents with nothing but blank lines and comments are skipped, and
 //     so are documents that are YAML null ("~", "null"), as kubectl skips
-//     them. A "..." document end marker may be followed only by blank lines
+//     them: neither counts as a document (a Deployment and a null document
+//     are an input of one document). A "..." document end marker may be followed only by blank lines
 //     and comments up to the next "---": the YAML conversion reads one
 //     document and kubectl drops what follows without a word, so any
 //     content the parser finds after the first document of the text

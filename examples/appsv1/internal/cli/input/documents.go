@@ -23,6 +23,27 @@ type document struct {
 	json bool
 	// base is the number of input lines before text's first line.
 	base int
+	// data and err are the document as JSON (see toJSON), set by
+	// withoutNulls.
+	data []byte
+	err  error
+}
+
+// withoutNulls converts docs to JSON (each keeps its error, reported when
+// it is read) and leaves out those that are YAML null ("~", "null"), which
+// kubectl skips: such a document counts neither as a document of its own
+// nor for a lone document's rules (a Case, or a Deployment with
+// Options.Single). The documents keep their numbers.
+func withoutNulls(docs []document) []document {
+	out := docs[:0]
+	for _, doc := range docs {
+		doc.data, doc.err = toJSON(doc)
+		if doc.err == nil && bytes.Equal(doc.data, []byte("null")) {
+			continue
+		}
+		out = append(out, doc)
+	}
+	return out
 }
 
 // splitDocuments splits data, the whole input, into its documents as
@@ -110,7 +131,7 @@ func splitYAML(data []byte) ([]document, error) {
 			return nil, fmt.Errorf("YAML input: %w", err)
 		}
 		first, ok := firstContentLine(text)
-		if !ok {
+		if !ok && !onlySeparators(text) {
 			// Comments are parsed too: kubectl refuses control characters
 			// in them; and what the parser reads as more than nothing is a
 			// document.
@@ -143,6 +164,21 @@ func checkSeparators(data []byte) error {
 		return fmt.Errorf("YAML input: line %d: %q is not a document separator: %s", n+1, strings.TrimRight(string(line), "\r"), why)
 	}
 	return nil
+}
+
+// onlySeparators reports text whose lines are all spaces or "---" document
+// starts followed by spaces only: nothing the parser could read as more than an
+// empty document, so it is not parsed (a stream of many of them would be
+// parsed three times each).
+func onlySeparators(text []byte) bool {
+	for _, line := range lines(text) {
+		// Spaces only: the parser refuses some tabs.
+		line = bytes.TrimRight(line, " \r")
+		if len(line) != 0 && !bytes.Equal(line, []byte("---")) {
+			return false
+		}
+	}
+	return true
 }
 
 // lines yields the lines of text without their "\n".

@@ -379,3 +379,50 @@ func TestDocumentsCap(t *testing.T) {
 		t.Errorf("at the cap: %+v, %v", objs, err)
 	}
 }
+
+// A null document ("~", "null") is skipped as an empty one is: it does not
+// make a lone document one of several, so the lone document's rules hold
+// (a Deployment alone only with Single, a Case read as a Case).
+func TestNullDocumentsLeaveALoneDocument(t *testing.T) {
+	const web = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: shop}\n"
+	for _, input := range []string{web + "---\n~\n", "null\n---\n" + web, "~\n---\n" + web + "---\nnull\n"} {
+		if _, err := ReadObjects(strings.NewReader(input), Options{}); err == nil || err.Error() != "the input is a single Deployment; give a List (kubectl get deployment,replicasets,pods -o json) or a conformance Case" {
+			t.Errorf("%q without Single: %v, want the error of a single Deployment", input, err)
+		}
+		objs, err := ReadObjects(strings.NewReader(input), Options{Single: true})
+		if err != nil || len(objs.Deployments) != 1 || objs.Items != 1 {
+			t.Errorf("%q with Single: %+v, %v, want one Deployment", input, objs, err)
+		}
+	}
+	aCase := `{"now":"2025-03-01T10:00:00Z","deployment":{"metadata":{"name":"a","namespace":"shop"}}}`
+	objs, err := ReadObjects(strings.NewReader(aCase+"\n---\nnull\n"), Options{})
+	if err != nil || !objs.Case || len(objs.Deployments) != 1 {
+		t.Errorf("a Case then a null document: %+v, %v, want the Case", objs, err)
+	}
+	// Only null and empty documents: an empty input.
+	if _, err := ReadObjects(strings.NewReader("~\n---\n# nothing\n---\nnull\n"), Options{}); err == nil || !strings.HasPrefix(err.Error(), "empty input: only empty YAML documents") {
+		t.Errorf("only null documents: %v, want an empty input", err)
+	}
+}
+
+// Empty documents (separators and blank lines, no comment) are not parsed:
+// an input of many of them costs a few allocations per document, not three
+// YAML parses (about 24 allocations) each, and still reads as empty.
+func TestEmptyDocumentsAreNotParsed(t *testing.T) {
+	const n = 1000
+	for _, input := range []string{strings.Repeat("---\n", n), strings.Repeat("---  \r\n  \r\n", n)} {
+		var err error
+		allocs := testing.AllocsPerRun(3, func() { _, err = ReadObjects(strings.NewReader(input), Options{}) })
+		if err == nil || !strings.HasPrefix(err.Error(), "empty input: only empty YAML documents") {
+			t.Errorf("%d empty documents: %v, want an empty input", n, err)
+		}
+		if perDoc := allocs / n; perDoc > 6 {
+			t.Errorf("%d empty documents: %.1f allocations each, want at most 6 (not parsed)", n, perDoc)
+		}
+	}
+	// A tab-indented blank line is still parsed, and refused as kubectl
+	// refuses it.
+	if _, err := ReadObjects(strings.NewReader("---\n\t\n---\n"), Options{}); err == nil || !strings.Contains(err.Error(), "found character that cannot start any token") {
+		t.Errorf("a tab-only line: %v, want the parser's error", err)
+	}
+}

@@ -84,6 +84,7 @@ func ReadObjects(r io.Reader, opts Options) (*Objects, error) {
 	if err != nil {
 		return nil, err
 	}
+	docs = withoutNulls(docs)
 	objs := &Objects{Format: format}
 	other := map[string]int{}
 	switch len(docs) {
@@ -107,9 +108,9 @@ func ReadObjects(r io.Reader, opts Options) (*Objects, error) {
 // readOnly reads the input's only document: a List, a Case, a line of
 // public-seed1.jsonl or, with opts.Single, a Deployment.
 func (o *Objects) readOnly(doc document, opts Options, other map[string]int) error {
-	data, err := toJSON(doc)
-	if err != nil {
-		return err
+	data := doc.data
+	if doc.err != nil {
+		return doc.err
 	}
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(data, &top); err != nil {
@@ -149,15 +150,12 @@ func (o *Objects) readOnly(doc document, opts Options, other map[string]int) err
 }
 
 // readDocument reads one document of a stream of several: a List or a
-// single object, whose items join the state. Empty YAML documents ("~",
-// null) are skipped, as kubectl skips them.
+// single object, whose items join the state. Null YAML documents ("~",
+// null) were left out before (see withoutNulls), as kubectl skips them.
 func (o *Objects) readDocument(doc document, other map[string]int) error {
-	data, err := toJSON(doc)
-	if err != nil {
-		return err
-	}
-	if bytes.Equal(data, []byte("null")) {
-		return nil
+	data := doc.data
+	if doc.err != nil {
+		return doc.err
 	}
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(data, &top); err != nil {
