@@ -37,13 +37,16 @@
 //     order, and Ignored counts the other kinds of every document. A
 //     conformance Case or a public-seed1.jsonl line is valid only as the
 //     input's only document; in a stream it is an error that says so.
-//   - With several documents, every error is a [*DocumentError] naming the
-//     document (numbered from 1, leaving out the empty ones) and its first
-//     line that is not blank, a comment or "---", around the item and JSON
-//     path as in a List: `document 3 (line 10): Deployment shop/web:
-//     unknown field "spec.replica"`. Line numbers inside YAML errors are
-//     counted in the whole input. The strict checks below apply to every
-//     document, and the size cap to the whole input.
+//   - With several documents, an error in the content of one is a
+//     [*DocumentError] naming the document (numbered from 1, leaving out
+//     the empty ones) and its first line that is not blank, a comment or
+//     "---", around the item and JSON path as in a List: `document 3
+//     (line 10): Deployment shop/web: unknown field "spec.replica"`. An
+//     error in how the input splits into documents (a bad separator, a
+//     syntax error before the first JSON object ends) names its line or
+//     byte offset instead. Line numbers inside YAML errors are counted in
+//     the whole input. The strict checks below apply to every document,
+//     and the size cap to the whole input.
 //
 // An input of one document reads as before: a List, a Case, or with
 // [Options.Single] a Deployment (one object alone is refused without

@@ -64,7 +64,8 @@ type DocumentError struct {
 	// Line is the 1-based line of the document's first line that is not
 	// blank, a comment or a "---" separator.
 	Line int
-	Err  error
+	// Err is what is wrong in the document (see Unwrap).
+	Err error
 }
 
 func (e *DocumentError) Error() string {
