@@ -15,10 +15,10 @@ import (
 // simulator's steps, mostly write.)
 type syncMemory struct {
 	planMemory
-	writes writeMemory
-	work   workArea
-	spec   specCopy
-	text   [syncTextSize]byte // the first chunk of the plan's text
+	writeRoom writeMemory // what planMemory.writes points to
+	work      workArea
+	spec      specCopy
+	text      [syncTextSize]byte // the first chunk of the plan's text
 }
 
 // plannerMemory is what a Planner's sync allocates: the plan's memory and
@@ -55,9 +55,9 @@ func newMemory(workingCopies *sync.Pool, in *model.Deployment) (*planMemory, *wo
 		return &m.planMemory, w, nil
 	}
 	m := new(syncMemory)
-	m.planMemory.writes = &m.writes
-	m.planMemory.rs = &m.work.rs
-	m.planMemory.textChunk = m.text[:0]
+	m.writes = &m.writeRoom
+	m.rs = &m.work.rs
+	m.textChunk = m.text[:0]
 	m.work.wc = *in
 	return &m.planMemory, &m.work, &m.spec
 }
