@@ -6,10 +6,16 @@ package model
 // on their own). It is the check a caller that has validated each object
 // on its own (with ValidateReplicaSet and ValidatePod) still owes the list.
 func Unique(replicaSets []*ReplicaSet, pods []*Pod) bool {
-	rsNames, rsUIDs := duplicates(replicaSets, func(rs *ReplicaSet) *ObjectMeta { return &rs.ObjectMeta })
+	rsNames, rsUIDs := duplicates(replicaSets, replicaSetMeta)
 	if len(rsNames) > 0 || len(rsUIDs) > 0 {
 		return false
 	}
-	podNames, podUIDs := duplicates(pods, func(p *Pod) *ObjectMeta { return &p.ObjectMeta })
+	podNames, podUIDs := duplicates(pods, podMeta)
 	return len(podNames) == 0 && len(podUIDs) == 0
 }
+
+// replicaSetMeta and podMeta give the duplicate checks an object's
+// metadata.
+func replicaSetMeta(rs *ReplicaSet) *ObjectMeta { return &rs.ObjectMeta }
+
+func podMeta(p *Pod) *ObjectMeta { return &p.ObjectMeta }

@@ -9,8 +9,8 @@ package model
 // added owes only this. Nil entries are skipped, as Unique skips them;
 // indices out of range are ignored.
 func UniqueAdded(replicaSets []*ReplicaSet, addedRS []int, pods []*Pod, addedPods []int) bool {
-	return uniqueAdded(replicaSets, addedRS, func(rs *ReplicaSet) *ObjectMeta { return &rs.ObjectMeta }) &&
-		uniqueAdded(pods, addedPods, func(p *Pod) *ObjectMeta { return &p.ObjectMeta })
+	return uniqueAdded(replicaSets, addedRS, replicaSetMeta) &&
+		uniqueAdded(pods, addedPods, podMeta)
 }
 
 func uniqueAdded[T comparable](items []T, added []int, meta func(T) *ObjectMeta) bool {

@@ -287,11 +287,11 @@ func Validate(d *Deployment, replicaSets []*ReplicaSet, pods []*Pod) error {
 	for i, rs := range replicaSets {
 		validateReplicaSet(&errs, prefix{list: "replicaSets", index: i}, rs)
 	}
-	reportDuplicates(&errs, "replicaSets", "ReplicaSet", replicaSets, func(rs *ReplicaSet) *ObjectMeta { return &rs.ObjectMeta })
+	reportDuplicates(&errs, "replicaSets", "ReplicaSet", replicaSets, replicaSetMeta)
 	for i, p := range pods {
 		validatePod(&errs, prefix{list: "pods", index: i}, p)
 	}
-	reportDuplicates(&errs, "pods", "Pod", pods, func(p *Pod) *ObjectMeta { return &p.ObjectMeta })
+	reportDuplicates(&errs, "pods", "Pod", pods, podMeta)
 	return errs.err()
 }
 
