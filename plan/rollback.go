@@ -52,8 +52,8 @@ func (s *syncer) rollback(rsList []*model.ReplicaSet) {
 }
 
 // setFromReplicaSetTemplate copies a ReplicaSet's template into the
-// Deployment, without the pod-template-hash label.
-// The labels are copied once, without the label.
+// Deployment, without the pod-template-hash label (the labels are copied
+// once, leaving it out).
 func setFromReplicaSetTemplate(d *model.Deployment, t model.PodTemplate) {
 	labels := make(map[string]string, len(t.Labels))
 	for k, v := range t.Labels {

@@ -72,12 +72,6 @@ func sameCollisionCount(a, b *int32) bool {
 	return a == b || a != nil && b != nil && *a == *b
 }
 
-func newSyncer(s State, cfg config) *syncer {
-	sy := new(syncer)
-	sy.start(s, cfg)
-	return sy
-}
-
 // start readies sy, a zero syncer, for a sync of s.
 func (sy *syncer) start(s State, cfg config) {
 	// The working copy shares the input's maps and slices. A sync changes
