@@ -126,8 +126,9 @@ func (r Requeue) MarshalJSON() ([]byte, error) {
 // converted from (the Deployment's for a new ReplicaSet, a ReplicaSet's for
 // a rollback) and decoded from its Spec, as [TemplateFromModel] does, only
 // when no object of s has it. It fails when the plan writes an object s
-// does not hold, or a model template cannot be rebuilt. The Output shares unchanged fields with
-// the objects of s, and the maps the plan sets with p (see [Action]).
+// does not hold, or a model template cannot be rebuilt. The Output shares
+// unchanged fields with the objects of s, and the maps the plan sets with p
+// (see [Action]).
 func ToOutput(s State, p plan.Plan) (Output, error) {
 	return toOutput(s, nil, p)
 }
