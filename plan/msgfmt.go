@@ -7,24 +7,18 @@ import (
 	"unicode/utf8"
 )
 
-// sprintf is fmt.Sprintf for the sentences of reasons, events and errors:
-// the same text for the verbs they use (%s, %q and %v of a string, %d, %+d
-// and %v of an integer, %%) and for fmt's missing-argument, extra-argument
-// and wrong-type (%d of a string, %s of an integer) forms, without fmt's
-// per-call state and without making its arguments escape, so the caller
-// boxes them on its stack. Arguments of kind string or of a signed integer
-// kind are supported, named types included. Anything else (another verb, a
-// flag other than + on %d, another argument kind) is written as
-// "%!<verb>(unsupported)", which no sentence of the planner produces (a test
-// checks every format the package passes here).
-//
-// The result is a string of its own; a sync writes its sentences to its
-// plan's text memory instead (see planMemory.sprintf).
-func sprintf(format string, args ...any) string {
-	return (*planMemory)(nil).sprintf(format, args...)
-}
-
-// appendf appends sprintf's text to b.
+// appendf appends to b what fmt.Sprintf(format, args...) gives for the
+// sentences of reasons, events and errors: the same text for the verbs they
+// use (%s, %q and %v of a string, %d, %+d and %v of an integer, %%) and for
+// fmt's missing-argument, extra-argument and wrong-type (%d of a string, %s
+// of an integer) forms, without fmt's per-call state and without making its
+// arguments escape, so the caller boxes them on its stack. Arguments of
+// kind string or of a signed integer kind are supported, named types
+// included. Anything else (another verb, a flag other than + on %d, another
+// argument kind) is written as "%!<verb>(unsupported)", which no sentence
+// of the planner produces (a test checks every format the package passes
+// here). A sync writes the result to its plan's text memory (see
+// planMemory.sprintf).
 func appendf(b []byte, format string, args ...any) []byte {
 	next := 0
 	for i := 0; i < len(format); i++ {

@@ -16,6 +16,11 @@ import (
 type namedString string
 type namedInt int32
 
+// sprintf is appendf's text as a string of its own (a nil memory's).
+func sprintf(format string, args ...any) string {
+	return (*planMemory)(nil).sprintf(format, args...)
+}
+
 // formatArgs returns arguments fitting format's verbs: a string for %s, %q
 // and (alternately) %v, an integer of a varying type for %d and %+d.
 func formatArgs(format string, r *rand.Rand) []any {

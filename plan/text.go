@@ -58,13 +58,14 @@ func (m *planMemory) text(b []byte) string {
 	return unsafe.String(&m.textChunk[start], len(b))
 }
 
-// sprintf is sprintf with the result in m's text memory.
+// sprintf is fmt.Sprintf for the planner's sentences (see appendf), with
+// the result in m's text memory (a string of its own when m is nil).
 func (m *planMemory) sprintf(format string, args ...any) string {
 	var buf [sentenceSize]byte
 	return m.text(appendf(buf[:0], format, args...))
 }
 
-// reason returns a reason whose message is format with args (see sprintf),
+// reason returns a reason whose message is format with args (see appendf),
 // in m's text memory. A sentence without a verb or arguments is its format,
 // not copied.
 func (m *planMemory) reason(code ReasonCode, values []Value, format string, args ...any) Reason {
