@@ -208,22 +208,13 @@ func isMarker(line []byte, marker string) bool {
 	return bytes.HasPrefix(line, []byte(marker)) && (len(line) == 3 || line[3] == ' ' || line[3] == '\t' || line[3] == '\r')
 }
 
-// isDocumentEnd reports the YAML document end marker "...".
-func isDocumentEnd(line []byte) bool { return isMarker(line, "...") }
-
 // firstContentLine is the 0-based index of text's first line that is not
 // blank, a comment, a "---" document start or a "..." document end marker.
 func firstContentLine(text []byte) (int, bool) {
-	n, _, ok := firstContent(text)
-	return n, ok
-}
-
-// firstContent is firstContentLine with the line.
-func firstContent(text []byte) (int, []byte, bool) {
 	for n, line := range lines(text) {
 		if !isBlankOrComment(line) && !isMarker(line, "---") && !isMarker(line, "...") {
-			return n, line, true
+			return n, true
 		}
 	}
-	return 0, nil, false
+	return 0, false
 }
