@@ -2,7 +2,6 @@ package input
 
 import (
 	"bytes"
-	"os"
 	"testing"
 
 	"sigs.k8s.io/yaml"
@@ -11,20 +10,12 @@ import (
 // BenchmarkReadList reads a List of a Deployment, 2 ReplicaSets, 5 Pods and
 // a ConfigMap.
 func BenchmarkReadList(b *testing.B) {
-	data, err := os.ReadFile("testdata/nginx-mid-extra.json")
-	if err != nil {
-		b.Fatal(err)
-	}
-	benchRead(b, data)
+	benchRead(b, load(b, "nginx-mid-extra.json"))
 }
 
 // BenchmarkReadYAML reads the same List as YAML, one document.
 func BenchmarkReadYAML(b *testing.B) {
-	data, err := os.ReadFile("testdata/nginx-mid-extra.json")
-	if err != nil {
-		b.Fatal(err)
-	}
-	y, err := yaml.JSONToYAML(data)
+	y, err := yaml.JSONToYAML(load(b, "nginx-mid-extra.json"))
 	if err != nil {
 		b.Fatal(err)
 	}

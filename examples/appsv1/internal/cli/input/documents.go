@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	kyaml "k8s.io/apimachinery/pkg/util/yaml"
@@ -23,27 +24,20 @@ type document struct {
 	json bool
 	// base is the number of input lines before text's first line.
 	base int
-	// data and err are the document as JSON (see toJSON), set by
-	// withoutNulls.
+	// data and err are the document as JSON (see toJSON), set when it is
+	// split off; err is reported when the document is read.
 	data []byte
 	err  error
 }
 
-// withoutNulls converts docs to JSON (each keeps its error, reported when
-// it is read) and leaves out those that are YAML null ("~", "null"), which
-// kubectl skips: such a document counts neither as a document of its own
-// nor for a lone document's rules (a Case, or a Deployment with
+// withoutNulls leaves out the documents that are YAML null ("~", "null"),
+// which kubectl skips: such a document counts neither as a document of its
+// own nor for a lone document's rules (a Case, or a Deployment with
 // Options.Single). The documents keep their numbers.
 func withoutNulls(docs []document) []document {
-	out := docs[:0]
-	for _, doc := range docs {
-		doc.data, doc.err = toJSON(doc)
-		if doc.err == nil && bytes.Equal(doc.data, []byte("null")) {
-			continue
-		}
-		out = append(out, doc)
-	}
-	return out
+	return slices.DeleteFunc(docs, func(doc document) bool {
+		return doc.err == nil && bytes.Equal(doc.data, []byte("null"))
+	})
 }
 
 // splitDocuments splits data, the whole input, into its documents as
@@ -86,7 +80,9 @@ func splitJSON(data []byte) ([]document, error) {
 			}
 			return nil, &DocumentError{Index: len(docs) + 1, Line: line, Err: jsonSyntaxError(data, err)}
 		}
-		docs = append(docs, document{index: len(docs) + 1, line: line, text: data[pos:dec.InputOffset()], json: true})
+		doc := document{index: len(docs) + 1, line: line, text: data[pos:dec.InputOffset()], json: true}
+		doc.data, doc.err = toJSON(doc)
+		docs = append(docs, doc)
 	}
 }
 
@@ -130,21 +126,25 @@ func splitYAML(data []byte) ([]document, error) {
 		if err != nil {
 			return nil, fmt.Errorf("YAML input: %w", err)
 		}
-		first, ok := firstContentLine(text)
-		if !ok && !onlySeparators(text) {
+		first, content := firstContentLine(text)
+		doc := document{index: len(docs) + 1, line: start + first, text: text, base: start - 1}
+		start += bytes.Count(text, []byte{'\n'}) + 1
+		if !content && onlySeparators(text) {
+			continue
+		}
+		doc.data, doc.err = toJSON(doc)
+		if !content {
 			// Comments are parsed too: kubectl refuses control characters
 			// in them; and what the parser reads as more than nothing is a
 			// document.
-			j, err := toJSON(document{text: text, base: start - 1})
-			if err != nil {
-				return nil, fmt.Errorf("the comments from line %d: %w", start, err)
+			if doc.err != nil {
+				return nil, fmt.Errorf("the comments from line %d: %w", doc.base+1, doc.err)
 			}
-			ok = !bytes.Equal(j, []byte("null"))
+			if bytes.Equal(doc.data, []byte("null")) {
+				continue
+			}
 		}
-		if ok {
-			docs = append(docs, document{index: len(docs) + 1, line: start + first, text: text, base: start - 1})
-		}
-		start += bytes.Count(text, []byte{'\n'}) + 1
+		docs = append(docs, doc)
 	}
 }
 
@@ -208,22 +208,13 @@ func isMarker(line []byte, marker string) bool {
 	return bytes.HasPrefix(line, []byte(marker)) && (len(line) == 3 || line[3] == ' ' || line[3] == '\t' || line[3] == '\r')
 }
 
-// isDocumentEnd reports the YAML document end marker "...".
-func isDocumentEnd(line []byte) bool { return isMarker(line, "...") }
-
 // firstContentLine is the 0-based index of text's first line that is not
 // blank, a comment, a "---" document start or a "..." document end marker.
 func firstContentLine(text []byte) (int, bool) {
-	n, _, ok := firstContent(text)
-	return n, ok
-}
-
-// firstContent is firstContentLine with the line.
-func firstContent(text []byte) (int, []byte, bool) {
 	for n, line := range lines(text) {
 		if !isBlankOrComment(line) && !isMarker(line, "---") && !isMarker(line, "...") {
-			return n, line, true
+			return n, true
 		}
 	}
-	return 0, nil, false
+	return 0, false
 }

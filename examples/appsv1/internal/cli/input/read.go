@@ -108,14 +108,11 @@ func ReadObjects(r io.Reader, opts Options) (*Objects, error) {
 // readOnly reads the input's only document: a List, a Case, a line of
 // public-seed1.jsonl or, with opts.Single, a Deployment.
 func (o *Objects) readOnly(doc document, opts Options, other map[string]int) error {
+	top, err := doc.top("input")
+	if err != nil {
+		return err
+	}
 	data := doc.data
-	if doc.err != nil {
-		return doc.err
-	}
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(data, &top); err != nil {
-		return fmt.Errorf("the input is not a JSON object: %w", err)
-	}
 	if _, ok := top["case"]; ok { // a line of public-seed1.jsonl
 		var line struct {
 			Case   json.RawMessage `json:"case"`
@@ -153,14 +150,11 @@ func (o *Objects) readOnly(doc document, opts Options, other map[string]int) err
 // single object, whose items join the state. Null YAML documents ("~",
 // null) were left out before (see withoutNulls), as kubectl skips them.
 func (o *Objects) readDocument(doc document, other map[string]int) error {
+	top, err := doc.top("document")
+	if err != nil {
+		return err
+	}
 	data := doc.data
-	if doc.err != nil {
-		return doc.err
-	}
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(data, &top); err != nil {
-		return fmt.Errorf("the document is not a JSON object: %w", err)
-	}
 	if _, ok := top["case"]; ok {
 		return errors.New("a line of public-seed1.jsonl (a \"case\" key) is only valid as the only document of the input")
 	}
@@ -176,6 +170,19 @@ func (o *Objects) readDocument(doc document, other map[string]int) error {
 	}
 	o.Items++
 	return o.readItem(data, "", other)
+}
+
+// top is the document's error from its conversion to JSON, or its keys;
+// what names it when it is not a JSON object ("input", "document").
+func (d document) top(what string) (map[string]json.RawMessage, error) {
+	if d.err != nil {
+		return nil, d.err
+	}
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(d.data, &top); err != nil {
+		return nil, fmt.Errorf("the %s is not a JSON object: %w", what, err)
+	}
+	return top, nil
 }
 
 // kindOf is the document's kind, "" when it has none.

@@ -48,12 +48,19 @@ func Report(w io.Writer, command string, ignored []Ignored) {
 		return
 	}
 	total := 0
-	parts := make([]string, len(ignored))
-	for i, g := range ignored {
+	for _, g := range ignored {
 		total += g.Count
+	}
+	fmt.Fprintf(w, "%s: ignored %d input objects: %s\n", command, total, describe(ignored))
+}
+
+// describe names the groups, separated by commas.
+func describe(groups []Ignored) string {
+	parts := make([]string, len(groups))
+	for i, g := range groups {
 		parts[i] = g.String()
 	}
-	fmt.Fprintf(w, "%s: ignored %d input objects: %s\n", command, total, strings.Join(parts, ", "))
+	return strings.Join(parts, ", ")
 }
 
 // Selector chooses the Deployment and the clock of the state.
@@ -168,11 +175,7 @@ func (o *Objects) ignoredNote() string {
 	if len(o.Ignored) == 0 {
 		return ""
 	}
-	parts := make([]string, len(o.Ignored))
-	for i, g := range o.Ignored {
-		parts[i] = g.String()
-	}
-	return "ignored: " + strings.Join(parts, ", ")
+	return "ignored: " + describe(o.Ignored)
 }
 
 func parenthesized(s string) string {

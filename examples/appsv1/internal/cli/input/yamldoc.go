@@ -20,7 +20,7 @@ func checkDocumentEnd(doc document) error {
 	marker := 0
 	for n, line := range lines(doc.text) {
 		if marker == 0 {
-			if isDocumentEnd(line) {
+			if isMarker(line, "...") {
 				marker = doc.base + n + 1
 				if !isBlankOrComment(line[3:]) {
 					return fmt.Errorf("YAML input: line %d: text after the document end marker \"...\": separate documents with a \"---\" line", marker)
