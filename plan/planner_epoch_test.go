@@ -29,9 +29,7 @@ func TestPlannerForgetsDeploymentsNoLongerPlanned(t *testing.T) {
 	maxDeployments := 2*epoch + 2
 	maxLimit := max(floor, 4*n, 2*maxDeployments*n)
 	for i := range 2000 {
-		s := sc.state
-		s.Deployment = sc.state.Deployment.DeepCopy()
-		s.Deployment.Name, s.Deployment.UID = fmt.Sprintf("web-%d", i), fmt.Sprintf("uid-%d", i)
+		s := anotherDeployment(sc.state, fmt.Sprintf("web-%d", i), fmt.Sprintf("uid-%d", i))
 		for range 2 {
 			if _, err := p.Sync(s); err != nil {
 				t.Fatalf("Deployment %d: %v", i, err)
@@ -47,6 +45,14 @@ func TestPlannerForgetsDeploymentsNoLongerPlanned(t *testing.T) {
 	if got := plan.PlannerEpoch(p); got != epoch {
 		t.Fatalf("epoch %d syncs after a stream of new Deployments, want the least, %d", got, epoch)
 	}
+}
+
+// anotherDeployment returns s with a copy of its Deployment named name, of
+// UID uid, and s's own lists (the same slices).
+func anotherDeployment(s plan.State, name, uid string) plan.State {
+	s.Deployment = s.Deployment.DeepCopy()
+	s.Deployment.Name, s.Deployment.UID = name, uid
+	return s
 }
 
 // TestPlannerEpochFitsARound: a Planner serving more Deployments in turn
@@ -67,10 +73,7 @@ func TestPlannerEpochFitsARound(t *testing.T) {
 	plan.SetPlannerEpoch(p, epoch)
 	var states []plan.State
 	for i := range deployments {
-		s := sc.state
-		s.Deployment = sc.state.Deployment.DeepCopy()
-		s.Deployment.Name, s.Deployment.UID = fmt.Sprintf("web-%d", i), fmt.Sprintf("uid-web-%d", i)
-		states = append(states, s)
+		states = append(states, anotherDeployment(sc.state, fmt.Sprintf("web-%d", i), fmt.Sprintf("uid-web-%d", i)))
 	}
 	round := func() {
 		t.Helper()

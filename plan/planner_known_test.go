@@ -160,9 +160,7 @@ func TestPlannerKnownListsAreRetired(t *testing.T) {
 	listed := len(sc.state.ReplicaSets) + len(sc.state.Pods)
 	sync := func(i int, uid string) {
 		t.Helper()
-		s := sc.state
-		s.Deployment = sc.state.Deployment.DeepCopy()
-		s.Deployment.UID = uid
+		s := anotherDeployment(sc.state, sc.state.Deployment.Name, uid)
 		s.ReplicaSets = []*model.ReplicaSet{sc.state.ReplicaSets[0].DeepCopy(), sc.state.ReplicaSets[1].DeepCopy()}
 		if _, err := p.Sync(s); err != nil {
 			t.Fatalf("sync %d: %v", i, err)
