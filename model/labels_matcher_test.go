@@ -21,20 +21,7 @@ func TestLabelsMatcherAgreesWithSelector(t *testing.T) {
 		}
 		m := model.LabelsMatcher(required)
 		sel := model.SelectorFromLabels(required)
-		combos := 1
-		for range n + 1 {
-			combos *= 3
-		}
-		for c := range combos {
-			labels := map[string]string{}
-			for i, x := 0, c; i <= n; i, x = i+1, x/3 {
-				switch x % 3 {
-				case 1:
-					labels[keys[i]] = "v"
-				case 2:
-					labels[keys[i]] = "w"
-				}
-			}
+		for _, labels := range labelCombos(keys[:n+1], "v", "w") {
 			want, err := sel.Matches(labels)
 			if err != nil {
 				t.Fatal(err)
@@ -51,6 +38,30 @@ func TestLabelsMatcherAgreesWithSelector(t *testing.T) {
 	if matched == 0 || matched == checked {
 		t.Fatalf("%d of %d label sets match: the cases do not tell matching from not", matched, checked)
 	}
+}
+
+// labelCombos returns every label set of keys where each key is missing,
+// has the value v or the value other: 3^len(keys) sets, the c-th with the
+// i-th key's choice (missing 0, v 1, other 2) as the i-th base-3 digit of c.
+func labelCombos(keys []string, v, other string) []map[string]string {
+	combos := 1
+	for range keys {
+		combos *= 3
+	}
+	out := make([]map[string]string, combos)
+	for c := range out {
+		labels := map[string]string{}
+		for i, x := 0, c; i < len(keys); i, x = i+1, x/3 {
+			switch x % 3 {
+			case 1:
+				labels[keys[i]] = v
+			case 2:
+				labels[keys[i]] = other
+			}
+		}
+		out[c] = labels
+	}
+	return out
 }
 
 // TestLabelsMatcherEdges: no labels match everything (upstream's selector of

@@ -35,24 +35,11 @@ func TestMatcherAgreesWithSelector(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkedOnce := model.NewPreValidatedMatcher(sel)
-			// Each of the first n+1 keys is missing (0), has the
-			// required value (1) or another one (2).
-			combos := 1
-			for range n + 1 {
-				combos *= 3
-			}
-			for c := range combos {
-				labels := map[string]string{"extra": "x"}
-				if c%2 == 0 {
-					delete(labels, "extra")
-				}
-				for i, x := 0, c; i <= n; i, x = i+1, x/3 {
-					switch x % 3 {
-					case 1:
-						labels[keys[i]] = "v"
-					case 2:
-						labels[keys[i]] = "v2"
-					}
+			// Each of the first n+1 keys is missing, has the required
+			// value or another one; "extra" is set in every other set.
+			for c, labels := range labelCombos(keys[:n+1], "v", "v2") {
+				if c%2 == 1 {
+					labels["extra"] = "x"
 				}
 				want, err := sel.Matches(labels)
 				if err != nil {

@@ -2,7 +2,6 @@ package plan_test
 
 import (
 	"maps"
-	"reflect"
 	"testing"
 
 	"github.com/rolloutplan/rolloutplan/model"
@@ -33,7 +32,7 @@ func TestPlannerScaleSharesUnchangedAnnotations(t *testing.T) {
 			if a.Kind != plan.UpdateReplicaSet || in == nil || in.Annotations == nil {
 				continue
 			}
-			same := reflect.ValueOf(a.ReplicaSet.Annotations).UnsafePointer() == reflect.ValueOf(in.Annotations).UnsafePointer()
+			same := sameMap(a.ReplicaSet.Annotations, in.Annotations)
 			unchanged := maps.Equal(a.ReplicaSet.Annotations, before[a.Name])
 			switch {
 			case unchanged && same:

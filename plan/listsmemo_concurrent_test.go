@@ -83,6 +83,16 @@ type answer struct {
 	err  string
 }
 
+// syncAnswers returns Sync's answer to each of states.
+func syncAnswers(states []plan.State) []answer {
+	want := make([]answer, len(states))
+	for i, s := range states {
+		p, err := plan.Sync(s)
+		want[i] = answer{p, fmt.Sprint(err)}
+	}
+	return want
+}
+
 // TestPlannerListsMemoConcurrent: one Planner plans the recorded
 // conformance states and variants of them with new objects (see
 // objectVariants) from several goroutines at once, each in another order
@@ -95,32 +105,28 @@ func TestPlannerListsMemoConcurrent(t *testing.T) {
 	for _, s := range states {
 		all = append(all, objectVariants(s)...)
 	}
-	want := make([]answer, len(all))
-	for i, s := range all {
-		p, err := plan.Sync(s)
-		want[i] = answer{p, fmt.Sprint(err)}
-	}
+	want := syncAnswers(all)
 	// One Planner as configured, one that forgets its memories within a
 	// few syncs (Deployment memories retired, lists remembered again).
 	forgetful := plan.NewPlanner()
 	plan.SetPlannerLimit(forgetful, 64)
 	plan.SetPlannerEpoch(forgetful, 16)
 	for _, p := range []*plan.Planner{plan.NewPlanner(), forgetful} {
-		planConcurrently(t, p, all, want)
+		planConcurrently(t, p, all, want, 2)
 	}
 }
 
 // planConcurrently plans every State of all through p from several
-// goroutines, each in another order and twice, and checks each plan is
-// want's.
-func planConcurrently(t *testing.T, p *plan.Planner, all []plan.State, want []answer) {
+// goroutines, each in another order and rounds times, and checks each plan
+// is want's.
+func planConcurrently(t *testing.T, p *plan.Planner, all []plan.State, want []answer, rounds int) {
 	const workers = 4
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	failures := 0
 	for w := range workers {
 		wg.Go(func() {
-			for round := range 2 {
+			for round := range rounds {
 				for k := range all {
 					// Each worker starts elsewhere; odd ones go backwards.
 					i := (k + w*len(all)/workers + round) % len(all)

@@ -81,7 +81,7 @@ func TestPlanCopiesAreComplete(t *testing.T) {
 		if shared := sharedMemory(&rs, c); shared != "" {
 			t.Errorf("copyReplicaSet: %s", shared)
 		}
-		if equalLabels && reflect.ValueOf(c.Labels).UnsafePointer() != reflect.ValueOf(c.Spec.Template.Labels).UnsafePointer() {
+		if equalLabels && !sameMap(c.Labels, c.Spec.Template.Labels) {
 			t.Error("copyReplicaSet: equal label maps are not one map")
 		}
 		od := plan.OwnDeployment(&d)

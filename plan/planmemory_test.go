@@ -47,8 +47,7 @@ func TestPlanMemoryListsAreIndependent(t *testing.T) {
 // points to the scratch that went back to its pool.
 func TestFinishKeepsNoInput(t *testing.T) {
 	cases := readConformanceStatesFile(t)
-	planner := newConfig(nil)
-	planner.shareInput, planner.workingCopies = true, new(sync.Pool)
+	planner := NewPlanner().cfg
 	for i, c := range append(cases, cases...) {
 		cfg := newConfig(nil)
 		if i >= len(cases) {

@@ -3,10 +3,7 @@ package plan_test
 import (
 	"fmt"
 	"slices"
-	"sync"
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
 
 	"github.com/rolloutplan/rolloutplan/model"
 	"github.com/rolloutplan/rolloutplan/plan"
@@ -163,9 +160,7 @@ func TestPlannerKnownListsAreRetired(t *testing.T) {
 	listed := len(sc.state.ReplicaSets) + len(sc.state.Pods)
 	sync := func(i int, uid string) {
 		t.Helper()
-		s := sc.state
-		s.Deployment = sc.state.Deployment.DeepCopy()
-		s.Deployment.UID = uid
+		s := anotherDeployment(sc.state, sc.state.Deployment.Name, uid)
 		s.ReplicaSets = []*model.ReplicaSet{sc.state.ReplicaSets[0].DeepCopy(), sc.state.ReplicaSets[1].DeepCopy()}
 		if _, err := p.Sync(s); err != nil {
 			t.Fatalf("sync %d: %v", i, err)
@@ -219,34 +214,5 @@ func TestPlannerKnownListsConcurrent(t *testing.T) {
 			with(s, func(s *plan.State) { s.Pods[3] = s.Pods[4] }),
 			reversed(with(s, func(s *plan.State) { s.Pods = append(s.Pods, s.Pods[0]) })))
 	}
-	type answer struct {
-		plan plan.Plan
-		err  error
-	}
-	want := make([]answer, len(states))
-	for i, s := range states {
-		want[i].plan, want[i].err = plan.Sync(s)
-	}
-	p := plan.NewPlanner()
-	var wg sync.WaitGroup
-	errs := make(chan error, 4)
-	for w := range 4 {
-		wg.Go(func() {
-			for round := range 20 {
-				for i := range states {
-					j := (i*(w+1) + round) % len(states)
-					got, err := p.Sync(states[j])
-					if fmt.Sprint(err) != fmt.Sprint(want[j].err) || !cmp.Equal(want[j].plan, got) {
-						errs <- fmt.Errorf("worker %d, state %d: differs from Sync (error %v, Sync's %v)", w, j, err, want[j].err)
-						return
-					}
-				}
-			}
-		})
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Error(err)
-	}
+	planConcurrently(t, plan.NewPlanner(), states, syncAnswers(states), 20)
 }

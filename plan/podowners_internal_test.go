@@ -40,13 +40,7 @@ func podMapForDeployment(rsList []*model.ReplicaSet, pods []*model.Pod) map[stri
 // and with every pod running.
 func TestPodOwnersMatchesPodMap(t *testing.T) {
 	n := 0
-	for i, c := range readConformanceStatesFile(t) {
-		if c.Deployment.Spec.Strategy.Type != model.RecreateStrategy {
-			continue
-		}
-		sy := newSyncer(c, newConfig(nil))
-		sy.scopeToNamespace()
-		claimed := sy.claimReplicaSets()
+	forEachRecreateClaim(t, func(i int, sy *syncer, claimed []*model.ReplicaSet) {
 		padded := append([]*model.ReplicaSet(nil), claimed...)
 		for j := 0; len(padded) <= ownerScanLimit; j++ {
 			padded = append(padded, &model.ReplicaSet{ObjectMeta: model.ObjectMeta{Name: fmt.Sprintf("pad-%d", j), UID: fmt.Sprintf("pad-uid-%d", j)}})
@@ -71,7 +65,7 @@ func TestPodOwnersMatchesPodMap(t *testing.T) {
 				}
 			}
 		}
-	}
+	})
 	if n == 0 {
 		t.Fatal("no Recreate state")
 	}
@@ -80,15 +74,9 @@ func TestPodOwnersMatchesPodMap(t *testing.T) {
 // TestPodOwnersAllocatesNothing: counting the old pods of a few
 // ReplicaSets builds no map and no list.
 func TestPodOwnersAllocatesNothing(t *testing.T) {
-	for i, c := range readConformanceStatesFile(t) {
-		if c.Deployment.Spec.Strategy.Type != model.RecreateStrategy {
-			continue
-		}
-		sy := newSyncer(c, newConfig(nil))
-		sy.scopeToNamespace()
-		claimed := sy.claimReplicaSets()
+	forEachRecreateClaim(t, func(i int, sy *syncer, claimed []*model.ReplicaSet) {
 		if len(claimed) > ownerScanLimit {
-			continue
+			return
 		}
 		owned := &podOwners{rsList: claimed, pods: sy.pods}
 		var count int
@@ -98,5 +86,20 @@ func TestPodOwnersAllocatesNothing(t *testing.T) {
 		}); allocs != 0 {
 			t.Errorf("state %d: %v allocations", i, allocs)
 		}
+	})
+}
+
+// forEachRecreateClaim calls fn with each Recreate conformance state's
+// index, its syncer scoped to the Deployment's namespace, and the
+// ReplicaSets that syncer claims.
+func forEachRecreateClaim(t *testing.T, fn func(i int, sy *syncer, claimed []*model.ReplicaSet)) {
+	t.Helper()
+	for i, c := range readConformanceStatesFile(t) {
+		if c.Deployment.Spec.Strategy.Type != model.RecreateStrategy {
+			continue
+		}
+		sy := newSyncer(c, newConfig(nil))
+		sy.scopeToNamespace()
+		fn(i, sy, sy.claimReplicaSets())
 	}
 }

@@ -72,16 +72,18 @@ func TestPlansKeepTheirText(t *testing.T) {
 	for _, k := range all {
 		j := jobs[k.job]
 		fresh, _ := plan.Sync(j.state, j.opts...)
-		want, err := json.Marshal(fresh)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := json.Marshal(k.plan)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if string(got) != string(want) {
+		if got, want := mustJSON(t, k.plan), mustJSON(t, fresh); got != want {
 			t.Fatalf("%s, %s: the kept plan changed after later syncs:\n%s\nfresh:\n%s", j.name, k.how, got, want)
 		}
 	}
+}
+
+// mustJSON is v as JSON.
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

@@ -1,7 +1,6 @@
 package plan
 
 import (
-	"sync"
 	"testing"
 	"unsafe"
 )
@@ -12,8 +11,7 @@ import (
 // live in the room that came with the created ReplicaSet, and the
 // created ReplicaSet is its room's.
 func TestCreateRoomHoldsTheCreatesWrites(t *testing.T) {
-	planner := newConfig(nil)
-	planner.shareInput, planner.workingCopies = true, new(sync.Pool)
+	planner := NewPlanner().cfg
 	creates, moved, sent := 0, 0, 0
 	for _, cfg := range []config{newConfig(nil), planner} {
 		for i, s := range readConformanceStatesFile(t) {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
 
 	"github.com/rolloutplan/rolloutplan/model"
@@ -60,12 +59,7 @@ func TestPlannerMatchesKnownListsAsSync(t *testing.T) {
 			}
 			want, wantErr := plan.Sync(next)
 			got, err := p.Sync(next)
-			if (wantErr == nil) != (err == nil) || wantErr != nil && wantErr.Error() != err.Error() {
-				t.Fatalf("sync %d: Planner error %v, Sync's %v", i, err, wantErr)
-			}
-			if diff := cmp.Diff(want, got); diff != "" {
-				t.Fatalf("sync %d: Planner differs from Sync (-Sync +Planner):\n%s", i, diff)
-			}
+			samePlan(t, i, want, wantErr, got, err)
 			if err == nil || rapid.Bool().Draw(t, "keepInvalid") {
 				cur = next
 			}

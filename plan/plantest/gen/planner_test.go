@@ -52,12 +52,19 @@ func TestPlannerAnswersAsSync(t *testing.T) {
 			if after, _ := json.Marshal(s); string(after) != string(before) {
 				t.Fatalf("sync %d: the Planner changed its input", i)
 			}
-			if (wantErr == nil) != (err == nil) || wantErr != nil && wantErr.Error() != err.Error() {
-				t.Fatalf("sync %d: Planner error %v, Sync's %v", i, err, wantErr)
-			}
-			if diff := cmp.Diff(want, got); diff != "" {
-				t.Fatalf("sync %d: Planner differs from Sync (-Sync +Planner):\n%s", i, diff)
-			}
+			samePlan(t, i, want, wantErr, got, err)
 		}
 	})
+}
+
+// samePlan fails t unless the Planner's answer to sync i equals Sync's: the
+// same plan and the same error, word for word.
+func samePlan(t *rapid.T, i int, want plan.Plan, wantErr error, got plan.Plan, err error) {
+	t.Helper()
+	if (wantErr == nil) != (err == nil) || wantErr != nil && wantErr.Error() != err.Error() {
+		t.Fatalf("sync %d: Planner error %v, Sync's %v", i, err, wantErr)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("sync %d: Planner differs from Sync (-Sync +Planner):\n%s", i, diff)
+	}
 }
