@@ -56,7 +56,7 @@ func TestPlannerCreateSharesUnchangedTemplateParts(t *testing.T) {
 		"selector labels": rs.Spec.Selector.MatchLabels, "annotations": rs.Annotations,
 	} {
 		for _, in := range []map[string]string{d.Annotations, d.Labels, d.Spec.Template.Labels, d.Spec.Template.Annotations, d.Spec.Selector.MatchLabels} {
-			if in != nil && sameMap(m, in) {
+			if in != nil && sameMap(in) {
 				t.Errorf("the created ReplicaSet's %s are one of the input's maps", name)
 			}
 		}

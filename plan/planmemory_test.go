@@ -15,7 +15,7 @@ import (
 // allocates.
 func TestPlanMemoryListsAreIndependent(t *testing.T) {
 	m := &planMemory{rs: new([rsScratch]*model.ReplicaSet)}
-	a, b := m.rsSlice(2), m.rsSlice(2)
+	a, b := rsSlice(2), rsSlice(2)
 	x, y, z := &model.ReplicaSet{}, &model.ReplicaSet{}, &model.ReplicaSet{}
 	b = append(b, y, y)
 	a = append(a, x, x)
@@ -23,7 +23,7 @@ func TestPlanMemoryListsAreIndependent(t *testing.T) {
 	if b[0] != y || b[1] != y || a[2] != z || m.rs[0] != x || m.rs[1] != x || m.rs[2] != y {
 		t.Error("lists taken from the scratch overlap")
 	}
-	u, w := m.vals(v("a", 1)), m.vals(v("b", 2))
+	u, w := vals(v("a", 1)), vals(v("b", 2))
 	u = append(u, v("c", 3))
 	if w[0].Name != "b" || len(u) != 2 {
 		t.Errorf("values overlap: %v, %v", u, w)
@@ -35,7 +35,7 @@ func TestPlanMemoryListsAreIndependent(t *testing.T) {
 	if got := none.vals(v("a", 1)); len(got) != 1 {
 		t.Errorf("nil memory vals = %v", got)
 	}
-	big := m.rsSlice(2 * rsScratch) // more than the scratch holds
+	big := rsSlice(2 * rsScratch) // more than the scratch holds
 	if cap(big) != 2*rsScratch {
 		t.Errorf("cap = %d", cap(big))
 	}

@@ -53,7 +53,7 @@ func TestTextInRoomAllocatesNothing(t *testing.T) {
 	name, n := "web-5d7", int32(12)
 	if allocs := testing.AllocsPerRun(100, func() {
 		sprintfSink = m.sprintf("old %s %d→%d: %q", name, n, int64(n)-1, name)
-		sprintfSink = m.reason(ReasonScaleDownOld, nil, "old %s %d→%d", name, n, n-1).Message
+		sprintfSink = reason(ReasonScaleDownOld, nil, "old %s %d→%d", name, n, n-1).Message
 	}); allocs != 0 {
 		t.Errorf("formatting into the text memory allocates %v times, want 0", allocs)
 	}

@@ -1,4 +1,4 @@
-package plan
+package render
 
 import (
 	"slices"
@@ -6,7 +6,7 @@ import (
 	"github.com/rolloutplan/rolloutplan/model"
 )
 
-// Coalesced returns the plan's writes merged into one per object and
+// Coalesced returns writes merged into one per object and
 // subresource, each carrying the final state, in the order the objects were
 // first written: the view of an adapter that prefers fewer round trips and
 // would rather behave as if every write built on the previous one
@@ -18,10 +18,10 @@ import (
 // object, with the owner references of any adopt or release applied to it;
 // patches alone stay patches. For the Deployment the last status write and
 // the last full update are kept. No coalesced write is a conflict.
-func (p Plan) Coalesced() []Action {
-	out := make([]Action, 0, len(p.Actions))
+func Coalesced(ws []Write) []Write {
+	out := make([]Write, 0, len(ws))
 	at := map[string]int{}
-	for _, a := range p.Actions {
+	for _, a := range ws {
 		a.Conflict = false
 		key := coalesceKey(a)
 		i, seen := at[key]
@@ -35,7 +35,7 @@ func (p Plan) Coalesced() []Action {
 	return out
 }
 
-func coalesceKey(a Action) string {
+func coalesceKey(a Write) string {
 	switch a.Kind {
 	case UpdateDeploymentStatus:
 		return "deployment/status/" + a.Name
@@ -47,7 +47,7 @@ func coalesceKey(a Action) string {
 
 // mergeWrites folds next into prev, both writes of the same ReplicaSet (or
 // the same Deployment subresource).
-func mergeWrites(prev, next Action) Action {
+func mergeWrites(prev, next Write) Write {
 	switch {
 	case next.Kind == DeleteReplicaSet, prev.Kind == DeleteReplicaSet && next.Kind != CreateReplicaSet:
 		if prev.Kind == DeleteReplicaSet {
@@ -79,7 +79,7 @@ func mergeWrites(prev, next Action) Action {
 }
 
 // withOwnerChange returns a copy of rs with an adopt or release applied.
-func withOwnerChange(rs *model.ReplicaSet, patch Action) *model.ReplicaSet {
+func withOwnerChange(rs *model.ReplicaSet, patch Write) *model.ReplicaSet {
 	out := rs.DeepCopy()
 	ref := patch.OwnerReference
 	if ref == nil {
