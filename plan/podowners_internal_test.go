@@ -57,7 +57,7 @@ func TestPodOwnersMatchesPodMap(t *testing.T) {
 			for _, pods := range [][]*model.Pod{sy.pods, running} {
 				for _, newRS := range append([]*model.ReplicaSet{nil}, rsList...) {
 					want, wantWhy := OldPodsRunning(newRS, nil, podMapForDeployment(rsList, pods))
-					got, gotWhy := oldPodsRunning(nil, newRS, nil, &podOwners{rsList: rsList, pods: pods})
+					got, gotWhy := oldPodsRunning(newRS, nil, &podOwners{rsList: rsList, pods: pods})
 					if got != want || gotWhy.Message != wantWhy.Message {
 						t.Errorf("state %d, %d ReplicaSets: %v %q, the pod map gives %v %q", i, len(rsList), got, gotWhy.Message, want, wantWhy.Message)
 					}

@@ -1,4 +1,4 @@
-package plantest
+package inmemory
 
 import (
 	"encoding/json"
@@ -8,6 +8,9 @@ import (
 	"github.com/rolloutplan/rolloutplan/model"
 	"github.com/rolloutplan/rolloutplan/plan"
 )
+
+// epoch is the clock the tests start from.
+var epoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
 func testDeployment() *model.Deployment {
 	return model.Default(&model.Deployment{
@@ -25,7 +28,7 @@ func testDeployment() *model.Deployment {
 func withFirstReplicaSet(t *testing.T) (Cluster, string) {
 	t.Helper()
 	c := Cluster{Deployment: testDeployment()}
-	now := Epoch()
+	now := epoch
 	p, err := plan.Sync(c.State(now))
 	if err != nil {
 		t.Fatal(err)
@@ -84,7 +87,7 @@ func TestSetReplicaSetStatusCopies(t *testing.T) {
 // caches keyed by object identity rely on).
 func TestApplyReplacesOnlyWrittenObjects(t *testing.T) {
 	c := Cluster{Deployment: testDeployment()}
-	now := Epoch()
+	now := epoch
 	for step := range 12 {
 		before := c.State(now)
 		frozen := map[any]string{}
@@ -96,10 +99,8 @@ func TestApplyReplacesOnlyWrittenObjects(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, a := range p.Accepted() {
-			if err := c.Apply(a, now); err != nil {
-				t.Fatal(err)
-			}
+		for _, err := range c.ApplyPlan(p, ApplyAccepted, now) {
+			t.Fatal(err)
 		}
 		// The ReplicaSet controller reports every pod available.
 		for _, rs := range c.ReplicaSets {
@@ -144,31 +145,4 @@ func mustJSON(t *testing.T, v any) string {
 		t.Fatal(err)
 	}
 	return string(b)
-}
-
-// Objects written by a Cluster and by a copy of it are distinct objects,
-// also when they come from the same slab, and no earlier object changes.
-func TestCopiesWriteDistinctObjects(t *testing.T) {
-	c, name := withFirstReplicaSet(t)
-	d := c
-	d.ReplicaSets = append([]*model.ReplicaSet(nil), c.ReplicaSets...)
-	seen := map[*model.ReplicaSet]int32{}
-	for i := range int32(2 * slabSize) {
-		for j, cl := range []*Cluster{&c, &d} {
-			n := 10*i + int32(j)
-			if err := cl.SetReplicaSetStatus(name, model.ReplicaSetStatus{Replicas: n}); err != nil {
-				t.Fatal(err)
-			}
-			rs := cl.ReplicaSet(name)
-			if _, dup := seen[rs]; dup {
-				t.Fatalf("write %d handed out an object already handed out", n)
-			}
-			seen[rs] = n
-		}
-	}
-	for rs, n := range seen {
-		if rs.Status.Replicas != n {
-			t.Fatalf("an object written with %d replicas now has %d", n, rs.Status.Replicas)
-		}
-	}
 }

@@ -1,4 +1,8 @@
-package plantest
+// Package inmemory keeps one namespace's Deployment, ReplicaSets and Pods
+// the way the API server stores them, and applies a Deployment plan's
+// writes the way the server answers them: a fake API server for
+// simulations, what-if tools and tests, without a cluster.
+package inmemory
 
 import (
 	"fmt"
@@ -9,6 +13,7 @@ import (
 
 	"github.com/rolloutplan/rolloutplan/model"
 	"github.com/rolloutplan/rolloutplan/plan"
+	"github.com/rolloutplan/rolloutplan/plan/render"
 )
 
 // ApplyMode chooses which writes of a plan reach the cluster.
@@ -21,7 +26,7 @@ const (
 	// ApplyAll applies every write upstream attempts, as a fake client
 	// without version checks does (how the conformance data was recorded).
 	ApplyAll
-	// ApplyCoalesced applies plan.Coalesced: one write per object.
+	// ApplyCoalesced applies render.Coalesced: one write per object.
 	ApplyCoalesced
 )
 
@@ -46,7 +51,7 @@ func (m ApplyMode) String() string {
 // [plan.State] taken earlier stays a valid snapshot (its slices are copies;
 // the Cluster's own slices change in place). Successive versions of an
 // object share the maps and slices that did not change, so objects read from
-// a Cluster must not be modified.
+// a Cluster must not be modified: DeepCopy one to change it.
 //
 // The zero Cluster is empty and usable.
 type Cluster struct {
@@ -56,8 +61,6 @@ type Cluster struct {
 
 	version int64 // last resourceVersion handed out
 	uids    int64 // last UID suffix handed out
-	rvs     versionBatch
-	slab    *slabs
 }
 
 // State returns the snapshot the planner sees at now. The slices are fresh;
@@ -70,7 +73,7 @@ func (c *Cluster) State(now time.Time) plan.State {
 // adds to the cluster itself.
 func (c *Cluster) NextResourceVersion() string {
 	c.version++
-	return c.rvs.format(c.version)
+	return strconv.FormatInt(c.version, 10)
 }
 
 // NextUID returns a fresh UID with the given prefix, e.g. "rs-7".
@@ -79,18 +82,23 @@ func (c *Cluster) NextUID(prefix string) string {
 	return prefix + "-" + strconv.FormatInt(c.uids, 10)
 }
 
-// ApplyPlan applies p's writes chosen by mode at now and returns the errors
-// the server would answer, one per failed write (the others still apply).
+// ApplyPlan renders p, which must have been planned from the Cluster as it
+// is ([Cluster.State]), applies the writes chosen by mode at now and
+// returns the errors the server would answer, one per failed write (the
+// others still apply).
 func (c *Cluster) ApplyPlan(p plan.Plan, mode ApplyMode, now time.Time) []error {
-	actions := p.Actions
+	writes, err := render.Writes(c.State(now), p)
+	if err != nil {
+		return []error{err}
+	}
 	switch mode {
 	case ApplyAccepted:
-		actions = p.Accepted()
+		writes = render.Accepted(writes)
 	case ApplyCoalesced:
-		actions = p.Coalesced()
+		writes = render.Coalesced(writes)
 	}
 	var errs []error
-	for _, a := range actions {
+	for _, a := range writes {
 		if err := c.Apply(a, now); err != nil {
 			errs = append(errs, err)
 		}
@@ -100,15 +108,15 @@ func (c *Cluster) ApplyPlan(p plan.Plan, mode ApplyMode, now time.Time) []error 
 
 // Apply carries out one write at now. It fails like the API server: a create
 // of a taken name is AlreadyExists, a write to a missing object NotFound.
-// The cluster keeps the maps and slices of the written objects, so a plan
+// The cluster keeps the maps and slices of the written objects, so a write
 // must not be changed once applied.
-func (c *Cluster) Apply(a plan.Action, now time.Time) error {
+func (c *Cluster) Apply(a render.Write, now time.Time) error {
 	switch a.Kind {
-	case plan.CreateReplicaSet:
+	case render.CreateReplicaSet:
 		if c.replicaSet(a.Name) >= 0 {
 			return fmt.Errorf("replicasets.apps %q already exists", a.Name)
 		}
-		rs := c.newReplicaSet()
+		rs := new(model.ReplicaSet)
 		*rs = *a.ReplicaSet
 		rs.UID = c.NextUID("rs")
 		rs.CreationTimestamp = now
@@ -116,13 +124,13 @@ func (c *Cluster) Apply(a plan.Action, now time.Time) error {
 		rs.ResourceVersion = c.NextResourceVersion()
 		rs.Status = model.ReplicaSetStatus{}
 		c.ReplicaSets = append(c.ReplicaSets, rs)
-	case plan.UpdateReplicaSet:
+	case render.UpdateReplicaSet:
 		i := c.replicaSet(a.Name)
 		if i < 0 {
 			return notFound("replicasets", a.Name)
 		}
 		old := c.ReplicaSets[i]
-		rs := c.newReplicaSet()
+		rs := new(model.ReplicaSet)
 		*rs = *a.ReplicaSet
 		rs.UID, rs.CreationTimestamp, rs.Status, rs.Generation = old.UID, old.CreationTimestamp, old.Status, old.Generation
 		if !replicaSetSpecEqual(&old.Spec, &rs.Spec) {
@@ -130,7 +138,7 @@ func (c *Cluster) Apply(a plan.Action, now time.Time) error {
 		}
 		rs.ResourceVersion = c.NextResourceVersion()
 		c.setReplicaSet(i, rs)
-	case plan.DeleteReplicaSet:
+	case render.DeleteReplicaSet:
 		i := c.replicaSet(a.Name)
 		if i < 0 {
 			return nil // upstream ignores NotFound on cleanup deletes
@@ -138,7 +146,7 @@ func (c *Cluster) Apply(a plan.Action, now time.Time) error {
 		uid := c.ReplicaSets[i].UID
 		c.ReplicaSets = slices.Delete(c.ReplicaSets, i, i+1)
 		c.collectOrphans(uid, now)
-	case plan.AdoptReplicaSet, plan.ReleaseReplicaSet:
+	case render.AdoptReplicaSet, render.ReleaseReplicaSet:
 		i := c.replicaSet(a.Name)
 		if i < 0 {
 			return notFound("replicasets", a.Name)
@@ -147,23 +155,23 @@ func (c *Cluster) Apply(a plan.Action, now time.Time) error {
 		if a.OwnerReference != nil {
 			ref := *a.OwnerReference
 			rs.OwnerReferences = slices.DeleteFunc(rs.OwnerReferences, func(o model.OwnerReference) bool { return o.UID == ref.UID })
-			if a.Kind == plan.AdoptReplicaSet {
+			if a.Kind == render.AdoptReplicaSet {
 				rs.OwnerReferences = append(rs.OwnerReferences, ref)
 			}
 		}
 		rs.ResourceVersion = c.NextResourceVersion()
 		c.setReplicaSet(i, rs)
-	case plan.UpdateDeploymentStatus:
+	case render.UpdateDeploymentStatus:
 		if c.Deployment == nil || c.Deployment.Name != a.Name {
 			return notFound("deployments", a.Name)
 		}
-		d := c.newDeployment()
+		d := new(model.Deployment)
 		*d = *c.Deployment
 		d.Status = a.Deployment.Status // kept like the plan's other maps and slices
 		d.Annotations = a.Deployment.Annotations
 		d.ResourceVersion = c.NextResourceVersion()
 		c.Deployment = d
-	case plan.UpdateDeployment:
+	case render.UpdateDeployment:
 		if c.Deployment == nil || c.Deployment.Name != a.Name {
 			return notFound("deployments", a.Name)
 		}
@@ -206,7 +214,7 @@ func (c *Cluster) SetReplicaSetStatus(name string, st model.ReplicaSetStatus) er
 		return notFound("replicasets", name)
 	}
 	old := c.ReplicaSets[i]
-	rs := c.newReplicaSet()
+	rs := new(model.ReplicaSet)
 	*rs = *old
 	rs.Status = st
 	// The caller keeps st's slice and pointer: store copies, or the stored

@@ -1,4 +1,4 @@
-package plantest_test
+package inmemory_test
 
 import (
 	"fmt"
@@ -6,7 +6,7 @@ import (
 
 	"github.com/rolloutplan/rolloutplan/model"
 	"github.com/rolloutplan/rolloutplan/plan"
-	"github.com/rolloutplan/rolloutplan/plan/plantest"
+	"github.com/rolloutplan/rolloutplan/plan/inmemory"
 )
 
 // A Cluster stands in for the API server: it takes the planner's writes,
@@ -23,15 +23,15 @@ func ExampleCluster() {
 			Template: model.PodTemplate{Labels: map[string]string{"app": "web"}, Spec: "image: web:1"},
 		},
 	})
-	cluster := plantest.Cluster{Deployment: d}
-	now := plantest.Epoch()
+	cluster := inmemory.Cluster{Deployment: d}
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	sync := func() {
 		p, err := plan.Sync(cluster.State(now))
 		if err != nil {
 			fmt.Println(err)
 			return
 		}
-		for _, err := range cluster.ApplyPlan(p, plantest.ApplyAccepted, now) {
+		for _, err := range cluster.ApplyPlan(p, inmemory.ApplyAccepted, now) {
 			fmt.Println(err)
 		}
 		now = now.Add(time.Second)
