@@ -80,8 +80,10 @@ func (w Write) Rejected() bool { return w.Conflict || w.Invalid != "" }
 // sends, one write per action and in the same order. A ReplicaSet update
 // applies the action's changes to the State's ReplicaSet of that name (or
 // to the one an earlier action of p creates), a Deployment write to the
-// State's Deployment. It fails when an action names an object s does not
-// hold: the plan was made from another State.
+// State's Deployment. It fails when an update names an object s does not
+// hold (the plan was made from another State) or an action lacks the
+// payload its kind needs; deletes and owner-reference patches render from
+// the action's name and UID alone.
 func Writes(s plan.State, p plan.Plan) ([]Write, error) {
 	if len(p.Actions) == 0 {
 		return nil, nil
