@@ -10,4 +10,3 @@ func NewRSNewReplicas(d *model.Deployment, allRSs []*model.ReplicaSet, newRS *mo
 
 // ReadConformanceStates reads the 200 recorded conformance states.
 var ReadConformanceStates = readConformanceStatesFile
-

@@ -54,7 +54,7 @@ func (s State) GoString() string { return s.String() }
 
 // String renders the plan on one line: each action as kind and object (with
 // the size written for ReplicaSet writes), where a real API server would
-// reject the first one, the number of events, the requeue, the error, and
+// reject the first one, the number of events, the requeue, and
 // the first note of a plan without actions. For example:
 //
 //	Plan [CreateReplicaSet default/web-7f9(1) UpdateDeploymentStatus default/web]; 2 events; requeue after 10m0s

@@ -71,24 +71,6 @@ func TestPodOwnersMatchesPodMap(t *testing.T) {
 	}
 }
 
-// TestPodOwnersAllocatesNothing: counting the old pods of a few
-// ReplicaSets builds no map and no list.
-func TestPodOwnersAllocatesNothing(t *testing.T) {
-	forEachRecreateClaim(t, func(i int, sy *syncer, claimed []*model.ReplicaSet) {
-		if len(claimed) > ownerScanLimit {
-			return
-		}
-		owned := &podOwners{rsList: claimed, pods: sy.pods}
-		var count int
-		if allocs := testing.AllocsPerRun(10, func() {
-			count = 0
-			owned.each(func(string, *model.Pod) { count++ })
-		}); allocs != 0 {
-			t.Errorf("state %d: %v allocations", i, allocs)
-		}
-	})
-}
-
 // forEachRecreateClaim calls fn with each Recreate conformance state's
 // index, its syncer scoped to the Deployment's namespace, and the
 // ReplicaSets that syncer claims.
