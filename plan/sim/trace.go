@@ -43,6 +43,9 @@ type Step struct {
 
 // Write is one write of a plan, as the trace keeps it.
 type Write struct {
+	// Kind is the request the cluster received: a scale
+	// (plan.ScaleReplicaSet) is an UpdateReplicaSet request, as upstream
+	// sends it.
 	Kind render.Kind `json:"kind"`
 	Name string      `json:"name"`
 	// Replicas is the spec.replicas a ReplicaSet create or update sends.
