@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"slices"
 	"time"
 
 	"github.com/rolloutplan/rolloutplan/model"
@@ -39,6 +40,31 @@ func RemoveDeploymentCondition(st *model.DeploymentStatus, t model.DeploymentCon
 		return // nothing to remove (an empty list still becomes nil below)
 	}
 	st.Conditions = withoutCondition(st.Conditions, t, 0)
+}
+
+// setOwnCondition is SetDeploymentCondition for a status whose conditions
+// are the caller's alone (a status calculateStatus made): it changes them in
+// place, within their capacity.
+func setOwnCondition(st *model.DeploymentStatus, c model.DeploymentCondition) {
+	cur := st.Condition(c.Type)
+	if cur != nil && cur.Status == c.Status && cur.Reason == c.Reason {
+		return
+	}
+	if cur != nil && cur.Status == c.Status {
+		c.LastTransitionTime = cur.LastTransitionTime
+	}
+	st.Conditions = append(slices.DeleteFunc(st.Conditions, func(x model.DeploymentCondition) bool { return x.Type == c.Type }), c)
+}
+
+// removeOwnCondition is RemoveDeploymentCondition for a status whose
+// conditions are the caller's alone; none left is nil.
+func removeOwnCondition(st *model.DeploymentStatus, t model.DeploymentConditionType) {
+	if len(st.Conditions) > 0 && st.Condition(t) == nil {
+		return
+	}
+	if st.Conditions = slices.DeleteFunc(st.Conditions, func(x model.DeploymentCondition) bool { return x.Type == t }); len(st.Conditions) == 0 {
+		st.Conditions = nil
+	}
 }
 
 // withoutCondition returns a new slice without conditions of type t, with

@@ -80,7 +80,8 @@ func forEachRecreateClaim(t *testing.T, fn func(i int, sy *syncer, claimed []*mo
 		if c.Deployment.Spec.Strategy.Type != model.RecreateStrategy {
 			continue
 		}
-		sy := newSyncer(c, newConfig(nil))
+		sy := new(syncer)
+		sy.start(c, newConfig(nil))
 		sy.scopeToNamespace()
 		fn(i, sy, sy.claimReplicaSets())
 	}

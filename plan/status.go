@@ -2,7 +2,6 @@ package plan
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 	"time"
 
@@ -64,12 +63,15 @@ func calculateStatus(allRSs []*model.ReplicaSet, newRS *model.ReplicaSet, d *mod
 	if known {
 		st.TerminatingReplicas = model.Int32Ptr(sum)
 	}
-	st.Conditions = slices.Clone(d.Status.Conditions)
+	// The status's own conditions, with room for the two a sync may add
+	// (Available here, Progressing in syncRolloutStatus), so that setting
+	// them in place never reallocates.
+	st.Conditions = append(make([]model.DeploymentCondition, 0, len(d.Status.Conditions)+2), d.Status.Conditions...)
 	if st.AvailableReplicas >= d.DesiredReplicas()-maxUnavailable {
-		SetDeploymentCondition(&st, newCondition(model.DeploymentAvailable, model.ConditionTrue,
+		setOwnCondition(&st, newCondition(model.DeploymentAvailable, model.ConditionTrue,
 			model.ReasonMinimumReplicasAvailable, "Deployment has minimum availability.", now))
 	} else {
-		SetDeploymentCondition(&st, newCondition(model.DeploymentAvailable, model.ConditionFalse,
+		setOwnCondition(&st, newCondition(model.DeploymentAvailable, model.ConditionFalse,
 			model.ReasonMinimumReplicasUnavailable, "Deployment does not have minimum availability.", now))
 	}
 	return st
@@ -195,7 +197,7 @@ func (s *syncer) syncRolloutStatus(allRSs []*model.ReplicaSet, newRS *model.Repl
 	d := s.d
 	st := calculateStatus(allRSs, newRS, d, s.now, s.cfg.terminatingReplicas, proportion.MaxUnavailable(s.d))
 	if !HasProgressDeadline(d) {
-		RemoveDeploymentCondition(&st, model.DeploymentProgressing)
+		removeOwnCondition(&st, model.DeploymentProgressing)
 	}
 	if DeploymentComplete(d, &st) {
 		s.note(reason(NoteComplete, vals(v("replicas", int64(st.Replicas))),
@@ -211,7 +213,7 @@ func (s *syncer) syncRolloutStatus(allRSs []*model.ReplicaSet, newRS *model.Repl
 		}
 		switch {
 		case DeploymentComplete(d, &st):
-			SetDeploymentCondition(&st, newCondition(model.DeploymentProgressing, model.ConditionTrue,
+			setOwnCondition(&st, newCondition(model.DeploymentProgressing, model.ConditionTrue,
 				model.ReasonNewReplicaSetAvailable, fmt.Sprintf("%s %q has successfully progressed.", kind, name), s.now))
 		case DeploymentProgressing(d, &st):
 			c := newCondition(model.DeploymentProgressing, model.ConditionTrue, model.ReasonReplicaSetUpdated, fmt.Sprintf("%s %q is progressing.", kind, name), s.now)
@@ -219,20 +221,20 @@ func (s *syncer) syncRolloutStatus(allRSs []*model.ReplicaSet, newRS *model.Repl
 				if cur.Status == model.ConditionTrue {
 					c.LastTransitionTime = cur.LastTransitionTime
 				}
-				RemoveDeploymentCondition(&st, model.DeploymentProgressing)
+				removeOwnCondition(&st, model.DeploymentProgressing)
 			}
-			SetDeploymentCondition(&st, c)
+			setOwnCondition(&st, c)
 		case DeploymentTimedOut(d, &st, s.now):
-			SetDeploymentCondition(&st, newCondition(model.DeploymentProgressing, model.ConditionFalse,
+			setOwnCondition(&st, newCondition(model.DeploymentProgressing, model.ConditionFalse,
 				model.ReasonProgressDeadlineExceeded, fmt.Sprintf("%s %q has timed out progressing.", kind, name), s.now))
 			s.note(reason(NoteDeadlineExceeded, vals(v("progressDeadlineSeconds", int64(*d.Spec.ProgressDeadlineSeconds))),
 				"no progress for more than %d seconds", *d.Spec.ProgressDeadlineSeconds))
 		}
 	}
 	if failures := replicaFailures(allRSs, newRS); len(failures) > 0 {
-		SetDeploymentCondition(&st, failures[0])
+		setOwnCondition(&st, failures[0])
 	} else {
-		RemoveDeploymentCondition(&st, model.DeploymentReplicaFailure)
+		removeOwnCondition(&st, model.DeploymentReplicaFailure)
 	}
 	if !s.writeStatusIfChanged(st) {
 		s.requeueStuckDeployment(&st)

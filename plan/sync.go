@@ -37,7 +37,8 @@ func Sync(s State, opts ...Option) (Plan, error) {
 	if err := s.Validate(); err != nil {
 		return Plan{}, err
 	}
-	sy := newSyncer(s, newConfig(opts))
+	var sy syncer
+	sy.start(s, newConfig(opts))
 	sy.syncDeployment()
 	if sy.hasherErr != nil {
 		return Plan{}, sy.hasherErr

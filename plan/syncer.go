@@ -24,7 +24,8 @@ type syncer struct {
 	cfg  config
 	now  time.Time
 	in   *model.Deployment // the State's Deployment
-	d    *model.Deployment // working copy; like upstream's, it never picks up a server response
+	d    *model.Deployment // &wc, the working copy; like upstream's, it never picks up a server response
+	wc   model.Deployment
 	all  []*model.ReplicaSet
 	pods []*model.Pod
 	plan Plan
@@ -50,9 +51,10 @@ type syncer struct {
 	hasherErr error
 }
 
-func newSyncer(s State, cfg config) *syncer {
-	wc := *s.Deployment
-	return &syncer{cfg: cfg, now: s.Now, in: s.Deployment, d: &wc, all: s.ReplicaSets, pods: s.Pods}
+// start readies sy, a zero syncer, for a sync of s.
+func (sy *syncer) start(s State, cfg config) {
+	sy.wc = *s.Deployment
+	sy.cfg, sy.now, sy.in, sy.d, sy.all, sy.pods = cfg, s.Now, s.Deployment, &sy.wc, s.ReplicaSets, s.Pods
 }
 
 func (s *syncer) podTemplateHash() string {
@@ -65,10 +67,18 @@ func (s *syncer) record(a Action) {
 	if !a.Conflict {
 		a.Invalid = invalidWrite(a, s.in, s.origin(a.Object.Name))
 	}
+	if s.plan.Actions == nil {
+		s.plan.Actions = make([]Action, 0, 4) // a rollout step writes up to four times
+	}
 	s.plan.Actions = append(s.plan.Actions, a)
 }
 
-func (s *syncer) note(r Reason) { s.plan.Notes = append(s.plan.Notes, r) }
+func (s *syncer) note(r Reason) {
+	if s.plan.Notes == nil {
+		s.plan.Notes = make([]Reason, 0, 3) // a steady sync notes up to three things
+	}
+	s.plan.Notes = append(s.plan.Notes, r)
+}
 
 func (s *syncer) event(typ, reason, format string, args ...any) {
 	s.plan.Events = append(s.plan.Events, Event{
@@ -235,10 +245,9 @@ func (s *syncer) touchReplicaSet(kind ActionKind, rs *model.ReplicaSet, owner *m
 
 func (s *syncer) finish() (Plan, error) {
 	p := s.plan
-	if s.statusComputed != nil {
-		st := s.statusComputed.DeepCopy()
-		p.Status = &st
-	}
+	// The computed status is the sync's own: its conditions and pointers
+	// are shared only with the working copy, which every write copies.
+	p.Status = s.statusComputed
 	if len(p.Actions) == 0 && len(p.Notes) == 0 {
 		p.Notes = append(p.Notes, reason(NoteStatusUnchanged, nil, "nothing to do: the stored status is current"))
 	}
