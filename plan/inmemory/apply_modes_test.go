@@ -152,7 +152,7 @@ func TestApplyPlanModesOnAnAdoption(t *testing.T) {
 }
 
 // ApplyPlan answers a failed write with its error and applies the others;
-// a plan made from another cluster renders to nothing and changes nothing.
+// a plan made from another cluster is an invalid plan and changes nothing.
 func TestApplyPlanErrors(t *testing.T) {
 	base, p := rolloutStarted(t)
 	newName := p.Actions[0].Object.Name
@@ -174,6 +174,7 @@ func TestApplyPlanErrors(t *testing.T) {
 	before := other.ResourceVersion()
 	errs = other.ApplyPlan(p, ApplyCoalesced, epoch)
 	require.Len(t, errs, 1)
+	assert.ErrorIs(t, errs[0], ErrInvalidPlan)
 	assert.ErrorContains(t, errs[0], "names a ReplicaSet the State does not hold")
 	assert.Equal(t, before, other.ResourceVersion(), "nothing written")
 	assert.Empty(t, other.ReplicaSets)

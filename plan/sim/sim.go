@@ -79,10 +79,6 @@ type runner struct {
 	// sync plans a sync: plan.Sync with Config.PlanOptions. Tests
 	// measure the planner's share through it.
 	sync func(plan.State) (plan.Plan, error)
-	// write turns an action of a plan into the request the cluster
-	// stores: the package's write. Tests swap in render.Writes to check
-	// that both give the same trace.
-	write func(s plan.State, p plan.Plan, i int) (render.Write, error)
 }
 
 func newRunner(cfg Config) (*runner, error) {
@@ -105,7 +101,6 @@ func newRunner(cfg Config) (*runner, error) {
 	}
 	r := &runner{cfg: cfg, interval: cfg.SyncInterval, userAt: -1, prev: map[string]model.ReplicaSetStatus{}}
 	r.sync = func(s plan.State) (plan.Plan, error) { return plan.Sync(s, cfg.PlanOptions...) }
-	r.write = write
 	if r.interval <= 0 {
 		r.interval = time.Second
 	}
@@ -308,7 +303,8 @@ func (r *runner) observe(now time.Time) (plan.State, bool) {
 // the State p was planned from: the actions change its objects.
 func (r *runner) applyPlan(s plan.State, p plan.Plan, now time.Time) (writes []Write, lost bool, err error) {
 	// Coalescing merges whole objects: render them. The other modes apply
-	// the actions one by one (see write).
+	// the typed actions one by one, as Cluster.ApplyPlan does, so that
+	// faults can drop any of them.
 	var coalesced []render.Write
 	n, applicable := len(p.Actions), len(p.Actions)
 	switch r.cfg.Apply {
@@ -331,31 +327,76 @@ func (r *runner) applyPlan(s plan.State, p plan.Plan, now time.Time) (writes []W
 		writes = make([]Write, 0, n)
 	}
 	for i := range n {
-		var w render.Write
+		var tw Write
 		if coalesced != nil {
-			w = coalesced[i]
-		} else if w, err = r.write(s, p, i); err != nil {
-			return nil, false, err
+			tw = renderedWrite(coalesced[i])
+		} else {
+			tw = actionWrite(p.Actions[i])
 		}
 		dropped := i >= limit || (r.cfg.Faults.DropRate > 0 && r.rng.Float64() < r.cfg.Faults.DropRate)
-		applied := !dropped && r.cluster.Apply(w, now) == nil
-		if applied {
+		if !dropped {
+			if coalesced != nil {
+				err = r.cluster.Apply(coalesced[i], now)
+			} else {
+				err = r.cluster.ApplyAction(s, p, i, now)
+			}
+			if errors.Is(err, inmemory.ErrInvalidPlan) {
+				return nil, false, err
+			}
+			tw.Applied = err == nil
+		}
+		if tw.Applied {
 			r.trace.Summary.Writes++
 		} else {
 			lost = true
 		}
-		if w.Conflict {
+		if tw.Conflict {
 			r.trace.Summary.Conflicts++
 		}
 		if steps {
-			tw := Write{Kind: w.Kind, Name: w.Name, Applied: applied, Conflict: w.Conflict, Reason: w.Reason}
-			if w.ReplicaSet != nil {
-				tw.Replicas = model.Int32Ptr(w.ReplicaSet.SpecReplicas())
-			}
 			writes = append(writes, tw)
 		}
 	}
 	return writes, lost, nil
+}
+
+// actionWrite is the trace's record of a typed action: the request
+// upstream sends for it (a scale is an UpdateReplicaSet) and the
+// spec.replicas a ReplicaSet create or update sends.
+func actionWrite(a plan.Action) Write {
+	w := Write{Name: a.Object.Name, Conflict: a.Conflict, Reason: a.Reason}
+	switch a.Kind {
+	case plan.CreateReplicaSet:
+		w.Kind = render.CreateReplicaSet
+		if a.ReplicaSet != nil {
+			w.Replicas = model.Int32Ptr(a.ReplicaSet.SpecReplicas())
+		}
+	case plan.ScaleReplicaSet, plan.UpdateReplicaSet:
+		w.Kind = render.UpdateReplicaSet
+		if a.Update != nil {
+			w.Replicas = model.Int32Ptr(a.Update.Replicas)
+		}
+	case plan.DeleteReplicaSet:
+		w.Kind = render.DeleteReplicaSet
+	case plan.AdoptReplicaSet:
+		w.Kind = render.AdoptReplicaSet
+	case plan.ReleaseReplicaSet:
+		w.Kind = render.ReleaseReplicaSet
+	case plan.UpdateDeploymentStatus:
+		w.Kind = render.UpdateDeploymentStatus
+	default:
+		w.Kind = render.UpdateDeployment
+	}
+	return w
+}
+
+// renderedWrite is the trace's record of a rendered write.
+func renderedWrite(rw render.Write) Write {
+	w := Write{Kind: rw.Kind, Name: rw.Name, Conflict: rw.Conflict, Reason: rw.Reason}
+	if rw.ReplicaSet != nil {
+		w.Replicas = model.Int32Ptr(rw.ReplicaSet.SpecReplicas())
+	}
+	return w
 }
 
 // nextEvent is when something happens by itself: a pod transition or the
