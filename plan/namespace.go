@@ -45,13 +45,6 @@ func rsMeta(rs *model.ReplicaSet) *model.ObjectMeta { return &rs.ObjectMeta }
 
 func podMeta(p *model.Pod) *model.ObjectMeta { return &p.ObjectMeta }
 
-// foreignReplicaSets counts the ReplicaSets of rss scopeToNamespace leaves
-// out for namespace ns.
-func foreignReplicaSets(rss []*model.ReplicaSet, ns string) int { return countForeign(rss, ns, rsMeta) }
-
-// foreignPods counts the pods scopeToNamespace leaves out for namespace ns.
-func foreignPods(pods []*model.Pod, ns string) int { return countForeign(pods, ns, podMeta) }
-
 // scopeToNamespace drops the ReplicaSets and Pods of other namespaces from
 // the syncer's view, as upstream's namespaced listers do, and notes how
 // many it dropped.
