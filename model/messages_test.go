@@ -16,13 +16,13 @@ import (
 
 // formatArg maps the functions of this module (and fmt) that take a format
 // to the index of that argument. go vet checks the arguments of every such
-// call (plan's sprintf and appendf and their callers reason, reasonAfter,
-// event and fail by plan.TestSprintfPlannerFormats); TestNoStrayFormatVerbs
+// call (plan's reason, reasonAfter, event and fail pass their format to
+// fmt.Sprintf, so vet knows them as printf wrappers); TestNoStrayFormatVerbs
 // checks every other string.
 var formatArg = map[string]int{
 	"Sprintf": 0, "Errorf": 0, "Printf": 0, "Fprintf": 1, "Fatalf": 0, "Logf": 0, "Skipf": 0,
 	"add": 2, "selectorError": 0, "event": 2, "fail": 1, "reason": 2, "printf": 0, "write": 1,
-	"sprintf": 0, "appendf": 1, "reasonAfter": 3,
+	"Appendf": 1, "reasonAfter": 3,
 }
 
 // strayVerb matches what a string that is never formatted must not hold: a

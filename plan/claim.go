@@ -9,23 +9,14 @@ import (
 // match (upstream ClaimReplicaSets), in creation order. Upstream walks its cache in an
 // unspecified order; walking in creation order picks one of upstream's
 // possible patch orders and keeps the plan independent of the input order.
-//
-// Under a Planner, a claim of every ReplicaSet of the Deployment's
-// remembered lists that wrote nothing is remembered for its Deployment
-// object (see listsMemo): the same claim is then the lists in creation
-// order.
 func (s *syncer) claimReplicaSets() []*model.ReplicaSet {
-	if claimed, ok := s.claimedFromMemo(); ok {
-		return claimed
-	}
 	d := s.d
-	writes := len(s.plan.Actions)
 	// State.Validate has checked the selector (a sync runs only on a valid
 	// State) and the working copy's selector is never changed: it is not
 	// checked again.
 	sel := model.NewPreValidatedMatcher(d.Spec.Selector)
-	claimed := s.mem.rsSlice(len(s.all))
-	for _, rs := range s.mem.sortedByCreation(s.all) {
+	claimed := make([]*model.ReplicaSet, 0, len(s.all))
+	for _, rs := range sortedByCreation(s.all) {
 		if ref := rs.ControllerRef(); ref != nil {
 			if ref.UID != d.UID {
 				continue
@@ -37,25 +28,18 @@ func (s *syncer) claimReplicaSets() []*model.ReplicaSet {
 			if d.DeletionTimestamp != nil {
 				continue
 			}
-			s.touchReplicaSet(Action{
-				Kind: ReleaseReplicaSet, Name: rs.Name, UID: rs.UID,
-				OwnerReference: &model.OwnerReference{APIVersion: ref.APIVersion, Kind: ref.Kind, Name: ref.Name, UID: d.UID},
-				Reason:         s.mem.reason(ReasonRelease, nil, "%s is controlled by this Deployment but its labels no longer match the selector", rs.Name),
-			})
+			s.touchReplicaSet(ReleaseReplicaSet, rs,
+				&model.OwnerReference{APIVersion: ref.APIVersion, Kind: ref.Kind, Name: ref.Name, UID: d.UID},
+				reason(ReasonRelease, nil, "%s is controlled by this Deployment but its labels no longer match the selector", rs.Name))
 			continue
 		}
 		if d.DeletionTimestamp != nil || !sel.Matches(rs.Labels) || rs.DeletionTimestamp != nil {
 			continue
 		}
 		ref := model.NewControllerRef(model.AppsV1APIVersion, model.DeploymentKind, d.Name, d.UID)
-		s.touchReplicaSet(Action{
-			Kind: AdoptReplicaSet, Name: rs.Name, UID: rs.UID, OwnerReference: &ref,
-			Reason: s.mem.reason(ReasonAdopt, nil, "%s has no controller and its labels match the selector", rs.Name),
-		})
+		s.touchReplicaSet(AdoptReplicaSet, rs, &ref,
+			reason(ReasonAdopt, nil, "%s has no controller and its labels match the selector", rs.Name))
 		claimed = append(claimed, rs)
-	}
-	if len(s.plan.Actions) == writes {
-		s.noteClaimed(claimed)
 	}
 	return claimed
 }

@@ -11,11 +11,9 @@ import (
 func (s *syncer) cleanupDeployment(oldRSs []*model.ReplicaSet) {
 	limit := s.d.Spec.RevisionHistoryLimit
 	for _, rs := range revision.ToDeleteFrom(oldRSs, limit) {
-		s.touchReplicaSet(Action{
-			Kind: DeleteReplicaSet, Name: rs.Name, UID: rs.UID,
-			Reason: s.mem.reason(ReasonHistoryLimit, s.mem.vals(v("revisionHistoryLimit", int64(*limit))),
+		s.touchReplicaSet(DeleteReplicaSet, rs, nil,
+			reason(ReasonHistoryLimit, vals(v("revisionHistoryLimit", int64(*limit))),
 				"%s (revision %s) is beyond revisionHistoryLimit %d and has no pods",
-				rs.Name, rs.Annotations[model.RevisionAnnotation], *limit),
-		})
+				rs.Name, rs.Annotations[model.RevisionAnnotation], *limit))
 	}
 }

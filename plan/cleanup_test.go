@@ -44,7 +44,7 @@ func TestCleanupOrderWithUnparsableRevisions(t *testing.T) {
 		var deleted []string
 		for _, a := range p.Actions {
 			if a.Kind == plan.DeleteReplicaSet {
-				deleted = append(deleted, a.Name)
+				deleted = append(deleted, a.Object.Name)
 			}
 		}
 		if !slices.Equal(deleted, c.want) {

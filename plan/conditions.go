@@ -17,16 +17,9 @@ func newCondition(t model.DeploymentConditionType, status model.ConditionStatus,
 // removed and c appended at the end, keeping the old lastTransitionTime when
 // the status is unchanged.
 //
-// SetDeploymentCondition modifies st in place: pass your own copy (the
-// planner calls it on its own copy of the status, never on its input).
+// SetDeploymentCondition modifies st in place but never the backing array
+// of its conditions, which it replaces.
 func SetDeploymentCondition(st *model.DeploymentStatus, c model.DeploymentCondition) {
-	setCondition(st, c, false)
-}
-
-// setCondition is SetDeploymentCondition. With owned, st's conditions are
-// the caller's alone (their backing array is shared with nothing) and
-// change in place, within spare capacity.
-func setCondition(st *model.DeploymentStatus, c model.DeploymentCondition, owned bool) {
 	if st == nil {
 		return
 	}
@@ -37,28 +30,39 @@ func setCondition(st *model.DeploymentStatus, c model.DeploymentCondition, owned
 	if cur != nil && cur.Status == c.Status {
 		c.LastTransitionTime = cur.LastTransitionTime
 	}
-	if owned {
-		st.Conditions = append(deleteCondition(st.Conditions, c.Type), c)
-		return
-	}
 	st.Conditions = append(withoutCondition(st.Conditions, c.Type, 1), c)
 }
 
-// RemoveDeploymentCondition removes the condition of type t from st.
+// RemoveDeploymentCondition removes the condition of type t from st,
+// replacing its conditions; none left is nil.
 func RemoveDeploymentCondition(st *model.DeploymentStatus, t model.DeploymentConditionType) {
-	removeCondition(st, t, false)
-}
-
-// removeCondition is RemoveDeploymentCondition; owned as for setCondition.
-func removeCondition(st *model.DeploymentStatus, t model.DeploymentConditionType, owned bool) {
 	if st == nil || len(st.Conditions) > 0 && st.Condition(t) == nil {
 		return // nothing to remove (an empty list still becomes nil below)
 	}
-	if !owned {
-		st.Conditions = withoutCondition(st.Conditions, t, 0)
+	st.Conditions = withoutCondition(st.Conditions, t, 0)
+}
+
+// setOwnCondition is SetDeploymentCondition for a status whose conditions
+// are the caller's alone (a status calculateStatus made): it changes them in
+// place, within their capacity.
+func setOwnCondition(st *model.DeploymentStatus, c model.DeploymentCondition) {
+	cur := st.Condition(c.Type)
+	if cur != nil && cur.Status == c.Status && cur.Reason == c.Reason {
 		return
 	}
-	if st.Conditions = deleteCondition(st.Conditions, t); len(st.Conditions) == 0 {
+	if cur != nil && cur.Status == c.Status {
+		c.LastTransitionTime = cur.LastTransitionTime
+	}
+	st.Conditions = append(slices.DeleteFunc(st.Conditions, func(x model.DeploymentCondition) bool { return x.Type == c.Type }), c)
+}
+
+// removeOwnCondition is RemoveDeploymentCondition for a status whose
+// conditions are the caller's alone; none left is nil.
+func removeOwnCondition(st *model.DeploymentStatus, t model.DeploymentConditionType) {
+	if len(st.Conditions) > 0 && st.Condition(t) == nil {
+		return
+	}
+	if st.Conditions = slices.DeleteFunc(st.Conditions, func(x model.DeploymentCondition) bool { return x.Type == t }); len(st.Conditions) == 0 {
 		st.Conditions = nil
 	}
 }
@@ -85,11 +89,6 @@ func withoutCondition(conds []model.DeploymentCondition, t model.DeploymentCondi
 	return out
 }
 
-// deleteCondition removes the conditions of type t from conds in place.
-func deleteCondition(conds []model.DeploymentCondition, t model.DeploymentConditionType) []model.DeploymentCondition {
-	return slices.DeleteFunc(conds, func(c model.DeploymentCondition) bool { return c.Type == t })
-}
-
 // checkPausedConditions records a pause or a resume in the Progressing
 // condition (pause and resume), unless the Deployment has no deadline or has
 // already timed out.
@@ -105,12 +104,14 @@ func (s *syncer) checkPausedConditions() {
 	pausedCond := cur != nil && cur.Reason == model.ReasonDeploymentPaused
 	switch {
 	case d.Spec.Paused && !pausedCond:
+		s.statusChanged = true
 		SetDeploymentCondition(&d.Status, newCondition(model.DeploymentProgressing, model.ConditionUnknown,
 			model.ReasonDeploymentPaused, "Deployment is paused", s.now))
-		s.updateStatus(s.mem.reason(ReasonPausedCondition, nil, "the Deployment was paused"))
+		s.updateStatus(reason(ReasonPausedCondition, nil, "the Deployment was paused"))
 	case !d.Spec.Paused && pausedCond:
+		s.statusChanged = true
 		SetDeploymentCondition(&d.Status, newCondition(model.DeploymentProgressing, model.ConditionUnknown,
 			model.ReasonDeploymentResumed, "Deployment is resumed", s.now))
-		s.updateStatus(s.mem.reason(ReasonPausedCondition, nil, "the Deployment was resumed: the progress deadline restarts"))
+		s.updateStatus(reason(ReasonPausedCondition, nil, "the Deployment was resumed: the progress deadline restarts"))
 	}
 }

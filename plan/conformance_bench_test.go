@@ -5,6 +5,9 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/rolloutplan/rolloutplan/plan"
 )
 
@@ -24,39 +27,25 @@ func TestConformanceStatesPlan(t *testing.T) {
 	states := readConformanceStates(t)
 	for i, s := range states {
 		p, err := plan.Sync(s)
-		if err != nil {
-			t.Fatalf("state %d: %v", i, err)
-		}
-		q, _ := plan.Sync(s)
+		require.NoError(t, syncFailure(err), "state %d", i)
+		q, err2 := plan.Sync(s)
 		a, _ := json.Marshal(p)
 		b, _ := json.Marshal(q)
 		if string(a) != string(b) {
 			t.Fatalf("state %d: two syncs differ:\n%s\n%s", i, a, b)
 		}
+		assert.Equal(t, err, err2, "state %d: the error of two syncs", i)
 	}
 }
 
 // BenchmarkSyncConformance is one plan.Sync per op, cycling through the 200
 // recorded conformance states, with the default (canonical) hasher.
 func BenchmarkSyncConformance(b *testing.B) {
-	benchConformance(b, func(s plan.State) (plan.Plan, error) { return plan.Sync(s) })
-}
-
-// BenchmarkPlannerConformance is BenchmarkSyncConformance through one
-// Planner: each state's objects are validated and hashed once, as for a
-// controller replanning objects from its informer cache.
-func BenchmarkPlannerConformance(b *testing.B) {
-	benchConformance(b, plan.NewPlanner().Sync)
-}
-
-// benchConformance is one call of sync per op, cycling through the 200
-// recorded conformance states.
-func benchConformance(b *testing.B, sync func(plan.State) (plan.Plan, error)) {
 	states := readConformanceStates(b)
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
-		if _, err := sync(states[i]); err != nil {
+		if _, err := plan.Sync(states[i]); syncFailure(err) != nil {
 			b.Fatal(err)
 		}
 		if i++; i == len(states) {

@@ -1,10 +1,12 @@
 package plan_test
 
 import (
-	"errors"
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/rolloutplan/rolloutplan/model"
 	"github.com/rolloutplan/rolloutplan/plan"
@@ -29,11 +31,11 @@ func TestCornerForeignNamespaceReplicaSetIgnored(t *testing.T) {
 	emptyNS.Namespace = ""
 	p := mustSync(t, plan.State{Deployment: d, ReplicaSets: []*model.ReplicaSet{foreign, emptyNS}, Now: t0}, fixedHash("h"))
 	a := actionAt(t, p, 0, plan.CreateReplicaSet)
-	if a.Namespace != "prod" || a.ReplicaSet.Namespace != "prod" || a.ReplicaSet.SpecReplicas() != 4 {
+	if a.Object.Namespace != "prod" || a.ReplicaSet.Namespace != "prod" || a.ReplicaSet.SpecReplicas() != 4 {
 		t.Fatalf("first write %s (object namespace %q, replicas %d), want a create of 4 in prod", a, a.ReplicaSet.Namespace, a.ReplicaSet.SpecReplicas())
 	}
 	for _, a := range p.Actions {
-		if a.Name == foreign.Name || a.Name == emptyNS.Name {
+		if a.Object.Name == foreign.Name || a.Object.Name == emptyNS.Name {
 			t.Errorf("write to a ReplicaSet of another namespace: %s", a)
 		}
 	}
@@ -57,14 +59,19 @@ func TestCornerForeignCopyDoesNotShadowLocal(t *testing.T) {
 	copyRS.UID = "uid-elsewhere"
 	copyRS.Spec.Replicas = i32(3)
 	p := mustSync(t, plan.State{Deployment: d, ReplicaSets: []*model.ReplicaSet{copyRS, old}, Now: t0}, fixedHash("h"))
+	scaled := false
 	for _, a := range p.Actions {
-		if a.ReplicaSet != nil && a.ReplicaSet.Namespace != ns {
-			t.Errorf("%s writes an object of namespace %q", a, a.ReplicaSet.Namespace)
+		if a.Object.Namespace != ns || a.ReplicaSet != nil && a.ReplicaSet.Namespace != ns {
+			t.Errorf("%s writes an object of another namespace", a)
 		}
-		if a.Kind == plan.UpdateReplicaSet && a.Name == old.Name && a.ReplicaSet.SpecReplicas() != 8 {
-			t.Errorf("old ReplicaSet scaled to %d, want 10 − maxUnavailable 2 = 8", a.ReplicaSet.SpecReplicas())
+		if a.Kind == plan.ScaleReplicaSet && a.Object.Name == old.Name {
+			scaled = true
+			assert.Equal(t, old.UID, a.Object.UID, "the ReplicaSet scaled")
+			assert.Equal(t, int32(10), a.Update.FromReplicas, "old ReplicaSet scaled from")
+			assert.Equal(t, int32(8), a.Update.Replicas, "old ReplicaSet scaled to 10 − maxUnavailable 2")
 		}
 	}
+	assert.True(t, scaled, "the old ReplicaSet is not scaled: %v", p.Actions)
 }
 
 // C2: Recreate groups pods by controller reference only. A pod of the old
@@ -140,11 +147,11 @@ func TestCornerPercentAboveInt32(t *testing.T) {
 // with upstream's intstr error.
 func TestCornerPercentBeyondInt64(t *testing.T) {
 	d := newDeployment("web", 1, "v1", rolling(pct("99999999999999999999%"), intStr(1)))
-	p := mustSync(t, plan.State{Deployment: d, Now: t0}, fixedHash("h"))
+	_, serr := syncChecked(t, plan.State{Deployment: d, Now: t0}, fixedHash("h"))
 	want := `invalid value for IntOrString: invalid value "99999999999999999999%": strconv.Atoi: parsing "99999999999999999999": value out of range`
-	if p.Err == nil || p.Err.Message != want || !errors.Is(p.Err, &plan.SyncError{Kind: plan.ErrKindInvalidFencepost}) {
-		t.Fatalf("Err = %v, want %s", p.Err, want)
-	}
+	require.NotNil(t, serr, "the sync ends without an error")
+	assert.Equal(t, want, serr.Message)
+	assert.ErrorIs(t, serr, &plan.SyncError{Kind: plan.ErrKindInvalidFencepost})
 }
 
 // C6: repeated condition types are valid for the API. Upstream reads the

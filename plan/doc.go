@@ -1,18 +1,41 @@
 // Package plan is the Deployment controller as a pure function: [Sync] takes
 // one Deployment, every ReplicaSet of its namespace, the Pods and an explicit
 // now, and returns the [Plan] the upstream controller (Kubernetes v1.36)
-// would carry out in one sync: the writes it attempts, in its order, the
-// events it records, when it wants to sync again and the error it ends with.
+// would carry out in one sync: a list of typed actions in upstream's order,
+// the events it records, when it wants to sync again, and why.
+//
+// # Actions
+//
+// Each [Action] says what it changes and on which object ([ObjectRef]:
+// namespace, name, UID and the resourceVersion it was planned from):
+//
+//   - [ScaleReplicaSet]: spec.replicas From → To, with the replica
+//     annotations it sets ([ReplicaSetUpdate]);
+//   - [UpdateReplicaSet]: annotations or minReadySeconds of the new
+//     ReplicaSet, its size unchanged ([ReplicaSetUpdate]);
+//   - [CreateReplicaSet]: the new ReplicaSet, whole;
+//   - [DeleteReplicaSet]: revision-history cleanup;
+//   - [AdoptReplicaSet], [ReleaseReplicaSet]: the owner reference patched in
+//     or out;
+//   - [UpdateDeploymentStatus], [UpdateDeployment]: the Deployment's
+//     annotations, status and (legacy rollback) template
+//     ([DeploymentUpdate]).
+//
+// Every action carries a [Reason]: a code, the numbers behind the decision
+// and a sentence. A sync that writes nothing has notes ([Plan.Notes]) that
+// say why: a spent surge or availability budget, old pods still
+// terminating, a pause.
 //
 // To start: put the Deployment (with model.Default applied if it did not come
 // from an API server), its namespace's ReplicaSets and Pods and the current
-// time into a [State], call [Sync], and read [Plan.Actions] in order, each with
-// the [Reason] behind it; the Example for Sync does exactly that. A program
-// that plans the same objects repeatedly (a controller's workers) uses a
-// [Planner], which answers as Sync does and validates and hashes each object
-// once. The package
-// layout, the import rules and the index of upstream names for every package
-// are at the end of this documentation.
+// time into a [State], call [Sync], and apply [Plan.Actions] in order, a
+// scale through the scale subresource, say; the Example for Sync does exactly
+// that. An adapter that wants the exact requests upstream sends (whole
+// objects, owner-reference patches) renders the plan with package
+// plan/render. A Plan shares no memory with its State or with another Plan:
+// a caller may change anything it gets. The package layout, the import
+// rules and the index of upstream names for every package are at the end
+// of this documentation.
 //
 // # Writes as upstream attempts them
 //
@@ -20,17 +43,25 @@
 // cached version (for example a Deployment status update inside
 // getNewReplicaSet followed by the final status update). A real API server
 // rejects the second write with a conflict and the sync is retried. The plan
-// lists every write upstream attempts, flags each write a real server would
-// reject ([Action.Conflict]) and records the first such write in
-// [Plan.ConflictAt]. [Plan.Accepted] is the prefix a real server applies;
-// [Plan.Coalesced] merges the writes into one per object for adapters that
-// prefer fewer round trips.
+// lists every write upstream attempts and flags each write a real server
+// would reject ([Action.Conflict]); [Plan.Rejected] finds the first and
+// [Plan.Accepted] is the prefix a real server applies. render.Coalesced
+// merges the rendered writes into one per object for adapters that prefer
+// fewer round trips.
 //
 // Near the int32 limits upstream's arithmetic wraps, and a write can carry a
 // negative size or status count that apps/v1 validation refuses. Such a
 // write is listed too, as upstream attempts it, marked with the server's
 // message ([Action.Invalid]); it ends the accepted prefix like a conflict,
-// and the plan ends with the server's error ([ErrKindInvalid]).
+// and Sync returns the server's error ([ErrKindInvalid]) with the plan.
+//
+// # Errors
+//
+// Sync returns one error. Invalid input (a *model.ValidationError naming
+// each field) comes with the zero Plan. An error upstream's sync ends with
+// on valid input (a hash collision, a write the server refuses) is a
+// *[SyncError], returned with the Plan of what upstream did before it
+// stopped, which is applied like any other.
 //
 // # One namespace
 //
@@ -64,9 +95,9 @@
 // Data flows one way, from plain objects through arithmetic to decisions and
 // on to simulations and tools:
 //
-//	model ──┬── proportion ──┐
-//	        ├── hash ────────┼── plan ── plan/replicaset ── plan/plantest ── plan/sim ── plan/rollout
-//	        └── revision ────┘
+//	model ──┬── proportion ──┐                   ┌── plan/render ── plan/inmemory ──┐
+//	        ├── hash ────────┼── plan ──────────┤                                   ├── plan/sim ── plan/rollout
+//	        └── revision ────┘                   └── plan/replicaset ── plan/plantest ┘
 //
 //	beside plan, on model alone:  plan/restart (plan/restart/replay on top), plan/enqueue
 //	outside the core module:      examples/appsv1, examples/kubectl, examples/controller, examples/bench
@@ -74,10 +105,11 @@
 // model holds the apps/v1-shaped types, defaulting and validation. proportion
 // does the replica arithmetic (fenceposts, proportional scaling), hash the
 // pod-template-hash, revision the revision annotations, cleanup order and
-// kubectl's rollback choice. plan decides one Deployment sync; plan/replicaset
-// decides one ReplicaSet sync (which pods to create and delete). plan/plantest
-// applies plans to an in-memory cluster and checks the rollout invariants
-// (plan/plantest/gen adds rapid generators); plan/sim runs both planners sync
+// kubectl's rollback choice. plan decides one Deployment sync; plan/render
+// turns its typed actions into upstream's write requests; plan/inmemory is an
+// in-memory API server that applies them; plan/replicaset decides one
+// ReplicaSet sync (which pods to create and delete). plan/plantest checks the
+// rollout invariants (plan/plantest/gen adds rapid generators); plan/sim runs both planners sync
 // after sync until a rollout settles; plan/rollout answers what kubectl rollout
 // prints and patches, and uses plan/sim for its what-if Lint. plan/enqueue
 // routes informer events to Deployment keys; plan/restart plans
@@ -90,10 +122,12 @@
 //   - model imports nothing of the module;
 //   - hash, revision and proportion import only model;
 //   - plan imports those four;
+//   - plan/render imports plan and below; plan/inmemory imports plan/render
+//     and below;
 //   - plan/replicaset imports plan and below;
 //   - plan/plantest imports plan, plan/replicaset and below;
 //     plan/plantest/gen may also import rapid, the only core package that may;
-//   - plan/sim imports plan/plantest and below;
+//   - plan/sim imports plan/plantest, plan/inmemory and below;
 //   - plan/rollout imports plan/sim and below;
 //   - plan/restart and plan/enqueue import only model
 //     (plan/restart/replay imports plan/restart);
@@ -186,6 +220,7 @@
 // restart.ParseChecksums and restart.FormatChecksums; the controller's
 // periodic check and restart decision is restart.Plan.
 //
-// plan/plantest and plan/sim have no upstream counterpart: they stand in for
-// the API server, the kubelet and the informers around the two controllers.
+// plan/render, plan/inmemory, plan/plantest and plan/sim have no upstream
+// counterpart: they stand in for the client, the API server, the kubelet and
+// the informers around the two controllers.
 package plan

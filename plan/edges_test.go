@@ -1,9 +1,11 @@
 package plan_test
 
 import (
-	"errors"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/rolloutplan/rolloutplan/model"
 	"github.com/rolloutplan/rolloutplan/plan"
@@ -20,18 +22,18 @@ func TestWrappedScaleIsMarkedInvalid(t *testing.T) {
 	d := newDeployment("web", 10, "v2", rolling(intStr(0), intStr(1)), revisionAnn(2), deadline(nil))
 	old := newRS(d, "v1", 1, 2147483647, at(-2*time.Hour))
 	cur := newRS(d, "v2", 2, 5, at(-time.Hour))
-	p := mustSync(t, plan.State{Deployment: d, ReplicaSets: []*model.ReplicaSet{old, cur}, Now: t0})
-	a := actionAt(t, p, 0, plan.UpdateReplicaSet)
+	p, serr := syncChecked(t, plan.State{Deployment: d, ReplicaSets: []*model.ReplicaSet{old, cur}, Now: t0})
+	a := actionAt(t, p, 0, plan.ScaleReplicaSet)
 	want := `ReplicaSet.apps "web-v2" is invalid: spec.replicas: Invalid value: -2147483637: must be greater than or equal to 0`
-	if a.Name != "web-v2" || a.ReplicaSet.SpecReplicas() != -2147483637 || a.Invalid != want {
-		t.Fatalf("first write %s (replicas %d, invalid %q), want web-v2 at -2147483637 marked %q", a, a.ReplicaSet.SpecReplicas(), a.Invalid, want)
+	if a.Object.Name != "web-v2" || a.Update.FromReplicas != 5 || a.Update.Replicas != -2147483637 || a.Invalid != want {
+		t.Fatalf("first write %s (invalid %q), want web-v2 5→-2147483637 marked %q", a, a.Invalid, want)
 	}
-	if !a.Rejected() || p.ConflictAt != 0 || len(p.Accepted()) != 0 || len(p.AcceptedEvents()) != 0 {
-		t.Errorf("ConflictAt %d, %d accepted writes, %d accepted events: want 0, 0, 0", p.ConflictAt, len(p.Accepted()), len(p.AcceptedEvents()))
+	if !a.Rejected() || rejectedAt(p) != 0 || len(p.Accepted()) != 0 || len(p.AcceptedEvents()) != 0 {
+		t.Errorf("first rejected %d, %d accepted writes, %d accepted events: want 0, 0, 0", rejectedAt(p), len(p.Accepted()), len(p.AcceptedEvents()))
 	}
-	if p.Err == nil || p.Err.Message != want || !errors.Is(p.Err, &plan.SyncError{Kind: plan.ErrKindInvalid}) {
-		t.Errorf("Err = %v, want the server's %q", p.Err, want)
-	}
+	require.NotNil(t, serr, "the sync ends without an error")
+	assert.Equal(t, want, serr.Message, "the sync's error is the server's")
+	assert.ErrorIs(t, serr, &plan.SyncError{Kind: plan.ErrKindInvalid})
 }
 
 // A status write whose wrapped sums break apps/v1 status validation is
@@ -43,7 +45,7 @@ func TestWrappedStatusIsMarkedInvalid(t *testing.T) {
 	rsStatus(a2, 2, 2, 2)
 	// Σ status.replicas = 2147483647 + 2 wraps to −2147483647; the new
 	// ReplicaSet alone reports 2147483647 updated pods.
-	p := mustSync(t, plan.State{Deployment: d, ReplicaSets: []*model.ReplicaSet{a1, a2}, Now: t0})
+	p, serr := syncChecked(t, plan.State{Deployment: d, ReplicaSets: []*model.ReplicaSet{a1, a2}, Now: t0})
 	var st *plan.Action
 	for i := range p.Actions {
 		if p.Actions[i].Kind == plan.UpdateDeploymentStatus && p.Actions[i].Invalid != "" {
@@ -61,6 +63,12 @@ func TestWrappedStatusIsMarkedInvalid(t *testing.T) {
 	if st.Invalid != want {
 		t.Errorf("status write marked\n%s\nwant\n%s", st.Invalid, want)
 	}
+	// It is the first write the server rejects: the sync ends with its error.
+	i, ok := p.Rejected()
+	require.True(t, ok, "no action rejected")
+	assert.Same(t, &p.Actions[i], st, "the first rejected action is not the invalid status write")
+	require.NotNil(t, serr, "the sync ends without an error")
+	assert.Equal(t, want, serr.Message, "the sync's error is the server's")
 }
 
 // Upstream's next revision is MaxRevision + 1 in int64, which wraps at the
@@ -98,18 +106,19 @@ func TestWrappedProportionalScaleIsMarkedInvalid(t *testing.T) {
 	d := newDeployment("web", 2147483647, "v2", rolling(pct("100%"), intStr(0)), revisionAnn(2), deadline(nil))
 	older := newRS(before, "v1", 1, 1, at(-2*time.Hour))
 	newer := newRS(before, "v2", 2, 1, at(-time.Hour))
-	p := mustSync(t, plan.State{Deployment: d, ReplicaSets: []*model.ReplicaSet{older, newer}, Now: t0})
-	first, second := actionAt(t, p, 0, plan.UpdateReplicaSet), actionAt(t, p, 1, plan.UpdateReplicaSet)
-	if first.Name != "web-v1" || first.ReplicaSet.SpecReplicas() != 0 || first.Invalid != "" {
-		t.Errorf("first write %s to %d (invalid %q), want web-v1 clamped to 0, accepted", first, first.ReplicaSet.SpecReplicas(), first.Invalid)
+	p, serr := syncChecked(t, plan.State{Deployment: d, ReplicaSets: []*model.ReplicaSet{older, newer}, Now: t0})
+	first, second := actionAt(t, p, 0, plan.ScaleReplicaSet), actionAt(t, p, 1, plan.ScaleReplicaSet)
+	if first.Object.Name != "web-v1" || first.Update.Replicas != 0 || first.Invalid != "" {
+		t.Errorf("first write %s (invalid %q), want web-v1 clamped to 0, accepted", first, first.Invalid)
 	}
 	want := `ReplicaSet.apps "web-v2" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0`
-	if second.Name != "web-v2" || second.ReplicaSet.SpecReplicas() != -1 || second.Invalid != want {
-		t.Errorf("second write %s to %d (invalid %q), want web-v2 to -1 marked %q", second, second.ReplicaSet.SpecReplicas(), second.Invalid, want)
+	if second.Object.Name != "web-v2" || second.Update.Replicas != -1 || second.Invalid != want {
+		t.Errorf("second write %s (invalid %q), want web-v2 to -1 marked %q", second, second.Invalid, want)
 	}
-	if p.ConflictAt != 1 || len(p.Accepted()) != 1 || p.Err == nil || p.Err.Message != want {
-		t.Errorf("ConflictAt %d, %d accepted, Err %v; want 1, 1, the server's error", p.ConflictAt, len(p.Accepted()), p.Err)
-	}
+	assert.Equal(t, 1, rejectedAt(p), "first rejected action")
+	assert.Len(t, p.Accepted(), 1, "accepted actions")
+	require.NotNil(t, serr, "the sync ends without an error")
+	assert.Equal(t, want, serr.Message, "the sync's error is the server's")
 }
 
 // The issue's other example: 10 replicas with maxSurge 2147483640. Upstream's
@@ -126,7 +135,7 @@ func TestSurgeNearInt32StallsAsUpstream(t *testing.T) {
 		t.Fatalf("create %d with max-replicas %q (invalid %q), want 0, \"-2147483646\", accepted",
 			a.ReplicaSet.SpecReplicas(), a.ReplicaSet.Annotations[model.MaxReplicasAnnotation], a.Invalid)
 	}
-	if p.ConflictAt != 2 || p.Err != nil {
-		t.Errorf("ConflictAt %d, Err %v: want only the usual second status write to conflict", p.ConflictAt, p.Err)
+	if rejectedAt(p) != 2 || !p.Actions[2].Conflict {
+		t.Errorf("first rejected action %d: want only the usual second status write to conflict", rejectedAt(p))
 	}
 }

@@ -1,6 +1,7 @@
 package plan_test
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -11,8 +12,8 @@ import (
 // Upstream sums spec.replicas in int32. An old ReplicaSet hand-sized to
 // 2147483647 makes the sum wrap, and upstream then scales the new ReplicaSet
 // to a negative size. The plan lists that write, marks it as one the API
-// server rejects, accepts nothing from it on, and ends with the server's
-// error, as upstream's sync does.
+// server rejects, accepts nothing from it on, and Sync returns the server's
+// error as a *plan.SyncError, as upstream's sync ends with it.
 func ExampleAction_Invalid() {
 	now := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 	d := model.Default(&model.Deployment{
@@ -40,16 +41,17 @@ func ExampleAction_Invalid() {
 	}
 	p, err := plan.Sync(plan.State{Deployment: d, ReplicaSets: []*model.ReplicaSet{
 		rs("old", "v1", "1", 2147483647, 2*time.Hour), rs("new", "v2", "2", 5, time.Hour)}, Now: now})
-	if err != nil {
-		fmt.Println(err)
+	var syncErr *plan.SyncError
+	if err != nil && !errors.As(err, &syncErr) {
+		fmt.Println("invalid input:", err)
 		return
 	}
 	first := p.Actions[0]
-	fmt.Println(first.Kind, first.Name, first.ReplicaSet.SpecReplicas())
+	fmt.Println(first.Kind, first.Object.Name, "from", first.Update.FromReplicas, "to", first.Update.Replicas)
 	fmt.Println("rejected:", first.Rejected(), "accepted writes:", len(p.Accepted()))
-	fmt.Println(p.Err)
+	fmt.Println(syncErr.Kind, syncErr)
 	// Output:
-	// UpdateReplicaSet web-new -2147483637
+	// ScaleReplicaSet web-new from 5 to -2147483637
 	// rejected: true accepted writes: 0
-	// ReplicaSet.apps "web-new" is invalid: spec.replicas: Invalid value: -2147483637: must be greater than or equal to 0
+	// Invalid ReplicaSet.apps "web-new" is invalid: spec.replicas: Invalid value: -2147483637: must be greater than or equal to 0
 }

@@ -54,7 +54,7 @@ func (s State) GoString() string { return s.String() }
 
 // String renders the plan on one line: each action as kind and object (with
 // the size written for ReplicaSet writes), where a real API server would
-// reject the first one, the number of events, the requeue, the error, and
+// reject the first one, the number of events, the requeue, and
 // the first note of a plan without actions. For example:
 //
 //	Plan [CreateReplicaSet default/web-7f9(1) UpdateDeploymentStatus default/web]; 2 events; requeue after 10m0s
@@ -68,21 +68,21 @@ func (p Plan) String() string {
 		}
 		b.WriteString(string(a.Kind))
 		b.WriteByte(' ')
-		if a.Namespace != "" {
-			b.WriteString(shortName(a.Namespace))
+		if a.Object.Namespace != "" {
+			b.WriteString(shortName(a.Object.Namespace))
 			b.WriteByte('/')
 		}
-		b.WriteString(shortName(a.Name))
-		if rs := a.ReplicaSet; rs != nil && rs.Spec.Replicas != nil {
+		b.WriteString(shortName(a.Object.Name))
+		if n, ok := a.replicasWritten(); ok {
 			b.WriteByte('(')
-			b.WriteString(strconv.Itoa(int(*rs.Spec.Replicas)))
+			b.WriteString(strconv.Itoa(int(n)))
 			b.WriteByte(')')
 		}
 	}
 	b.WriteByte(']')
-	if p.ConflictAt >= 0 && p.ConflictAt < len(p.Actions) {
+	if i, ok := p.Rejected(); ok {
 		b.WriteString("; rejected from action ")
-		b.WriteString(strconv.Itoa(p.ConflictAt))
+		b.WriteString(strconv.Itoa(i))
 	}
 	if n := len(p.Events); n > 0 {
 		b.WriteString("; ")
@@ -101,10 +101,6 @@ func (p Plan) String() string {
 	default:
 		b.WriteString("; requeue ")
 		b.WriteString(string(p.Requeue.Kind))
-	}
-	if p.Err != nil {
-		b.WriteString("; error ")
-		b.WriteString(string(p.Err.Kind))
 	}
 	if len(p.Actions) == 0 && len(p.Notes) > 0 {
 		b.WriteString("; note ")
@@ -125,4 +121,15 @@ func shortName(s string) string {
 		cut--
 	}
 	return s[:cut] + "…"
+}
+
+// replicasWritten returns the spec.replicas a ReplicaSet write sends.
+func (a Action) replicasWritten() (int32, bool) {
+	switch {
+	case a.ReplicaSet != nil && a.ReplicaSet.Spec.Replicas != nil:
+		return *a.ReplicaSet.Spec.Replicas, true
+	case a.Update != nil:
+		return a.Update.Replicas, true
+	}
+	return 0, false
 }

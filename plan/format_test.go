@@ -53,15 +53,16 @@ func TestStateAndPlanString(t *testing.T) {
 	if g := (plan.State{}).String(); g != "State at <zero now>: <nil>; ReplicaSets []; 0 pods" {
 		t.Errorf("zero State = %q", g)
 	}
-	p := plan.Plan{ConflictAt: 1, Requeue: plan.Requeue{Kind: plan.RequeueAfter, After: 10 * time.Minute},
-		Actions: []plan.Action{{Kind: plan.CreateReplicaSet, Namespace: "default", Name: rs.Name, ReplicaSet: rs},
-			{Kind: plan.UpdateDeploymentStatus, Namespace: "default", Name: "web"}},
-		Events: []plan.Event{{}}, Err: &plan.SyncError{Kind: plan.ErrKindAlreadyExists}}
-	want := "Plan [CreateReplicaSet default/" + rs.Name + "(3) UpdateDeploymentStatus default/web]; rejected from action 1; 1 event; requeue after 10m0s; error " + string(plan.ErrKindAlreadyExists)
+	p := plan.Plan{Requeue: plan.Requeue{Kind: plan.RequeueAfter, After: 10 * time.Minute},
+		Actions: []plan.Action{{Kind: plan.CreateReplicaSet, Object: plan.ObjectRef{Namespace: "default", Name: rs.Name}, ReplicaSet: rs},
+			{Kind: plan.UpdateDeploymentStatus, Object: plan.ObjectRef{Namespace: "default", Name: "web"}, Conflict: true},
+			{Kind: plan.ScaleReplicaSet, Object: plan.ObjectRef{Namespace: "default", Name: rs.Name}, Update: &plan.ReplicaSetUpdate{FromReplicas: 3, Replicas: 5}}},
+		Events: []plan.Event{{}}}
+	want := "Plan [CreateReplicaSet default/" + rs.Name + "(3) UpdateDeploymentStatus default/web ScaleReplicaSet default/" + rs.Name + "(5)]; rejected from action 1; 1 event; requeue after 10m0s"
 	if g := p.String(); g != want {
 		t.Errorf("Plan.String() = %q, want %q", g, want)
 	}
-	empty := plan.Plan{ConflictAt: -1, Notes: []plan.Reason{{Code: "DeploymentPaused"}}}
+	empty := plan.Plan{Notes: []plan.Reason{{Code: "DeploymentPaused"}}}
 	if g := empty.String(); g != "Plan []; note DeploymentPaused" {
 		t.Errorf("empty Plan.String() = %q", g)
 	}

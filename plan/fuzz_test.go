@@ -11,18 +11,21 @@ import (
 	"github.com/rolloutplan/rolloutplan/model"
 	"github.com/rolloutplan/rolloutplan/plan"
 	"github.com/rolloutplan/rolloutplan/plan/plantest"
+	"github.com/rolloutplan/rolloutplan/plan/render"
 )
 
 // checkFuzzedState is what every fuzzed state must satisfy: Sync never
 // panics; it either rejects the input with a *model.ValidationError, or
-// returns a plan whose writes respect I1–I3 (up to documented upstream
-// quirks) and that does not depend on the order of the input.
+// returns a plan (with the *plan.SyncError upstream's sync ends with, if
+// any) whose writes respect I1–I3 (up to documented upstream quirks), that
+// renders, and that does not depend on the order of the input.
 func checkFuzzedState(t *testing.T, s plan.State) {
 	p, err := plan.Sync(s)
-	if err != nil {
+	var serr *plan.SyncError
+	if err != nil && !errors.As(err, &serr) {
 		var verr *model.ValidationError
 		if !errors.As(err, &verr) || !errors.Is(err, model.ErrInvalid) {
-			t.Fatalf("Sync failed with %T %v, want a *model.ValidationError", err, err)
+			t.Fatalf("Sync failed with %T %v, want a *model.ValidationError or a *plan.SyncError", err, err)
 		}
 		return
 	}
@@ -31,22 +34,29 @@ func checkFuzzedState(t *testing.T, s plan.State) {
 			t.Fatalf("%s\nactions: %v", v, p.Actions)
 		}
 	}
-	// Writes a server rejects as invalid are marked, and none is accepted.
-	for i, a := range p.Actions {
-		if a.Invalid != "" && (p.ConflictAt < 0 || i < p.ConflictAt) {
-			t.Fatalf("invalid write %d (%s) before ConflictAt %d", i, a, p.ConflictAt)
+	// A write a server rejects as invalid ends the sync with the server's
+	// error, and nothing after it is accepted.
+	if i, ok := p.Rejected(); ok && p.Actions[i].Invalid != "" {
+		if serr == nil || serr.Kind != plan.ErrKindInvalid || serr.Message != p.Actions[i].Invalid {
+			t.Fatalf("invalid write %d (%s: %s), but the sync ends with %v", i, p.Actions[i], p.Actions[i].Invalid, err)
 		}
 	}
 	for _, a := range p.Accepted() {
-		if a.ReplicaSet != nil && a.ReplicaSet.SpecReplicas() < 0 {
-			t.Fatalf("accepted write %s with spec.replicas %d", a, a.ReplicaSet.SpecReplicas())
+		if a.Invalid != "" {
+			t.Fatalf("accepted write %s marked invalid", a)
 		}
-		if d := a.Deployment; d != nil && a.Kind == plan.UpdateDeploymentStatus {
-			st := d.Status
+		if a.ReplicaSet != nil && a.ReplicaSet.SpecReplicas() < 0 || a.Update != nil && a.Update.Replicas < 0 {
+			t.Fatalf("accepted write %s with a negative spec.replicas", a)
+		}
+		if u := a.Deployment; u != nil && u.Status != nil && a.Kind == plan.UpdateDeploymentStatus {
+			st := u.Status
 			if st.Replicas < 0 || st.UpdatedReplicas < 0 || st.ReadyReplicas < 0 || st.AvailableReplicas < 0 || st.UnavailableReplicas < 0 {
 				t.Fatalf("accepted status write with a negative count: %+v", st)
 			}
 		}
+	}
+	if _, err := render.Writes(s, p); err != nil {
+		t.Fatalf("render.Writes: %v", err)
 	}
 	for _, v := range plantest.CheckDeterminism(s) {
 		t.Fatal(v)

@@ -31,7 +31,7 @@ func TestHasherOutputIsChecked(t *testing.T) {
 			h := c.hash
 			p, err := plan.Sync(plan.State{Deployment: d, Now: t0}, plan.WithHasher(func(model.PodTemplate, *int32) string { return h }))
 			if c.ok {
-				if err != nil || p.Actions[0].Name != "web-"+h {
+				if err != nil || p.Actions[0].Object.Name != "web-"+h {
 					t.Fatalf("Sync = %v, %v", p.Actions, err)
 				}
 				return

@@ -1,8 +1,8 @@
 package plan_test
 
 import (
+	"errors"
 	"fmt"
-	"github.com/rolloutplan/rolloutplan/internal/casetest"
 	"maps"
 	"slices"
 	"strconv"
@@ -11,9 +11,12 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/require"
 
+	"github.com/rolloutplan/rolloutplan/internal/casetest"
 	"github.com/rolloutplan/rolloutplan/model"
 	"github.com/rolloutplan/rolloutplan/plan"
+	"github.com/rolloutplan/rolloutplan/plan/render"
 )
 
 // why names a table case and says, in one line, where its expected numbers
@@ -84,6 +87,8 @@ func at(d time.Duration) time.Time { return t0.Add(d) }
 const ns = "default"
 
 func i32(v int32) *int32 { return &v }
+
+func ptr[T any](v T) *T { return &v }
 
 func intStr(v int32) *model.IntOrString { return model.IntOrStringPtr(model.FromInt(v)) }
 
@@ -286,29 +291,42 @@ func cloneState(s plan.State) plan.State {
 	return out
 }
 
-// mustSync plans s and fails the test on a validation error. On the way it
-// checks two contract points for every sync of this package: the input is
-// left exactly as it was, and the same state with its slices reversed gives
-// the same plan.
+// mustSync plans s and fails the test on any error: invalid input, or a
+// sync that ends with an error (use syncChecked for those). It checks the
+// contract points of syncChecked on the way.
 func mustSync(t *testing.T, s plan.State, opts ...plan.Option) plan.Plan {
 	t.Helper()
-	before := cloneState(s)
-	p, err := plan.Sync(s, opts...)
-	if err != nil {
-		t.Fatalf("Sync: %v", err)
+	p, serr := syncChecked(t, s, opts...)
+	if serr != nil {
+		t.Fatalf("the sync ended with %s error %q", serr.Kind, serr.Message)
 	}
+	return p
+}
+
+// syncChecked plans s, fails the test on invalid input, and returns the plan
+// with the error upstream's sync ends with (nil when none). On the way it
+// checks contract points of every sync of this package: the input is left
+// exactly as it was; the same state with its slices reversed gives the same
+// plan and error; every action has a reason and an empty plan a note; the
+// plan renders; and the plan aliases neither its input nor another plan:
+// scribbling over all of it leaves the input, and a replan, as they were.
+// It returns that replan.
+func syncChecked(t *testing.T, s plan.State, opts ...plan.Option) (plan.Plan, *plan.SyncError) {
+	t.Helper()
+	before := cloneState(s)
+	p, serr := syncOrFail(t, s, opts...)
 	if diff := cmp.Diff(before, s); diff != "" {
 		t.Errorf("Sync modified its input (-before +after):\n%s", diff)
 	}
 	rev := cloneState(s)
 	slices.Reverse(rev.ReplicaSets)
 	slices.Reverse(rev.Pods)
-	p2, err := plan.Sync(rev, opts...)
-	if err != nil {
-		t.Fatalf("Sync (reversed input): %v", err)
-	}
+	p2, serr2 := syncOrFail(t, rev, opts...)
 	if diff := cmp.Diff(p, p2); diff != "" {
 		t.Errorf("Sync depends on the order of the input slices (-given +reversed):\n%s", diff)
+	}
+	if diff := cmp.Diff(serr, serr2); diff != "" {
+		t.Errorf("the sync's error depends on the order of the input slices (-given +reversed):\n%s", diff)
 	}
 	// Every write carries its reason, and an empty plan says
 	// why nothing happened.
@@ -325,16 +343,43 @@ func mustSync(t *testing.T, s plan.State, opts ...plan.Option) plan.Plan {
 			t.Errorf("event %q recorded against %q", e.Message, e.Object)
 		}
 	}
-	return p
+	if _, err := render.Writes(s, p); err != nil {
+		t.Errorf("render.Writes: %v", err)
+	}
+	scribble(&p)
+	if diff := cmp.Diff(before, s); diff != "" {
+		t.Errorf("changing the plan changed its input (-before +after):\n%s", diff)
+	}
+	p3, _ := syncOrFail(t, s, opts...)
+	if diff := cmp.Diff(p2, p3); diff != "" {
+		t.Errorf("changing a plan changed the next plan of the same state (-before +after):\n%s", diff)
+	}
+	return p3, serr
 }
 
-// summary renders the actions as "Kind name [replicas=n] [conflict]".
+// syncOrFail plans s and fails the test when Sync refuses the input; a
+// *plan.SyncError is returned, nil when the sync ends without one.
+func syncOrFail(t *testing.T, s plan.State, opts ...plan.Option) (plan.Plan, *plan.SyncError) {
+	t.Helper()
+	p, err := plan.Sync(s, opts...)
+	var serr *plan.SyncError
+	if err != nil && !errors.As(err, &serr) {
+		t.Fatalf("Sync: %v", err)
+	}
+	return p, serr
+}
+
+// summary renders the actions as "Kind name [replicas=n] [conflict]", n
+// being the size a create or an update of a ReplicaSet writes.
 func summary(p plan.Plan) []string {
 	out := make([]string, 0, len(p.Actions))
 	for _, a := range p.Actions {
-		s := string(a.Kind) + " " + a.Name
-		if a.ReplicaSet != nil {
+		s := string(a.Kind) + " " + a.Object.Name
+		switch {
+		case a.ReplicaSet != nil:
 			s += fmt.Sprintf(" replicas=%d", a.ReplicaSet.SpecReplicas())
+		case a.Update != nil:
+			s += fmt.Sprintf(" replicas=%d", a.Update.Replicas)
 		}
 		if a.Conflict {
 			s += " conflict"
@@ -353,9 +398,17 @@ func events(p plan.Plan) []string {
 	return out
 }
 
-// checkPlan compares the action summary, the events and ConflictAt with
-// what a test expects.
-func checkPlan(t *testing.T, p plan.Plan, wantActions, wantEvents []string, wantConflictAt int) {
+// rejectedAt is the index of the first action a server rejects, or -1.
+func rejectedAt(p plan.Plan) int {
+	if i, ok := p.Rejected(); ok {
+		return i
+	}
+	return -1
+}
+
+// checkPlan compares the action summary, the events and the index of the
+// first rejected action (-1 for none) with what a test expects.
+func checkPlan(t *testing.T, p plan.Plan, wantActions, wantEvents []string, wantRejected int) {
 	t.Helper()
 	if diff := cmp.Diff(wantActions, summary(p), cmpEmpty); diff != "" {
 		t.Errorf("actions (-want +got):\n%s", diff)
@@ -363,25 +416,51 @@ func checkPlan(t *testing.T, p plan.Plan, wantActions, wantEvents []string, want
 	if diff := cmp.Diff(wantEvents, events(p), cmpEmpty); diff != "" {
 		t.Errorf("events (-want +got):\n%s", diff)
 	}
-	if p.ConflictAt != wantConflictAt {
-		t.Errorf("ConflictAt = %d, want %d", p.ConflictAt, wantConflictAt)
+	if got := rejectedAt(p); got != wantRejected {
+		t.Errorf("first rejected action = %d, want %d", got, wantRejected)
 	}
 }
 
 // cmpEmpty treats nil and empty string slices alike in checkPlan.
 var cmpEmpty = cmp.Comparer(func(a, b []string) bool { return slices.Equal(a, b) })
 
-// lastStatusWrite returns the Deployment of the last UpdateDeploymentStatus
-// action, failing the test when there is none.
-func lastStatusWrite(t *testing.T, p plan.Plan) *model.Deployment {
+// lastStatus returns the status the last UpdateDeploymentStatus action
+// writes, failing the test when there is none.
+func lastStatus(t *testing.T, p plan.Plan) *model.DeploymentStatus {
 	t.Helper()
 	for i := len(p.Actions) - 1; i >= 0; i-- {
 		if a := p.Actions[i]; a.Kind == plan.UpdateDeploymentStatus {
-			return a.Deployment
+			require.NotNil(t, a.Deployment, "UpdateDeploymentStatus without a change")
+			require.NotNil(t, a.Deployment.Status, "UpdateDeploymentStatus without a status")
+			return a.Deployment.Status
 		}
 	}
 	t.Fatalf("no UpdateDeploymentStatus in %q", summary(p))
 	return nil
+}
+
+// lastStatusWrite returns the whole Deployment the last
+// UpdateDeploymentStatus action of p (planned from s) sends, as rendered,
+// failing the test when there is none. Tests that replay several syncs feed
+// it to the next one, as a server would store it.
+func lastStatusWrite(t *testing.T, s plan.State, p plan.Plan) *model.Deployment {
+	t.Helper()
+	ws := rendered(t, s, p)
+	for i := len(ws) - 1; i >= 0; i-- {
+		if ws[i].Kind == render.UpdateDeploymentStatus {
+			return ws[i].Deployment
+		}
+	}
+	t.Fatalf("no UpdateDeploymentStatus in %q", summary(p))
+	return nil
+}
+
+// rendered returns the write requests of p, planned from s.
+func rendered(t *testing.T, s plan.State, p plan.Plan) []render.Write {
+	t.Helper()
+	ws, err := render.Writes(s, p)
+	require.NoError(t, err, "render.Writes")
+	return ws
 }
 
 // actionAt returns the i-th action, failing the test when it is missing or

@@ -1,8 +1,11 @@
 package plan
 
 import (
+	"maps"
 	"strconv"
 	"strings"
+
+	"github.com/rolloutplan/rolloutplan/model"
 )
 
 // ErrKindInvalid: a write of the sync is one a real API server rejects as
@@ -16,29 +19,43 @@ const ErrKindInvalid ErrorKind = "Invalid"
 // the lengths of an object's annotation keys and values (256 KiB).
 const totalAnnotationSizeLimit = 256 << 10
 
-// Rejected reports whether a real API server rejects the write: with a
-// conflict ([Action.Conflict]) or as invalid ([Action.Invalid]).
-func (a Action) Rejected() bool { return a.Conflict || a.Invalid != "" }
-
 // invalidWrite returns the message with which a real API server rejects the
 // write as invalid, or "". It checks the rules of apps/v1 validation that
 // the controller's int32 arithmetic can break: non-negative sizes and
 // status counts, status counts consistent with status.replicas, and the
 // total annotation size. Every other field of a written object comes from
 // objects the server already accepted.
-func invalidWrite(a Action) string {
+//
+// in is the State's Deployment and rs the ReplicaSet of the action's name
+// in the State (or the one the plan creates): the objects the write's
+// changes apply to.
+func invalidWrite(a Action, in *model.Deployment, rs *model.ReplicaSet) string {
 	var errs fieldErrors
-	switch {
-	case a.ReplicaSet != nil && (a.Kind == CreateReplicaSet || a.Kind == UpdateReplicaSet):
-		rs := a.ReplicaSet
-		errs.nonNegative("spec.replicas", int64(rs.SpecReplicas()))
-		errs.nonNegative("spec.minReadySeconds", int64(rs.Spec.MinReadySeconds))
-		errs.annotations(rs.Annotations)
-		return errs.message("ReplicaSet.apps", rs.Name)
-	case a.Deployment != nil && a.Kind == UpdateDeploymentStatus:
-		d := a.Deployment
-		errs.annotations(d.Annotations)
-		st := &d.Status
+	switch a.Kind {
+	case CreateReplicaSet:
+		c := a.ReplicaSet
+		errs.nonNegative("spec.replicas", int64(c.SpecReplicas()))
+		errs.nonNegative("spec.minReadySeconds", int64(c.Spec.MinReadySeconds))
+		errs.annotations(c.Annotations, nil)
+		return errs.message("ReplicaSet.apps", c.Name)
+	case ScaleReplicaSet, UpdateReplicaSet:
+		u := a.Update
+		minReady := int32(0)
+		var annotations map[string]string
+		if rs != nil {
+			minReady, annotations = rs.Spec.MinReadySeconds, rs.Annotations
+		}
+		if u.MinReadySeconds != nil {
+			minReady = *u.MinReadySeconds
+		}
+		errs.nonNegative("spec.replicas", int64(u.Replicas))
+		errs.nonNegative("spec.minReadySeconds", int64(minReady))
+		errs.annotations(annotations, u.Annotations)
+		return errs.message("ReplicaSet.apps", a.Object.Name)
+	case UpdateDeploymentStatus:
+		u := a.Deployment
+		errs.annotations(withoutKeys(in.Annotations, u.RemovedAnnotations), u.Annotations)
+		st := u.Status
 		errs.nonNegative("status.observedGeneration", st.ObservedGeneration)
 		errs.nonNegative("status.replicas", int64(st.Replicas))
 		errs.nonNegative("status.updatedReplicas", int64(st.UpdatedReplicas))
@@ -56,12 +73,25 @@ func invalidWrite(a Action) string {
 		errs.check(st.ReadyReplicas > st.Replicas, "status.readyReplicas", int64(st.ReadyReplicas), msg)
 		errs.check(st.AvailableReplicas > st.Replicas, "status.availableReplicas", int64(st.AvailableReplicas), msg)
 		errs.check(st.AvailableReplicas > st.ReadyReplicas, "status.availableReplicas", int64(st.AvailableReplicas), "cannot be greater than readyReplicas")
-		return errs.message("Deployment.apps", d.Name)
-	case a.Deployment != nil && a.Kind == UpdateDeployment:
-		errs.annotations(a.Deployment.Annotations)
-		return errs.message("Deployment.apps", a.Deployment.Name)
+		return errs.message("Deployment.apps", a.Object.Name)
+	case UpdateDeployment:
+		u := a.Deployment
+		errs.annotations(withoutKeys(in.Annotations, u.RemovedAnnotations), u.Annotations)
+		return errs.message("Deployment.apps", a.Object.Name)
 	}
 	return ""
+}
+
+// withoutKeys returns m without the keys, or m itself when there are none.
+func withoutKeys(m map[string]string, keys []string) map[string]string {
+	if len(keys) == 0 {
+		return m
+	}
+	out := maps.Clone(m)
+	for _, k := range keys {
+		delete(out, k)
+	}
+	return out
 }
 
 // fieldErrors collects field errors rendered as the API server renders
@@ -78,9 +108,16 @@ func (f *fieldErrors) nonNegative(field string, value int64) {
 	f.check(value < 0, field, value, "must be greater than or equal to 0")
 }
 
-func (f *fieldErrors) annotations(annotations map[string]string) {
+// annotations checks the total size of the annotations base would have
+// with set written over it.
+func (f *fieldErrors) annotations(base, set map[string]string) {
 	size := 0
-	for k, v := range annotations {
+	for k, v := range base {
+		if _, over := set[k]; !over {
+			size += len(k) + len(v)
+		}
+	}
+	for k, v := range set {
 		size += len(k) + len(v)
 	}
 	if size > totalAnnotationSizeLimit {
@@ -98,24 +135,4 @@ func (f fieldErrors) message(kind, name string) string {
 		return kind + " " + strconv.Quote(name) + " is invalid: " + f[0]
 	}
 	return kind + " " + strconv.Quote(name) + " is invalid: [" + strings.Join(f, ", ") + "]"
-}
-
-// markInvalid records, on the syncer's last action, whether the server
-// rejects it as invalid; a conflict is reported first by the server, so an
-// action that conflicts is not checked.
-func markInvalid(a *Action) {
-	if !a.Conflict {
-		a.Invalid = invalidWrite(*a)
-	}
-}
-
-// invalidOutcome makes a plan whose first rejected write is invalid end
-// with the server's error, as upstream's sync does.
-func invalidOutcome(p *Plan) {
-	if p.ConflictAt < 0 || p.ConflictAt >= len(p.Actions) {
-		return
-	}
-	if a := p.Actions[p.ConflictAt]; a.Invalid != "" {
-		p.Err = &SyncError{Kind: ErrKindInvalid, Message: a.Invalid}
-	}
 }

@@ -45,28 +45,16 @@ func rsMeta(rs *model.ReplicaSet) *model.ObjectMeta { return &rs.ObjectMeta }
 
 func podMeta(p *model.Pod) *model.ObjectMeta { return &p.ObjectMeta }
 
-// foreignReplicaSets counts the ReplicaSets of rss scopeToNamespace leaves
-// out for namespace ns.
-func foreignReplicaSets(rss []*model.ReplicaSet, ns string) int { return countForeign(rss, ns, rsMeta) }
-
-// foreignPods counts the pods scopeToNamespace leaves out for namespace ns.
-func foreignPods(pods []*model.Pod, ns string) int { return countForeign(pods, ns, podMeta) }
-
 // scopeToNamespace drops the ReplicaSets and Pods of other namespaces from
 // the syncer's view, as upstream's namespaced listers do, and notes how
-// many it dropped. When a Planner's validation found the State's lists to
-// be part of remembered lists whose objects are all in the Deployment's
-// namespace, nothing is dropped and the lists are not scanned again.
+// many it dropped.
 func (s *syncer) scopeToNamespace() {
-	if s.lists.inNS {
-		return
-	}
 	ns := s.d.Namespace
 	var rsOut, podOut int
 	s.all, rsOut = inNamespace(s.all, ns, rsMeta)
 	s.pods, podOut = inNamespace(s.pods, ns, podMeta)
 	if rsOut+podOut > 0 {
-		s.note(s.mem.reason(NoteOtherNamespace, s.mem.vals(v("replicaSets", int64(rsOut)), v("pods", int64(podOut))),
+		s.note(reason(NoteOtherNamespace, vals(v("replicaSets", int64(rsOut)), v("pods", int64(podOut))),
 			"ignored %d ReplicaSets and %d Pods of other namespaces than %q: upstream lists only the Deployment's namespace",
 			rsOut, podOut, ns))
 	}

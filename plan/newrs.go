@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"fmt"
 	"maps"
 	"strconv"
 
@@ -66,8 +67,8 @@ func (s *syncer) getAllReplicaSetsAndSyncRevision(rsList []*model.ReplicaSet, cr
 		existing, oldRSs = f.existing, f.oldRSs
 	} else {
 		// rsList is the claimed list, already in creation order.
-		existing = s.findNewReplicaSet(rsList)
-		oldRSs = s.mem.rsSlice(len(rsList))
+		existing = FindNewReplicaSet(s.d, rsList)
+		oldRSs = make([]*model.ReplicaSet, 0, len(rsList))
 		for _, rs := range rsList {
 			if rs != existing {
 				oldRSs = append(oldRSs, rs)
@@ -120,25 +121,26 @@ func (s *syncer) getNewReplicaSet(existing *model.ReplicaSet, oldRSs []*model.Re
 			annChanged = revision.SetNewReplicaSetAnnotations(d, c, newRevision, model.MaxRevisionHistoryLength)
 		}
 		if annChanged || c.Spec.MinReadySeconds != d.Spec.MinReadySeconds {
-			sent := s.copyInput(existing)
+			sent := *existing
 			if annCopied {
 				sent.Annotations = c.Annotations
 			}
 			sent.Spec.MinReadySeconds = d.Spec.MinReadySeconds
-			out := s.writeReplicaSet(UpdateReplicaSet, sent, existing, s.mem.reason(ReasonSyncNewReplicaSet,
-				s.mem.vals(v("minReadySeconds", int64(d.Spec.MinReadySeconds))),
+			out := s.updateReplicaSet(&sent, existing, reason(ReasonSyncNewReplicaSet,
+				vals(v("minReadySeconds", int64(d.Spec.MinReadySeconds))),
 				"the new ReplicaSet %s gets the Deployment's annotations, revision %s and minReadySeconds %d",
 				sent.Name, sent.Annotations[model.RevisionAnnotation], d.Spec.MinReadySeconds))
 			return out, true
 		}
 		needs := s.setDeploymentRevision(c.Annotations[model.RevisionAnnotation])
 		if HasProgressDeadline(d) && d.Status.Condition(model.DeploymentProgressing) == nil {
+			s.statusChanged = true
 			SetDeploymentCondition(&d.Status, newCondition(model.DeploymentProgressing, model.ConditionTrue,
-				model.ReasonFoundNewReplicaSet, s.mem.sprintf("Found new replica set %q", c.Name), s.now))
+				model.ReasonFoundNewReplicaSet, fmt.Sprintf("Found new replica set %q", c.Name), s.now))
 			needs = true
 		}
 		if needs {
-			s.updateStatus(s.mem.reason(ReasonSyncRevision, nil, "the Deployment records revision %s of its new ReplicaSet %s",
+			s.updateStatus(reason(ReasonSyncRevision, nil, "the Deployment records revision %s of its new ReplicaSet %s",
 				c.Annotations[model.RevisionAnnotation], c.Name))
 		}
 		// Upstream goes on with its copy, which can carry annotations copied
@@ -158,59 +160,32 @@ func (s *syncer) createNewReplicaSet(oldRSs []*model.ReplicaSet, newRevision str
 		s.hasherErr = err
 		return nil, false
 	}
-	// Copies of the template and the selector; the label maps are made anew
-	// with the hash rather than copied twice, and the ReplicaSet's labels,
-	// its template's and (when the Deployment's are equal) its selector's
-	// are one map (see labelMaps). Under shareInput (a Planner's), the
-	// template's annotations and the selector's expressions, which the
-	// ReplicaSet carries unchanged, are the Deployment's.
-	tmpl := d.Spec.Template
+	// The new ReplicaSet shares nothing with the Deployment: the plan hands
+	// it to the caller.
+	tmpl := d.Spec.Template.DeepCopy()
 	tmpl.Labels = withLabel(d.Spec.Template.Labels, model.PodTemplateHashLabel, podHash)
-	if !s.cfg.shareInput {
-		tmpl.Annotations = maps.Clone(d.Spec.Template.Annotations)
-	}
-	// The ReplicaSet, its owner reference, replicas and selector are one
-	// allocation (see createdReplicaSet), with room for the sync's further
-	// writes when it is to be created (see planMemory.created): not when
-	// its name is taken.
+	selector := d.Spec.Selector.DeepCopy()
+	selector.MatchLabels = withLabel(d.Spec.Selector.MatchLabels, model.PodTemplateHashLabel, podHash)
 	name := hash.ReplicaSetName(d.Name, podHash)
 	taken := s.replicaSetNamed(name)
-	c := s.mem.created(taken == nil)
-	selector := &c.selector
-	if d.Spec.Selector.MatchExpressions != nil {
-		sel := *d.Spec.Selector
-		sel.MatchLabels = nil
-		if !s.cfg.shareInput {
-			sel = *sel.DeepCopy()
-		}
-		*selector = sel
-	}
-	if maps.Equal(d.Spec.Selector.MatchLabels, d.Spec.Template.Labels) && d.Spec.Selector.MatchLabels != nil {
-		selector.MatchLabels = tmpl.Labels
-	} else {
-		selector.MatchLabels = withLabel(d.Spec.Selector.MatchLabels, model.PodTemplateHashLabel, podHash)
-	}
-	c.owner[0] = model.NewControllerRef(model.AppsV1APIVersion, model.DeploymentKind, d.Name, d.UID)
-	rs := &c.rs
-	*rs = model.ReplicaSet{
+	rs := &model.ReplicaSet{
 		ObjectMeta: model.ObjectMeta{
 			Name:            name,
 			Namespace:       d.Namespace,
-			Labels:          tmpl.Labels,
-			OwnerReferences: c.owner[:],
+			Labels:          maps.Clone(tmpl.Labels),
+			OwnerReferences: []model.OwnerReference{model.NewControllerRef(model.AppsV1APIVersion, model.DeploymentKind, d.Name, d.UID)},
 		},
 		Spec: model.ReplicaSetSpec{
-			Replicas: &c.replicas, MinReadySeconds: d.Spec.MinReadySeconds, Selector: selector, Template: tmpl,
+			Replicas: new(int32), MinReadySeconds: d.Spec.MinReadySeconds, Selector: selector, Template: tmpl,
 		},
 	}
-	n, err := newRSNewReplicasDetail(d, s.mem.appendRS(oldRSs, rs), rs)
+	n, err := newRSNewReplicasDetail(d, appendRS(oldRSs, rs), rs)
 	if err != nil {
 		s.failFencepost(err)
 		return nil, false
 	}
 	count := n.Count
 	*rs.Spec.Replicas = count
-	rs.Annotations = createdAnnotations(d)
 	revision.SetNewReplicaSetAnnotations(d, rs, newRevision, model.MaxRevisionHistoryLength)
 	SetReplicasAnnotations(rs, s.replicas(), s.replicas()+proportion.MaxSurge(d))
 
@@ -224,31 +199,22 @@ func (s *syncer) createNewReplicaSet(oldRSs []*model.ReplicaSet, newRevision str
 		// carries on with the cached object as if it had created it.
 		created, alreadyExists = taken, true
 	} else {
-		created = s.writeReplicaSet(CreateReplicaSet, rs, nil, s.createReason(rs, newRevision, n))
+		s.createReplicaSet(rs, s.createReason(rs, newRevision, n))
 	}
 	if !alreadyExists && count > 0 {
 		s.event(model.EventTypeNormal, model.EventScalingReplicaSet, "Scaled up replica set %s from 0 to %d", rs.Name, count)
 	}
 	needs := s.setDeploymentRevision(newRevision)
 	if !alreadyExists && HasProgressDeadline(d) {
+		s.statusChanged = true
 		SetDeploymentCondition(&d.Status, newCondition(model.DeploymentProgressing, model.ConditionTrue,
-			model.ReasonNewReplicaSetCreated, s.mem.sprintf("Created new replica set %q", rs.Name), s.now))
+			model.ReasonNewReplicaSetCreated, fmt.Sprintf("Created new replica set %q", rs.Name), s.now))
 		needs = true
 	}
 	if needs {
-		s.updateStatus(s.mem.reason(ReasonSyncRevision, nil, "the Deployment records revision %s and its new ReplicaSet %s", newRevision, rs.Name))
+		s.updateStatus(reason(ReasonSyncRevision, nil, "the Deployment records revision %s and its new ReplicaSet %s", newRevision, rs.Name))
 	}
 	return created, true
-}
-
-// createdReplicaSet is a ReplicaSet createNewReplicaSet makes, with its
-// owner reference, replicas and selector: what the plan's create owns
-// alone, in one allocation.
-type createdReplicaSet struct {
-	rs       model.ReplicaSet
-	owner    [1]model.OwnerReference
-	replicas int32
-	selector model.LabelSelector
 }
 
 // hashCollision plans what upstream ends up doing when the create fails with
@@ -261,47 +227,11 @@ func (s *syncer) hashCollision(name, podHash string) {
 		count = *d.Status.CollisionCount
 	}
 	count++
+	s.statusChanged = true
 	d.Status.CollisionCount = model.Int32Ptr(count)
-	s.updateStatus(s.mem.reason(ReasonHashCollision, s.mem.vals(v("collisionCount", int64(count))),
+	s.updateStatus(reason(ReasonHashCollision, vals(v("collisionCount", int64(count))),
 		"ReplicaSet %s (hash %s) already exists with another template: collisionCount becomes %d", name, podHash, count))
 	s.fail(ErrKindAlreadyExists, "replicasets.apps %q already exists", name)
-}
-
-// replicaSetNamed looks a name up among every ReplicaSet of the namespace
-// (the syncer sees no other namespace),
-// the way upstream's create fails on any object of that name.
-func (s *syncer) replicaSetNamed(name string) *model.ReplicaSet {
-	for _, rs := range s.all {
-		if rs != nil && rs.Name == name {
-			return rs
-		}
-	}
-	return nil
-}
-
-// mapGroupSlots is how many entries a Go map holds in its first group:
-// a map made empty (or with a smaller size hint) and filled past it
-// reallocates as it grows, one made with the final size does not.
-const mapGroupSlots = 8
-
-// createdAnnotations returns the map a created ReplicaSet's annotations
-// are set in, sized for them when they are too many for one group: d's
-// annotations outside the skip list, which SetNewReplicaSetAnnotations
-// copies, its revision, and the desired and max replicas of
-// SetReplicasAnnotations. Fewer get nil, and SetNewReplicaSetAnnotations
-// makes the map as it always does (the same allocations either way).
-func createdAnnotations(d *model.Deployment) map[string]string {
-	const added = 3 // revision, desired and max replicas
-	if len(d.Annotations)+added <= mapGroupSlots {
-		return nil
-	}
-	n := added
-	for k := range d.Annotations {
-		if !model.IsSkippedAnnotation(k) {
-			n++
-		}
-	}
-	return make(map[string]string, n)
 }
 
 // withLabel returns a copy of labels with key set to value.

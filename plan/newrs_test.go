@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 
 	"github.com/rolloutplan/rolloutplan/hash"
 	"github.com/rolloutplan/rolloutplan/model"
@@ -101,7 +102,7 @@ func TestFirstSync(t *testing.T) {
 	// allRSs still holds the created object (status 0 pods): available 0 ≥
 	// 1 − 1 → Available True; unavailable 1 − 0 = 1.
 	want := depStatus(1, 0, 0, 0, 0, 1, wantCreated, availableCond(true, t0))
-	if diff := cmp.Diff(want, final); diff != "" {
+	if diff := cmp.Diff(&want, final); diff != "" {
 		t.Errorf("final status (-want +got):\n%s", diff)
 	}
 	if got := p.Accepted(); len(got) != 2 {
@@ -128,7 +129,7 @@ func TestDeletingDeployment(t *testing.T) {
 		d := newDeployment("foo", 1, "v1", deleting, revisionAnn(1), depAnn("team", "a"))
 		p := mustSync(t, plan.State{Deployment: d, ReplicaSets: []*model.ReplicaSet{newRS(d, "v1", 1, 1, at(-time.Hour))}, Now: t0})
 		checkPlan(t, p, []string{"UpdateReplicaSet foo-v1 replicas=1", "UpdateDeploymentStatus foo"}, nil, -1)
-		if got := p.Actions[0].ReplicaSet.Annotations["team"]; got != "a" {
+		if got := p.Actions[0].Update.Annotations["team"]; got != "a" {
 			t.Errorf("copied annotation = %q, want a", got)
 		}
 	})
@@ -168,7 +169,7 @@ func TestSelectingAll(t *testing.T) {
 		if len(c.wantActions) == 1 {
 			want := stored
 			want.ObservedGeneration = c.generation
-			if diff := cmp.Diff(want, lastStatusWrite(t, p).Status); diff != "" {
+			if diff := cmp.Diff(&want, lastStatus(t, p)); diff != "" {
 				t.Errorf("status written (-want +got); only observedGeneration changes:\n%s", diff)
 			}
 		}
@@ -220,31 +221,27 @@ func TestHashCollision(t *testing.T) {
 		st := depStatus(1, 3, 3, 3, 3, 0, availableCond(true, at(-time.Hour)), progressing)
 		st.CollisionCount = c.collisionCount
 		d := newDeployment("web", 3, "v2", generation(2), revisionAnn(1), withStatus(st))
-		p := mustSync(t, plan.State{Deployment: d, ReplicaSets: []*model.ReplicaSet{c.taken(d)}, Now: t0}, fixedHash("new"))
+		p, serr := syncChecked(t, plan.State{Deployment: d, ReplicaSets: []*model.ReplicaSet{c.taken(d)}, Now: t0}, fixedHash("new"))
 		if diff := cmp.Diff(c.wantActions, summary(p)); diff != "" {
 			t.Errorf("actions (-want +got):\n%s", diff)
 		}
-		written := lastStatusWrite(t, p)
-		if diff := cmp.Diff(c.wantCount, written.Status.CollisionCount); diff != "" {
+		written := lastStatus(t, p)
+		if diff := cmp.Diff(c.wantCount, written.CollisionCount); diff != "" {
 			t.Errorf("collisionCount written (-want +got):\n%s", diff)
 		}
 		if c.wantErr == "" {
-			if p.Err != nil {
-				t.Errorf("Err = %v", p.Err)
-			}
+			assert.Nil(t, serr, "the sync's error")
 			return
 		}
 		want := &plan.SyncError{Kind: plan.ErrKindAlreadyExists, Message: c.wantErr}
-		if diff := cmp.Diff(want, p.Err); diff != "" {
-			t.Errorf("Err (-want +got):\n%s", diff)
+		if diff := cmp.Diff(want, serr); diff != "" {
+			t.Errorf("the sync's error (-want +got):\n%s", diff)
 		}
-		if !errors.Is(p.Err, &plan.SyncError{Kind: plan.ErrKindAlreadyExists}) {
-			t.Error("errors.Is(Err, AlreadyExists) is false")
-		}
+		assert.ErrorIs(t, serr, &plan.SyncError{Kind: plan.ErrKindAlreadyExists})
 		if len(p.Events) != 0 {
 			t.Errorf("events %q, want none (upstream records no event for a collision)", events(p))
 		}
-		if written.Status.Condition(model.DeploymentProgressing).Reason != model.ReasonNewReplicaSetAvailable {
+		if written.Condition(model.DeploymentProgressing).Reason != model.ReasonNewReplicaSetAvailable {
 			t.Error("a collision must not touch the Progressing condition")
 		}
 	})
@@ -281,23 +278,21 @@ func TestAdoptAndRelease(t *testing.T) {
 	if diff := cmp.Diff(want, got[:len(want)]); diff != "" {
 		t.Errorf("first actions (-want +got):\n%s", diff)
 	}
-	if p.ConflictAt != 2 {
-		t.Errorf("ConflictAt = %d, want 2", p.ConflictAt)
-	}
+	assert.Equal(t, 2, rejectedAt(p), "first rejected action")
 	adopt := p.Actions[0]
 	wantRef := model.NewControllerRef("apps/v1", "Deployment", "web", "uid-web")
-	if adopt.UID != "uid-web-v2" || adopt.OwnerReference == nil || *adopt.OwnerReference != wantRef {
-		t.Errorf("adopt = uid %q ref %+v, want uid-web-v2 and %+v", adopt.UID, adopt.OwnerReference, wantRef)
+	if adopt.Object.UID != "uid-web-v2" || adopt.OwnerReference == nil || *adopt.OwnerReference != wantRef {
+		t.Errorf("adopt = uid %q ref %+v, want uid-web-v2 and %+v", adopt.Object.UID, adopt.OwnerReference, wantRef)
 	}
 	release := p.Actions[1]
-	if release.UID != "uid-web-x" || release.OwnerReference == nil || release.OwnerReference.UID != "uid-web" {
-		t.Errorf("release = uid %q ref %+v, want uid-web-x removing uid-web", release.UID, release.OwnerReference)
+	if release.Object.UID != "uid-web-x" || release.OwnerReference == nil || release.OwnerReference.UID != "uid-web" {
+		t.Errorf("release = uid %q ref %+v, want uid-web-x removing uid-web", release.Object.UID, release.OwnerReference)
 	}
-	if rev := p.Actions[2].ReplicaSet.Annotations[model.RevisionAnnotation]; rev != "1" {
+	if rev := p.Actions[2].Update.Annotations[model.RevisionAnnotation]; rev != "1" {
 		t.Errorf("adopted RS revision = %q, want 1 (MaxRevision of no old RS + 1)", rev)
 	}
 	for _, a := range p.Actions {
-		if a.Name == "web-v0" {
+		if a.Object.Name == "web-v0" {
 			t.Errorf("an orphan being deleted must not be adopted: %s", a)
 		}
 	}
@@ -347,11 +342,9 @@ func TestRevisionHistoryOnReuse(t *testing.T) {
 		if diff := cmp.Diff([]string{"UpdateReplicaSet web-v1 replicas=0", "UpdateReplicaSet web-v1 replicas=0 conflict"}, summary(p)[:2]); diff != "" {
 			t.Errorf("first actions (-want +got):\n%s", diff)
 		}
-		if p.ConflictAt != 1 {
-			t.Errorf("ConflictAt = %d, want 1", p.ConflictAt)
-		}
+		assert.Equal(t, 1, rejectedAt(p), "first rejected action")
 		for i := range 2 {
-			ann := p.Actions[i].ReplicaSet.Annotations
+			ann := p.Actions[i].Update.Annotations
 			if ann[model.RevisionAnnotation] != c.wantRev {
 				t.Errorf("action %d revision = %q, want %q", i, ann[model.RevisionAnnotation], c.wantRev)
 			}
@@ -387,8 +380,8 @@ func TestNewReplicaSetSync(t *testing.T) {
 			wantActions: []string{"UpdateReplicaSet web-v2 replicas=3", "UpdateReplicaSet web-v2 replicas=3 conflict"}, wantConflict: 1,
 			check: func(t *testing.T, p plan.Plan) {
 				for _, a := range p.Actions {
-					if a.ReplicaSet.Spec.MinReadySeconds != 5 {
-						t.Errorf("%s: minReadySeconds %d, want 5", a, a.ReplicaSet.Spec.MinReadySeconds)
+					if m := a.Update.MinReadySeconds; m == nil || *m != 5 {
+						t.Errorf("%s: minReadySeconds %v, want 5", a, m)
 					}
 				}
 			}},
@@ -397,8 +390,8 @@ func TestNewReplicaSetSync(t *testing.T) {
 			wantActions: []string{"UpdateReplicaSet web-v2 replicas=3", "UpdateReplicaSet web-v2 replicas=3 conflict"}, wantConflict: 1,
 			check: func(t *testing.T, p plan.Plan) {
 				for _, a := range p.Actions {
-					if a.ReplicaSet.Annotations[cause] != "bump" {
-						t.Errorf("%s: change-cause %q, want bump", a, a.ReplicaSet.Annotations[cause])
+					if a.Update.Annotations[cause] != "bump" {
+						t.Errorf("%s: change-cause %q, want bump", a, a.Update.Annotations[cause])
 					}
 				}
 			}},

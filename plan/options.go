@@ -1,8 +1,6 @@
 package plan
 
 import (
-	"sync"
-
 	"github.com/rolloutplan/rolloutplan/hash"
 	"github.com/rolloutplan/rolloutplan/model"
 	"github.com/rolloutplan/rolloutplan/proportion"
@@ -21,24 +19,11 @@ type config struct {
 	terminatingReplicas bool
 	surfaceOldRSErrors  bool
 	rollbackNoCreate    bool
-	// shareInput lets the plan share the input's memory where it is not
-	// changed (a Planner's input is read-only by contract).
-	shareInput bool
-	proportion proportion.Options
-	// workingCopies, a Planner's, holds the working copies and working
-	// areas of finished syncs for the next ones (see newMemory).
-	workingCopies *sync.Pool
+	proportion          proportion.Options
 }
 
 func newConfig(opts []Option) config {
 	c := config{hasher: hash.ComputeHash, terminatingReplicas: true}
-	if len(opts) == 0 {
-		return c // no option: c stays on the stack
-	}
-	return applyOptions(c, opts)
-}
-
-func applyOptions(c config, opts []Option) config {
 	for _, o := range opts {
 		if o != nil {
 			o(&c)

@@ -9,115 +9,141 @@ import (
 	"github.com/rolloutplan/rolloutplan/model"
 )
 
-// Plan is the outcome of one Deployment sync.
+// Plan is the outcome of one Deployment sync: the writes upstream attempts,
+// as typed actions in its order, the events it records, when it wants to
+// sync again, and why. The zero Plan means "nothing to do".
 //
-// A Plan from [Sync] shares no memory with the State it was planned from
-// (one from a [Planner] may: see there). The objects
-// of its actions may share maps and slices with each other (a ReplicaSet
-// written twice shares its labels and template) and, within one object,
-// label maps of equal content (the labels, the selector's matchLabels and
-// the template's labels may be one map), so treat them as read-only or
-// DeepCopy one before changing it.
+// A Plan shares no memory with the State it was planned from, nor with any
+// other Plan: a caller may change anything it holds. Its actions describe
+// changes, not whole objects; the render package
+// ([github.com/rolloutplan/rolloutplan/plan/render]) turns a Plan and its
+// State into upstream's exact write requests.
 type Plan struct {
 	// Actions are the writes upstream attempts, in its order.
-	Actions []Action `json:"actions"`
-	// ConflictAt is the index of the first action a real API server would
-	// reject (see [Action.Rejected]): with a conflict ([Action.Conflict]) or
-	// as invalid ([Action.Invalid]); -1 when it accepts them all. Upstream's
-	// sync ends with that error; the actions after it are what upstream
-	// computes and sends when the write is not rejected (as against a fake
-	// client, which neither checks versions nor validates).
-	ConflictAt int `json:"conflictAt"`
+	Actions []Action `json:"actions,omitempty"`
 	// Events are the events upstream records, in order.
 	Events []Event `json:"events,omitempty"`
 	// Requeue says when upstream wants to sync again if nothing else happens.
 	Requeue Requeue `json:"requeue"`
-	// Err is the error the sync ends with, or nil. It does not count a
-	// conflict flagged through ConflictAt; when the first rejected action
-	// is invalid, Err is the server's error for it ([ErrKindInvalid]).
-	Err *SyncError `json:"error,omitempty"`
 	// Status is the Deployment status the sync computed last, whether or not
 	// it differed from the stored one; nil when the sync never computed one.
 	Status *model.DeploymentStatus `json:"status,omitempty"`
 	// Notes explain the decisions that wrote nothing: a spent surge or
-	// availability budget, old pods still terminating, a pause. An empty plan
-	// always has at least one note saying why.
+	// availability budget, old pods still terminating, a pause. A plan of a
+	// sync without actions has at least one note saying why.
 	Notes []Reason `json:"notes,omitempty"`
 }
 
-// Accepted returns the actions a real API server accepts: those before
-// ConflictAt, the first it rejects (with a conflict or as invalid), or all
-// of them.
-func (p Plan) Accepted() []Action {
-	if p.ConflictAt < 0 || p.ConflictAt > len(p.Actions) {
-		return p.Actions
+// Rejected returns the index of the first action a real API server rejects
+// (with a conflict or as invalid, see [Action.Rejected]) and true, or 0 and
+// false when it accepts them all. Upstream's sync ends with that write's
+// error; the actions after it are what upstream computes and sends when the
+// write is not rejected (as against a fake client, which neither checks
+// versions nor validates).
+func (p Plan) Rejected() (int, bool) {
+	for i, a := range p.Actions {
+		if a.Rejected() {
+			return i, true
+		}
 	}
-	return p.Actions[:p.ConflictAt]
+	return 0, false
+}
+
+// Accepted returns the actions a real API server accepts: those before the
+// first it rejects, or all of them.
+func (p Plan) Accepted() []Action {
+	if i, ok := p.Rejected(); ok {
+		return p.Actions[:i]
+	}
+	return p.Actions
 }
 
 // AcceptedEvents returns the events a real API server lets upstream record:
 // those that follow only accepted writes.
 func (p Plan) AcceptedEvents() []Event {
-	if p.ConflictAt < 0 {
+	i, ok := p.Rejected()
+	if !ok {
 		return p.Events
 	}
 	var out []Event
 	for _, e := range p.Events {
-		if e.AfterAction < p.ConflictAt {
+		if e.AfterWrites <= i {
 			out = append(out, e)
 		}
 	}
 	return out
 }
 
-// ActionKind names a write.
+// ActionKind names an action.
 type ActionKind string
 
-// The writes a Deployment sync can attempt.
+// The actions a Deployment sync can plan. Each names the payload field of
+// [Action] it fills.
 const (
 	// CreateReplicaSet creates Action.ReplicaSet.
 	CreateReplicaSet ActionKind = "CreateReplicaSet"
-	// UpdateReplicaSet replaces a ReplicaSet with Action.ReplicaSet; the
-	// controller changes only spec.replicas, spec.minReadySeconds and
-	// annotations.
+	// ScaleReplicaSet changes a ReplicaSet's spec.replicas, as described by
+	// Action.Update (which also carries the replica annotations it sets).
+	ScaleReplicaSet ActionKind = "ScaleReplicaSet"
+	// UpdateReplicaSet changes a ReplicaSet's annotations or
+	// spec.minReadySeconds but not its size, as described by Action.Update:
+	// the new ReplicaSet catching up with the Deployment's annotations,
+	// revision and minReadySeconds, or replica annotations refreshed.
 	UpdateReplicaSet ActionKind = "UpdateReplicaSet"
-	// DeleteReplicaSet deletes the ReplicaSet named in Action.Name (revision
-	// history cleanup); a missing object is not an error.
+	// DeleteReplicaSet deletes Action.Object (revision history cleanup),
+	// with its UID as precondition; a missing object is not an error.
 	DeleteReplicaSet ActionKind = "DeleteReplicaSet"
-	// AdoptReplicaSet adds a controller reference to the Deployment
-	// (upstream sends a strategic-merge patch with a UID precondition).
+	// AdoptReplicaSet adds Action.OwnerReference, a controller reference to
+	// the Deployment, to an orphan (upstream sends a strategic-merge patch
+	// with a UID precondition).
 	AdoptReplicaSet ActionKind = "AdoptReplicaSet"
-	// ReleaseReplicaSet removes the Deployment's owner reference.
+	// ReleaseReplicaSet removes the Deployment's owner reference,
+	// Action.OwnerReference, from a ReplicaSet it no longer selects.
 	ReleaseReplicaSet ActionKind = "ReleaseReplicaSet"
-	// UpdateDeploymentStatus writes Action.Deployment through the status
-	// subresource: the server applies its status and metadata.annotations
-	// (this is how the revision annotation is written) and keeps the spec.
+	// UpdateDeploymentStatus writes the Deployment through the status
+	// subresource, as described by Action.Deployment: its status, and
+	// metadata.annotations (how the revision annotation is written).
 	UpdateDeploymentStatus ActionKind = "UpdateDeploymentStatus"
-	// UpdateDeployment replaces the Deployment's spec and metadata (the
-	// legacy rollback path only).
+	// UpdateDeployment replaces the Deployment's spec and metadata, as
+	// described by Action.Deployment (the legacy rollback path only: the
+	// template of the revision rolled back to, the rollback annotation
+	// removed).
 	UpdateDeployment ActionKind = "UpdateDeployment"
 )
 
-// Action is one write.
-type Action struct {
-	Kind ActionKind `json:"kind"`
-	// Namespace and Name identify the object written.
+// ObjectRef identifies the object an action writes and the version it was
+// planned from.
+type ObjectRef struct {
 	Namespace string `json:"namespace"`
 	Name      string `json:"name"`
-	// UID is the UID of the ReplicaSet patched or deleted (adopt, release,
-	// delete), the precondition upstream sends.
+	// UID is the object's UID as the State holds it (empty for a
+	// ReplicaSet the plan creates).
 	UID string `json:"uid,omitempty"`
-	// ReplicaSet is the full object sent by CreateReplicaSet and
-	// UpdateReplicaSet.
+	// ResourceVersion is the resourceVersion of the object in the State
+	// (empty for a ReplicaSet the plan creates). A write planned from an
+	// earlier write of the same plan carries the State's version too: see
+	// [Action.Conflict] for whether a server accepts it.
+	ResourceVersion string `json:"resourceVersion,omitempty"`
+}
+
+// Action is one write: what it changes and on which object. Exactly the
+// payload field its Kind names is set.
+type Action struct {
+	Kind   ActionKind `json:"kind"`
+	Object ObjectRef  `json:"object"`
+	// ReplicaSet is the new ReplicaSet (CreateReplicaSet).
 	ReplicaSet *model.ReplicaSet `json:"replicaSet,omitempty"`
-	// Deployment is the full object sent by UpdateDeploymentStatus and
-	// UpdateDeployment.
-	Deployment *model.Deployment `json:"deployment,omitempty"`
-	// OwnerReference is the reference added by AdoptReplicaSet.
+	// Update is what a ScaleReplicaSet or UpdateReplicaSet changes.
+	Update *ReplicaSetUpdate `json:"update,omitempty"`
+	// OwnerReference is the reference added (AdoptReplicaSet) or removed
+	// (ReleaseReplicaSet).
 	OwnerReference *model.OwnerReference `json:"ownerReference,omitempty"`
+	// Deployment is what UpdateDeploymentStatus or UpdateDeployment changes.
+	Deployment *DeploymentUpdate `json:"deployment,omitempty"`
 	// Conflict reports that the write is derived from a version of the object
 	// that an earlier write of the same sync already replaced, so a real API
-	// server rejects it with 409 Conflict (upstream writes from its cached copy, so later writes conflict).
+	// server rejects it with 409 Conflict (upstream writes from its cached
+	// copy, so later writes of the same object conflict).
 	Conflict bool `json:"conflict,omitempty"`
 	// Invalid, when not empty, is the message with which a real API server
 	// rejects the write as invalid (422): upstream's int32 arithmetic can
@@ -133,11 +159,49 @@ type Action struct {
 	Reason Reason `json:"reason"`
 }
 
+// Rejected reports whether a real API server rejects the write: with a
+// conflict ([Action.Conflict]) or as invalid ([Action.Invalid]).
+func (a Action) Rejected() bool { return a.Conflict || a.Invalid != "" }
+
+// ReplicaSetUpdate is what an update of a ReplicaSet changes, relative to
+// the object in the State. Upstream changes nothing else of a ReplicaSet.
+type ReplicaSetUpdate struct {
+	// FromReplicas is spec.replicas of the object the write is planned
+	// from; Replicas is the value written.
+	FromReplicas int32 `json:"fromReplicas"`
+	Replicas     int32 `json:"replicas"`
+	// MinReadySeconds, when set, is the spec.minReadySeconds written (the
+	// Deployment's), which differs from the State's.
+	MinReadySeconds *int32 `json:"minReadySeconds,omitempty"`
+	// Annotations are the annotations written whose values differ from the
+	// State's (the desired- and max-replicas annotations of a scale, the
+	// revision and copied Deployment annotations of the new ReplicaSet).
+	Annotations map[string]string `json:"annotations,omitempty"`
+}
+
+// DeploymentUpdate is what a write of the Deployment changes, relative to
+// the Deployment in the State.
+type DeploymentUpdate struct {
+	// Annotations are the annotations written whose values differ from the
+	// State's; RemovedAnnotations (sorted) are those the write drops.
+	Annotations        map[string]string `json:"annotations,omitempty"`
+	RemovedAnnotations []string          `json:"removedAnnotations,omitempty"`
+	// Template, when set, replaces spec.template (a rollback).
+	Template *model.PodTemplate `json:"template,omitempty"`
+	// Status, when set, is the whole status written. An UpdateDeployment
+	// carries the status the sync had computed by then, which the server
+	// ignores on that endpoint.
+	Status *model.DeploymentStatus `json:"status,omitempty"`
+}
+
 // String renders the action on one line, e.g.
-// "UpdateReplicaSet default/web-5d7: ScaleDownOldReplicaSet: ...".
+// "ScaleReplicaSet default/web-5d7 10→8: ScaleDownOldReplicaSet: ...".
 func (a Action) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s/%s", a.Kind, a.Namespace, a.Name)
+	fmt.Fprintf(&b, "%s %s/%s", a.Kind, a.Object.Namespace, a.Object.Name)
+	if a.Kind == ScaleReplicaSet && a.Update != nil {
+		fmt.Fprintf(&b, " %d→%d", a.Update.FromReplicas, a.Update.Replicas)
+	}
 	if a.Conflict {
 		b.WriteString(" (conflict)")
 	}
@@ -157,11 +221,11 @@ type Event struct {
 	Message string `json:"message"`
 	// Object is "Deployment/<name>".
 	Object string `json:"object"`
-	// AfterAction is the index of the last action recorded before the
-	// event, or -1. Upstream records an event only after its write
-	// succeeded, so on a real API server the events with AfterAction at or
-	// past Plan.ConflictAt never happen ([Plan.AcceptedEvents]).
-	AfterAction int `json:"afterAction"`
+	// AfterWrites is how many actions were planned before the event.
+	// Upstream records an event only after its write succeeded, so on a
+	// real API server an event that follows a rejected action never
+	// happens ([Plan.AcceptedEvents]).
+	AfterWrites int `json:"afterWrites"`
 }
 
 // RequeueKind says how the next sync is scheduled.

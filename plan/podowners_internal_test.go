@@ -57,7 +57,7 @@ func TestPodOwnersMatchesPodMap(t *testing.T) {
 			for _, pods := range [][]*model.Pod{sy.pods, running} {
 				for _, newRS := range append([]*model.ReplicaSet{nil}, rsList...) {
 					want, wantWhy := OldPodsRunning(newRS, nil, podMapForDeployment(rsList, pods))
-					got, gotWhy := oldPodsRunning(nil, newRS, nil, &podOwners{rsList: rsList, pods: pods})
+					got, gotWhy := oldPodsRunning(newRS, nil, &podOwners{rsList: rsList, pods: pods})
 					if got != want || gotWhy.Message != wantWhy.Message {
 						t.Errorf("state %d, %d ReplicaSets: %v %q, the pod map gives %v %q", i, len(rsList), got, gotWhy.Message, want, wantWhy.Message)
 					}
@@ -71,24 +71,6 @@ func TestPodOwnersMatchesPodMap(t *testing.T) {
 	}
 }
 
-// TestPodOwnersAllocatesNothing: counting the old pods of a few
-// ReplicaSets builds no map and no list.
-func TestPodOwnersAllocatesNothing(t *testing.T) {
-	forEachRecreateClaim(t, func(i int, sy *syncer, claimed []*model.ReplicaSet) {
-		if len(claimed) > ownerScanLimit {
-			return
-		}
-		owned := &podOwners{rsList: claimed, pods: sy.pods}
-		var count int
-		if allocs := testing.AllocsPerRun(10, func() {
-			count = 0
-			owned.each(func(string, *model.Pod) { count++ })
-		}); allocs != 0 {
-			t.Errorf("state %d: %v allocations", i, allocs)
-		}
-	})
-}
-
 // forEachRecreateClaim calls fn with each Recreate conformance state's
 // index, its syncer scoped to the Deployment's namespace, and the
 // ReplicaSets that syncer claims.
@@ -98,7 +80,8 @@ func forEachRecreateClaim(t *testing.T, fn func(i int, sy *syncer, claimed []*mo
 		if c.Deployment.Spec.Strategy.Type != model.RecreateStrategy {
 			continue
 		}
-		sy := newSyncer(c, newConfig(nil))
+		sy := new(syncer)
+		sy.start(c, newConfig(nil))
 		sy.scopeToNamespace()
 		fn(i, sy, sy.claimReplicaSets())
 	}

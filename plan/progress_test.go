@@ -190,7 +190,7 @@ func TestSyncRolloutStatus(t *testing.T) {
 			t.Errorf("Progressing (-want +got):\n%s", diff)
 		}
 		if c.wantWrites > 0 {
-			if diff := cmp.Diff(c.want, lastStatusWrite(t, p).Status.Condition(model.DeploymentProgressing)); diff != "" {
+			if diff := cmp.Diff(c.want, lastStatus(t, p).Condition(model.DeploymentProgressing)); diff != "" {
 				t.Errorf("written Progressing (-want +got):\n%s", diff)
 			}
 		}
@@ -280,11 +280,11 @@ func TestTerminatingReplicasGate(t *testing.T) {
 	v1.Status.TerminatingReplicas = i32(2)
 	s := plan.State{Deployment: d, ReplicaSets: []*model.ReplicaSet{v1, newRS(d, "v2", 2, 3, at(-time.Hour))}, Now: t0}
 	on := mustSync(t, s)
-	if got := lastStatusWrite(t, on).Status.TerminatingReplicas; got == nil || *got != 2 {
+	if got := lastStatus(t, on).TerminatingReplicas; got == nil || *got != 2 {
 		t.Errorf("gate on: terminatingReplicas = %v, want 2", got)
 	}
 	off := mustSync(t, s, plan.WithTerminatingReplicas(false))
-	if got := lastStatusWrite(t, off).Status.TerminatingReplicas; got != nil {
+	if got := lastStatus(t, off).TerminatingReplicas; got != nil {
 		t.Errorf("gate off: terminatingReplicas = %d, want nil", *got)
 	}
 }

@@ -12,20 +12,20 @@ func (s *syncer) rolloutRecreate(rsList []*model.ReplicaSet) {
 	if !ok {
 		return
 	}
-	allRSs := s.mem.appendRS(oldRSs, newRS)
+	allRSs := appendRS(oldRSs, newRS)
 
 	scaledDown := false
-	for _, rs := range s.mem.active(oldRSs) {
+	for _, rs := range activeOf(oldRSs) {
 		from := rs.SpecReplicas()
-		did, _ := s.scaleReplicaSetAndRecordEvent(rs, 0, s.mem.reason(ReasonRecreateScaleDown,
-			s.mem.vals(v("from", int64(from)), v("to", 0)), "Recreate stops every old pod first: old %s %d→0", rs.Name, from))
+		did, _ := s.scaleReplicaSetAndRecordEvent(rs, 0, reason(ReasonRecreateScaleDown,
+			vals(v("from", int64(from)), v("to", 0)), "Recreate stops every old pod first: old %s %d→0", rs.Name, from))
 		scaledDown = scaledDown || did
 	}
 	if scaledDown {
 		s.syncRolloutStatus(allRSs, newRS)
 		return
 	}
-	if running, why := oldPodsRunning(s.mem, newRS, oldRSs, &podOwners{rsList: rsList, pods: s.pods}); running {
+	if running, why := oldPodsRunning(newRS, oldRSs, &podOwners{rsList: rsList, pods: s.pods}); running {
 		s.note(why)
 		s.syncRolloutStatus(allRSs, newRS)
 		return
@@ -35,11 +35,11 @@ func (s *syncer) rolloutRecreate(rsList []*model.ReplicaSet) {
 		if !ok {
 			return
 		}
-		allRSs = s.mem.appendRS(oldRSs, newRS)
+		allRSs = appendRS(oldRSs, newRS)
 	}
 	from := newRS.SpecReplicas()
-	s.scaleReplicaSetAndRecordEvent(newRS, s.replicas(), s.mem.reason(ReasonRecreateScaleUp,
-		s.mem.vals(v("from", int64(from)), v("to", int64(s.replicas()))),
+	s.scaleReplicaSetAndRecordEvent(newRS, s.replicas(), reason(ReasonRecreateScaleUp,
+		vals(v("from", int64(from)), v("to", int64(s.replicas()))),
 		"no old pod runs: the new ReplicaSet %s goes %d→%d", newRS.Name, from, s.replicas()))
 	if DeploymentComplete(d, &d.Status) {
 		s.cleanupDeployment(oldRSs)
@@ -116,12 +116,12 @@ func (o *podOwners) each(fn func(uid string, p *model.Pod)) {
 // one is in a non-terminal phase (terminating pods included). podsByOwner
 // maps ReplicaSet UIDs to their pods.
 func OldPodsRunning(newRS *model.ReplicaSet, oldRSs []*model.ReplicaSet, podsByOwner map[string][]*model.Pod) (bool, Reason) {
-	return oldPodsRunning(nil, newRS, oldRSs, &podOwners{byOwner: podsByOwner})
+	return oldPodsRunning(newRS, oldRSs, &podOwners{byOwner: podsByOwner})
 }
 
 // oldPodsRunning is OldPodsRunning over pods listed by owner, with the
 // reason in m (see planMemory.vals and planMemory.text).
-func oldPodsRunning(m *planMemory, newRS *model.ReplicaSet, oldRSs []*model.ReplicaSet, owned *podOwners) (bool, Reason) {
+func oldPodsRunning(newRS *model.ReplicaSet, oldRSs []*model.ReplicaSet, owned *podOwners) (bool, Reason) {
 	var reported int32
 	for _, rs := range oldRSs {
 		if rs != nil {
@@ -129,7 +129,7 @@ func oldPodsRunning(m *planMemory, newRS *model.ReplicaSet, oldRSs []*model.Repl
 		}
 	}
 	if reported > 0 {
-		return true, m.reason(NoteOldPodsRunning, m.vals(v("oldReplicas", int64(reported))),
+		return true, reason(NoteOldPodsRunning, vals(v("oldReplicas", int64(reported))),
 			"old ReplicaSets still report %d pods", reported)
 	}
 	var running int64
@@ -139,7 +139,7 @@ func oldPodsRunning(m *planMemory, newRS *model.ReplicaSet, oldRSs []*model.Repl
 		}
 	})
 	if running > 0 {
-		return true, m.reason(NoteOldPodsRunning, m.vals(v("oldPods", running)),
+		return true, reason(NoteOldPodsRunning, vals(v("oldPods", running)),
 			"%d old pods have not finished (terminating pods count)", running)
 	}
 	return false, Reason{}

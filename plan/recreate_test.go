@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 
 	"github.com/rolloutplan/rolloutplan/model"
 	"github.com/rolloutplan/rolloutplan/plan"
@@ -84,19 +85,23 @@ func TestRecreateWalkthrough(t *testing.T) {
 	}
 
 	// Sync 1: every old pod is stopped first.
-	p1 := mustSync(t, plan.State{Deployment: d, ReplicaSets: []*model.ReplicaSet{v1}, Pods: pods, Now: t0}, hashV2)
-	checkPlan(t, p1, []string{"UpdateReplicaSet web-v1 replicas=0", "UpdateDeploymentStatus web"},
+	s1 := plan.State{Deployment: d, ReplicaSets: []*model.ReplicaSet{v1}, Pods: pods, Now: t0}
+	p1 := mustSync(t, s1, hashV2)
+	checkPlan(t, p1, []string{"ScaleReplicaSet web-v1 replicas=0", "UpdateDeploymentStatus web"},
 		[]string{"Normal ScalingReplicaSet: Scaled down replica set web-v1 from 3 to 0"}, -1)
-	if got := actionAt(t, p1, 0, plan.UpdateReplicaSet).ReplicaSet.Annotations; got[model.DesiredReplicasAnnotation] != "3" || got[model.MaxReplicasAnnotation] != "3" {
+	// The annotations already say 3/3, so the scale changes none; the
+	// ReplicaSet sent carries them.
+	assert.Empty(t, actionAt(t, p1, 0, plan.ScaleReplicaSet).Update.Annotations, "annotations changed by the scale")
+	if got := rendered(t, s1, p1)[0].ReplicaSet.Annotations; got[model.DesiredReplicasAnnotation] != "3" || got[model.MaxReplicasAnnotation] != "3" {
 		t.Errorf("Recreate annotations desired/max = %v, want 3/3 (upstream scaleDownOldReplicaSetsForRecreate/scaleUpNewReplicaSetForRecreate: surge 0)", got)
 	}
-	st1 := lastStatusWrite(t, p1).Status
-	if diff := cmp.Diff(depStatus(2, 3, 0, 3, 3, 0, availableCond(true, at(-time.Hour)), complete), st1); diff != "" {
+	st1 := lastStatus(t, p1)
+	if diff := cmp.Diff(depStatus(2, 3, 0, 3, 3, 0, availableCond(true, at(-time.Hour)), complete), *st1); diff != "" {
 		t.Errorf("sync 1 status (-want +got); statuses from before the write, Progressing untouched:\n%s", diff)
 	}
 
 	// Sync 2: the old RS reports no pods, but they still run, terminating.
-	d2 := lastStatusWrite(t, p1)
+	d2 := lastStatusWrite(t, s1, p1)
 	v1b := rsStatus(newRS(d, "v1", 1, 0, at(-2*time.Hour)), 0, 0, 0)
 	terminating := []*model.Pod{
 		newPod("web-v1-a", v1b, model.PodRunning, true),
@@ -104,12 +109,13 @@ func TestRecreateWalkthrough(t *testing.T) {
 		newPod("web-v1-c", v1b, model.PodSucceeded, true),
 	}
 	now2 := at(10 * time.Second)
-	p2 := mustSync(t, plan.State{Deployment: d2, ReplicaSets: []*model.ReplicaSet{v1b}, Pods: terminating, Now: now2}, hashV2)
+	s2 := plan.State{Deployment: d2, ReplicaSets: []*model.ReplicaSet{v1b}, Pods: terminating, Now: now2}
+	p2 := mustSync(t, s2, hashV2)
 	checkPlan(t, p2, []string{"UpdateDeploymentStatus web"}, nil, -1)
 	if !hasNote(p2, plan.NoteOldPodsRunning) {
 		t.Errorf("no %s note: %v", plan.NoteOldPodsRunning, p2.Notes)
 	}
-	st2 := lastStatusWrite(t, p2).Status
+	st2 := *lastStatus(t, p2)
 	// Recreate needs all 3 available (maxUnavailable 0); replicas = updated =
 	// 0 with NewReplicaSetAvailable stored is "complete", so no estimation.
 	if diff := cmp.Diff(depStatus(2, 0, 0, 0, 0, 0, complete, availableCond(false, now2)), st2); diff != "" {
@@ -118,7 +124,7 @@ func TestRecreateWalkthrough(t *testing.T) {
 
 	// Sync 3: the pods are gone: create the new RS with D at once, record
 	// the revision, and the final status write conflicts.
-	d3 := lastStatusWrite(t, p2)
+	d3 := lastStatusWrite(t, s2, p2)
 	now3 := at(20 * time.Second)
 	p3 := mustSync(t, plan.State{Deployment: d3, ReplicaSets: []*model.ReplicaSet{v1b}, Now: now3}, hashV2)
 	checkPlan(t, p3, []string{
@@ -150,7 +156,7 @@ func TestRecreateScalesUpExistingNewReplicaSet(t *testing.T) {
 	v2 := rsStatus(newRS(d, "v2", 2, 0, at(-time.Hour)), 0, 0, 0)
 	p := mustSync(t, plan.State{Deployment: d, ReplicaSets: []*model.ReplicaSet{v1, v2},
 		Pods: []*model.Pod{newPod("gone", v1, model.PodSucceeded, true)}, Now: t0})
-	checkPlan(t, p, []string{"UpdateReplicaSet web-v2 replicas=3", "UpdateDeploymentStatus web"},
+	checkPlan(t, p, []string{"ScaleReplicaSet web-v2 replicas=3", "UpdateDeploymentStatus web"},
 		[]string{"Normal ScalingReplicaSet: Scaled up replica set web-v2 from 0 to 3"}, -1)
 }
 
@@ -162,6 +168,6 @@ func TestRecreateStopsAfterScaleDown(t *testing.T) {
 		withStatus(depStatus(1, 0, 0, 0, 0, 2, availableCond(false, at(-time.Hour)), completeCond)))
 	v1 := rsStatus(newRS(d, "v1", 1, 2, at(-time.Hour)), 0, 0, 0)
 	p := mustSync(t, plan.State{Deployment: d, ReplicaSets: []*model.ReplicaSet{v1}, Now: t0}, fixedHash("v2"))
-	checkPlan(t, p, []string{"UpdateReplicaSet web-v1 replicas=0", "UpdateDeploymentStatus web"},
+	checkPlan(t, p, []string{"ScaleReplicaSet web-v1 replicas=0", "UpdateDeploymentStatus web"},
 		[]string{"Normal ScalingReplicaSet: Scaled down replica set web-v1 from 2 to 0"}, -1)
 }

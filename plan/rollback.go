@@ -16,12 +16,12 @@ func (s *syncer) rollback(rsList []*model.ReplicaSet) {
 	if !ok {
 		return
 	}
-	all := s.mem.appendRS(oldRSs, newRS)
+	all := appendRS(oldRSs, newRS)
 	if target == 0 {
 		target = revision.LastRevision(all)
 		if target == 0 {
 			s.event(model.EventTypeWarning, model.EventDeploymentRollbackRevisionNotFound, "Unable to find last revision.")
-			s.clearRollbackTo(s.mem.reason(ReasonRollback, nil, "no previous revision to roll back to: the request is dropped"))
+			s.clearRollbackTo(reason(ReasonRollback, nil, "no previous revision to roll back to: the request is dropped"))
 			return
 		}
 	}
@@ -33,21 +33,21 @@ func (s *syncer) rollback(rsList []*model.ReplicaSet) {
 		if model.EqualIgnoreHash(d.Spec.Template, rs.Spec.Template) {
 			s.event(model.EventTypeWarning, model.EventDeploymentRollbackTemplateUnchanged,
 				"The rollback revision contains the same template as current deployment %q", d.Name)
-			s.clearRollbackTo(s.mem.reason(ReasonRollback, s.mem.vals(v("revision", target)),
+			s.clearRollbackTo(reason(ReasonRollback, vals(v("revision", target)),
 				"revision %d already has the current template: the request is dropped", target))
 			return
 		}
 		setFromReplicaSetTemplate(d, rs.Spec.Template)
 		s.templateReplaced = true
 		revision.SetDeploymentAnnotationsTo(d, rs) // a new map: the working copy's own
-		s.annotationsOwned, s.annotationsSent = true, false
-		s.clearRollbackTo(s.mem.reason(ReasonRollback, s.mem.vals(v("revision", target)),
+		s.annotationsOwned = true
+		s.clearRollbackTo(reason(ReasonRollback, vals(v("revision", target)),
 			"the template of revision %d (%s) becomes the Deployment's", target, rs.Name))
 		s.event(model.EventTypeNormal, model.EventDeploymentRollback, "Rolled back deployment %q to revision %d", d.Name, target)
 		return
 	}
 	s.event(model.EventTypeWarning, model.EventDeploymentRollbackRevisionNotFound, "Unable to find the revision to rollback to.")
-	s.clearRollbackTo(s.mem.reason(ReasonRollback, s.mem.vals(v("revision", target)),
+	s.clearRollbackTo(reason(ReasonRollback, vals(v("revision", target)),
 		"revision %d does not exist: the request is dropped", target))
 }
 

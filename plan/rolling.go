@@ -24,16 +24,12 @@ type Scale struct {
 // 10 and a new one of 0 the answer is 0 + min(13 − 10, 10 − 0) = 3. Recreate
 // returns replicas. maxSurge is resolved directly, without the fencepost
 // rule, so an unresolvable maxSurge is an error here.
-//
-// The reason's values are taken from m (see planMemory.vals), its message
-// written to m's text (see planMemory.text).
-func newRSNewReplicas(m *planMemory, d *model.Deployment, allRSs []*model.ReplicaSet, newRS *model.ReplicaSet) (int32, Reason, error) {
+func newRSNewReplicas(d *model.Deployment, allRSs []*model.ReplicaSet, newRS *model.ReplicaSet) (int32, Reason, error) {
 	n, err := newRSNewReplicasDetail(d, allRSs, newRS)
 	if err != nil {
 		return 0, Reason{}, err
 	}
-	var buf [sentenceSize]byte
-	return n.Count, newRSReason(m, buf[:0], nil, d, newRS, n), nil
+	return n.Count, newRSReason("", nil, d, newRS, n), nil
 }
 
 // newRSNewReplicasDetail is [proportion.NewRSNewReplicasDetail] for the
@@ -46,23 +42,22 @@ func newRSNewReplicasDetail(d *model.Deployment, allRSs []*model.ReplicaSet, new
 }
 
 // newRSReason is newRSNewReplicas's reason for n, its message written after
-// lead (text its caller formatted before it, in a sentence's room) and its
-// values after leadValues, in m.
-func newRSReason(m *planMemory, lead []byte, leadValues []Value, d *model.Deployment, newRS *model.ReplicaSet, n proportion.NewReplicas) Reason {
+// lead and its values after leadValues.
+func newRSReason(lead string, leadValues []Value, d *model.Deployment, newRS *model.ReplicaSet, n proportion.NewReplicas) Reason {
 	if d.Spec.Strategy.Type == model.RecreateStrategy {
-		values := append(append(m.valueSlice(len(leadValues)+1), leadValues...), v("replicas", int64(n.Desired)))
-		return m.reasonAfter(lead, ReasonRecreateScaleUp, values,
+		values := append(append(make([]Value, 0, len(leadValues)+1), leadValues...), v("replicas", int64(n.Desired)))
+		return reasonAfter(lead, ReasonRecreateScaleUp, values,
 			"Recreate sizes the new ReplicaSet to replicas %d at once", n.Desired)
 	}
-	values := append(append(m.valueSlice(len(leadValues)+6), leadValues...),
+	values := append(append(make([]Value, 0, len(leadValues)+6), leadValues...),
 		v("from", int64(n.From)), v("to", int64(n.Count)), v("current", int64(n.Current)),
 		v("maxTotal", int64(n.MaxTotal)), v("replicas", int64(n.Desired)), v("maxSurge", int64(n.Surge)))
 	if n.Full {
-		return m.reasonAfter(lead, NoteSurgeBudgetSpent, values,
+		return reasonAfter(lead, NoteSurgeBudgetSpent, values,
 			"total %d ≥ replicas %d + maxSurge %d = %d: the new ReplicaSet %s stays at %d",
 			n.Current, n.Desired, n.Surge, n.MaxTotal, newRS.Name, n.From)
 	}
-	return m.reasonAfter(lead, ReasonScaleUpNew, values,
+	return reasonAfter(lead, ReasonScaleUpNew, values,
 		"up = min(replicas %d + maxSurge %d − total %d, replicas %d − new %d) = %d",
 		n.Desired, n.Surge, n.Current, n.Desired, n.From, n.Count-n.From)
 }
@@ -72,23 +67,17 @@ func newRSReason(m *planMemory, lead []byte, leadValues []Value, d *model.Deploy
 // [proportion.NewRSNewReplicas] allows. ok
 // is false when the size stays.
 func ReconcileNewReplicaSet(allRSs []*model.ReplicaSet, newRS *model.ReplicaSet, d *model.Deployment) (to int32, ok bool, why Reason, err error) {
-	return reconcileNew(nil, allRSs, newRS, d)
-}
-
-// reconcileNew is ReconcileNewReplicaSet with the reason's values taken from
-// m and its message written to m's text.
-func reconcileNew(m *planMemory, allRSs []*model.ReplicaSet, newRS *model.ReplicaSet, d *model.Deployment) (to int32, ok bool, why Reason, err error) {
 	if d == nil || newRS == nil {
 		return 0, false, Reason{}, errNil("deployment or newRS")
 	}
 	desired := d.DesiredReplicas()
 	have := newRS.SpecReplicas()
 	if have == desired {
-		return have, false, m.reason(NoteReplicasReached, m.vals(v("replicas", int64(desired))),
+		return have, false, reason(NoteReplicasReached, vals(v("replicas", int64(desired))),
 			"the new ReplicaSet %s already has replicas %d", newRS.Name, desired), nil
 	}
 	if have > desired {
-		return desired, true, m.reason(ReasonScaleDownNew, m.vals(v("from", int64(have)), v("to", int64(desired))),
+		return desired, true, reason(ReasonScaleDownNew, vals(v("from", int64(have)), v("to", int64(desired))),
 			"the new ReplicaSet %s has %d > replicas %d", newRS.Name, have, desired), nil
 	}
 	n, err := newRSNewReplicasDetail(d, allRSs, newRS)
@@ -96,21 +85,19 @@ func reconcileNew(m *planMemory, allRSs []*model.ReplicaSet, newRS *model.Replic
 		return have, false, Reason{}, err
 	}
 	// A size change leads the message with it.
-	var buf [sentenceSize]byte
-	lead := buf[:0]
+	lead := ""
 	if n.Count != have {
-		lead = appendf(lead, "new %s %d→%d: ", newRS.Name, have, n.Count)
+		lead = fmt.Sprintf("new %s %d→%d: ", newRS.Name, have, n.Count)
 	}
-	return n.Count, n.Count != have, newRSReason(m, lead, nil, d, newRS, n), nil
+	return n.Count, n.Count != have, newRSReason(lead, nil, d, newRS, n), nil
 }
 
 // createReason is the reason of the create of rs, the new ReplicaSet of
 // revision rev, with the size newRSNewReplicas decides (n): its reason led
 // by the create.
 func (s *syncer) createReason(rs *model.ReplicaSet, rev string, n proportion.NewReplicas) Reason {
-	var buf [sentenceSize]byte
-	lead := appendf(buf[:0], "no ReplicaSet has the current template: create %s (revision %s) with %d: ", rs.Name, rev, n.Count)
-	why := newRSReason(s.mem, lead, []Value{v("replicas", int64(n.Count))}, s.d, rs, n)
+	lead := fmt.Sprintf("no ReplicaSet has the current template: create %s (revision %s) with %d: ", rs.Name, rev, n.Count)
+	why := newRSReason(lead, []Value{v("replicas", int64(n.Count))}, s.d, rs, n)
 	why.Code = ReasonCreateNewReplicaSet
 	return why
 }
@@ -122,12 +109,6 @@ func (s *syncer) createReason(rs *model.ReplicaSet, rev string, n proportion.New
 // status reports more available pods than its spec makes it stop with an
 // error after the scales already planned, as upstream does.
 func CleanupUnhealthyReplicas(oldActive []*model.ReplicaSet, d *model.Deployment, maxCleanup int32) ([]Scale, int32, error) {
-	return cleanupUnhealthy(nil, oldActive, d, maxCleanup)
-}
-
-// cleanupUnhealthy is CleanupUnhealthyReplicas with the reasons' values
-// taken from m and their messages written to m's text.
-func cleanupUnhealthy(m *planMemory, oldActive []*model.ReplicaSet, d *model.Deployment, maxCleanup int32) ([]Scale, int32, error) {
 	var scales []Scale
 	var total int32
 	for _, rs := range sortedByCreation(oldActive) {
@@ -146,8 +127,8 @@ func cleanupUnhealthy(m *planMemory, oldActive []*model.ReplicaSet, d *model.Dep
 		if to > spec {
 			return scales, total, fmt.Errorf("when cleaning up unhealthy replicas, got invalid request to scale down %s/%s %d -> %d", rs.Namespace, rs.Name, spec, to)
 		}
-		scales = append(scales, Scale{ReplicaSet: rs, To: to, Reason: m.reason(ReasonCleanupUnhealthy,
-			m.vals(v("from", int64(spec)), v("to", int64(to)), v("available", int64(avail)), v("budget", int64(maxCleanup-total))),
+		scales = append(scales, Scale{ReplicaSet: rs, To: to, Reason: reason(ReasonCleanupUnhealthy,
+			vals(v("from", int64(spec)), v("to", int64(to)), v("available", int64(avail)), v("budget", int64(maxCleanup-total))),
 			"old %s %d→%d: %d of its pods are not available (budget %d)", rs.Name, spec, to, spec-avail, maxCleanup-total)})
 		total += n
 	}
@@ -158,12 +139,6 @@ func cleanupUnhealthy(m *planMemory, oldActive []*model.ReplicaSet, d *model.Dep
 // ReplicaSets, oldest first, by as much as availability allows (upstream scaleDownOldReplicaSetsForRollingUpdate):
 // with replicas 10, maxUnavailable 2 and 10 available pods, 2 old pods go.
 func ScaleDownOldReplicaSetsForRollingUpdate(allRSs, oldActive []*model.ReplicaSet, d *model.Deployment) ([]Scale, int32, Reason) {
-	return scaleDownOld(nil, allRSs, oldActive, d)
-}
-
-// scaleDownOld is ScaleDownOldReplicaSetsForRollingUpdate with the
-// reasons' messages written to m's text.
-func scaleDownOld(m *planMemory, allRSs, oldActive []*model.ReplicaSet, d *model.Deployment) ([]Scale, int32, Reason) {
 	if d == nil {
 		return nil, 0, Reason{}
 	}
@@ -175,7 +150,7 @@ func scaleDownOld(m *planMemory, allRSs, oldActive []*model.ReplicaSet, d *model
 	// for its own), made when it is given.
 	budget := [...]Value{v("available", int64(available)), v("minAvailable", int64(minAvailable)), v("replicas", int64(desired)), v("maxUnavailable", int64(maxUnavailable))}
 	if available <= minAvailable {
-		return nil, 0, m.reason(NoteAvailabilityBudgetSpent, append([]Value(nil), budget[:]...),
+		return nil, 0, reason(NoteAvailabilityBudgetSpent, append([]Value(nil), budget[:]...),
 			"available %d ≤ minAvailable %d = replicas %d − maxUnavailable %d: no old pod may go", available, minAvailable, desired, maxUnavailable)
 	}
 	target := available - minAvailable
@@ -193,7 +168,7 @@ func scaleDownOld(m *planMemory, allRSs, oldActive []*model.ReplicaSet, d *model
 			continue
 		}
 		n := min(spec, target-total)
-		scales = append(scales, Scale{ReplicaSet: rs, To: spec - n, Reason: m.reason(ReasonScaleDownOld,
+		scales = append(scales, Scale{ReplicaSet: rs, To: spec - n, Reason: reason(ReasonScaleDownOld,
 			append(append(make([]Value, 0, len(budget)+2), budget[:]...), v("from", int64(spec)), v("to", int64(spec-n))),
 			"old %s %d→%d: available %d > minAvailable %d = replicas %d − maxUnavailable %d",
 			rs.Name, spec, spec-n, available, minAvailable, desired, maxUnavailable)})
@@ -210,9 +185,9 @@ func (s *syncer) rolloutRolling(rsList []*model.ReplicaSet) {
 	if !ok {
 		return
 	}
-	allRSs := s.mem.appendRS(oldRSs, newRS)
+	allRSs := appendRS(oldRSs, newRS)
 
-	to, scale, why, err := reconcileNew(s.mem, allRSs, newRS, d)
+	to, scale, why, err := ReconcileNewReplicaSet(allRSs, newRS, d)
 	if err != nil {
 		s.failFencepost(err)
 		return
@@ -226,11 +201,11 @@ func (s *syncer) rolloutRolling(rsList []*model.ReplicaSet) {
 		s.note(why)
 	}
 
-	if s.reconcileOldReplicaSets(allRSs, s.mem.active(oldRSs), newRS) {
+	if s.reconcileOldReplicaSets(allRSs, activeOf(oldRSs), newRS) {
 		s.syncRolloutStatus(allRSs, newRS)
 		return
 	}
-	if s.plan.Err != nil {
+	if s.err != nil {
 		// SurfaceOldReplicaSetErrors: the newest tree still reports status.
 		s.syncRolloutStatus(allRSs, newRS)
 		return
@@ -252,62 +227,56 @@ func (s *syncer) rolloutRolling(rsList []*model.ReplicaSet) {
 // ReplicaSet reports more available pods than its spec; the scales before
 // that error are still upstream's writes.
 func ReconcileOldReplicaSets(allRSs, oldActive []*model.ReplicaSet, newRS *model.ReplicaSet, d *model.Deployment) ([]Scale, []Reason, error) {
-	scales, note, err := reconcileOld(nil, allRSs, oldActive, newRS, d)
-	if note.Code != "" {
-		return scales, []Reason{note}, err
-	}
-	return scales, nil, err
-}
-
-// reconcileOld is ReconcileOldReplicaSets with at most one note, taking
-// its working lists from m (see planMemory.rsSlice).
-func reconcileOld(m *planMemory, allRSs, oldActive []*model.ReplicaSet, newRS *model.ReplicaSet, d *model.Deployment) ([]Scale, Reason, error) {
 	if d == nil || newRS == nil {
-		return nil, Reason{}, errNil("deployment or newRS")
+		return nil, nil, errNil("deployment or newRS")
 	}
-	oldActive = slices.DeleteFunc(append(m.rsSlice(len(oldActive)), oldActive...), func(rs *model.ReplicaSet) bool { return rs == nil })
+	oldActive = slices.DeleteFunc(slices.Clone(oldActive), func(rs *model.ReplicaSet) bool { return rs == nil })
 	if proportion.ReplicaCount(oldActive) == 0 {
-		return nil, Reason{}, nil
+		return nil, nil, nil
 	}
 	allPods := proportion.ReplicaCount(allRSs)
 	minAvailable := d.DesiredReplicas() - proportion.MaxUnavailable(d)
 	newUnavailable := newRS.SpecReplicas() - newRS.Status.AvailableReplicas
 	maxScaledDown := allPods - minAvailable - newUnavailable
 	if maxScaledDown <= 0 {
-		return nil, m.reason(NoteAvailabilityBudgetSpent,
-			m.vals(v("total", int64(allPods)), v("minAvailable", int64(minAvailable)), v("newUnavailable", int64(newUnavailable))),
+		return nil, []Reason{reason(NoteAvailabilityBudgetSpent,
+			vals(v("total", int64(allPods)), v("minAvailable", int64(minAvailable)), v("newUnavailable", int64(newUnavailable))),
 			"total %d − minAvailable %d − unavailable new pods %d ≤ 0: old ReplicaSets wait for new pods to become available",
-			allPods, minAvailable, newUnavailable), nil
+			allPods, minAvailable, newUnavailable)}, nil
 	}
-	cleanups, _, err := cleanupUnhealthy(m, oldActive, d, maxScaledDown)
+	cleanups, _, err := CleanupUnhealthyReplicas(oldActive, d, maxScaledDown)
 	if err != nil {
-		return cleanups, Reason{}, err
+		return cleanups, nil, err
 	}
 	// The healthy scale-down sees the sizes the cleanup leaves.
-	resized := append(m.rsSlice(len(oldActive)), m.sortedByCreation(oldActive)...)
+	resized := slices.Clone(sortedByCreation(oldActive))
 	for _, sc := range cleanups {
 		i := slices.Index(resized, sc.ReplicaSet)
 		c := *resized[i]
 		c.Spec.Replicas = model.Int32Ptr(sc.To)
 		resized[i] = &c
 	}
-	downs, _, why := scaleDownOld(m, m.appendRS(resized, newRS), resized, d)
+	downs, _, why := ScaleDownOldReplicaSetsForRollingUpdate(appendRS(resized, newRS), resized, d)
 	for i, sc := range downs {
 		downs[i].ReplicaSet = oldActive[slices.IndexFunc(oldActive, func(rs *model.ReplicaSet) bool { return rs.Name == sc.ReplicaSet.Name })]
 	}
-	if len(cleanups) == 0 {
-		return downs, why, nil
+	var notes []Reason
+	if why.Code != "" {
+		notes = []Reason{why}
 	}
-	return append(cleanups, downs...), why, nil
+	if len(cleanups) == 0 {
+		return downs, notes, nil
+	}
+	return append(cleanups, downs...), notes, nil
 }
 
 // reconcileOldReplicaSets carries ReconcileOldReplicaSets out and reports
 // whether any old ReplicaSet changed. A ReplicaSet scaled twice is written
 // the second time from the first write's result, as upstream does.
 func (s *syncer) reconcileOldReplicaSets(allRSs, oldActive []*model.ReplicaSet, newRS *model.ReplicaSet) bool {
-	scales, note, err := reconcileOld(s.mem, allRSs, oldActive, newRS, s.d)
-	if note.Code != "" {
-		s.note(note)
+	scales, notes, err := ReconcileOldReplicaSets(allRSs, oldActive, newRS, s.d)
+	for _, n := range notes {
+		s.note(n)
 	}
 	latest := map[string]*model.ReplicaSet{}
 	scaled := false
@@ -333,7 +302,7 @@ func (s *syncer) oldReplicaSetError(err error) bool {
 		s.fail(ErrKindInvalidScale, "%s", err.Error())
 		return false
 	}
-	s.note(s.mem.reason(NoteSwallowedError, nil, "upstream ignores: %s", err.Error()))
+	s.note(reason(NoteSwallowedError, nil, "upstream ignores: %s", err.Error()))
 	return false
 }
 

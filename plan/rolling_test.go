@@ -1,12 +1,12 @@
 package plan_test
 
 import (
-	"errors"
 	"strconv"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 
 	"github.com/rolloutplan/rolloutplan/model"
 	"github.com/rolloutplan/rolloutplan/plan"
@@ -240,19 +240,19 @@ func TestReconcileOldReplicaSetsThroughSync(t *testing.T) {
 	cases := []tc{
 		{why: why{"fencepost unavailable", "upstream TestDeploymentController_reconcileOldReplicaSets row 1: surge 0, 5% of 10 → 0 → 1; budget 1, healthy scale-down 1 → old 9"},
 			maxUnavailable: pct("5%"), oldSpec: 10, oldAvail: 10,
-			wantActions: []string{"UpdateReplicaSet web-v1 replicas=9", "UpdateDeploymentStatus web"},
+			wantActions: []string{"ScaleReplicaSet web-v1 replicas=9", "UpdateDeploymentStatus web"},
 			wantEvents:  []string{"Normal ScalingReplicaSet: Scaled down replica set web-v1 from 10 to 9"}},
 		{why: why{"unavailable 2", "upstream TestDeploymentController_reconcileOldReplicaSets row 2: budget 2, available 10 > 8 → old 8"},
 			maxUnavailable: intStr(2), oldSpec: 10, oldAvail: 10,
-			wantActions: []string{"UpdateReplicaSet web-v1 replicas=8", "UpdateDeploymentStatus web"},
+			wantActions: []string{"ScaleReplicaSet web-v1 replicas=8", "UpdateDeploymentStatus web"},
 			wantEvents:  []string{"Normal ScalingReplicaSet: Scaled down replica set web-v1 from 10 to 8"}},
 		{why: why{"unhealthy cleaned", "upstream TestDeploymentController_reconcileOldReplicaSets row 3: cleanup removes the 2 unavailable; 8 ≤ 8 → no healthy scale-down"},
 			maxUnavailable: intStr(2), oldSpec: 10, oldAvail: 8,
-			wantActions: []string{"UpdateReplicaSet web-v1 replicas=8", "UpdateDeploymentStatus web"},
+			wantActions: []string{"ScaleReplicaSet web-v1 replicas=8", "UpdateDeploymentStatus web"},
 			wantEvents:  []string{"Normal ScalingReplicaSet: Scaled down replica set web-v1 from 10 to 8"}},
 		{why: why{"cleanup then healthy", "upstream TestDeploymentController_reconcileOldReplicaSets row 4: cleanup 1 (10→9) then healthy 9 > 8 → 9→8, the second write built on the first (no conflict)"},
 			maxUnavailable: intStr(2), oldSpec: 10, oldAvail: 9,
-			wantActions: []string{"UpdateReplicaSet web-v1 replicas=9", "UpdateReplicaSet web-v1 replicas=8", "UpdateDeploymentStatus web"},
+			wantActions: []string{"ScaleReplicaSet web-v1 replicas=9", "ScaleReplicaSet web-v1 replicas=8", "UpdateDeploymentStatus web"},
 			wantEvents: []string{"Normal ScalingReplicaSet: Scaled down replica set web-v1 from 10 to 9",
 				"Normal ScalingReplicaSet: Scaled down replica set web-v1 from 9 to 8"}},
 		{why: why{"new pods unavailable block", "upstream TestDeploymentController_reconcileOldReplicaSets row 5: budget 10 − 8 − (2−0) = 0 → no scaling"},
@@ -265,9 +265,6 @@ func TestReconcileOldReplicaSetsThroughSync(t *testing.T) {
 				progressingCond(model.ConditionTrue, model.ReasonReplicaSetUpdated, `ReplicaSet "web-v2" is progressing.`, at(-time.Minute), at(-time.Hour)))))
 		p := mustSync(t, rollingFixture(d, c.oldSpec, c.oldAvail, c.newSpec, c.newAvail))
 		checkPlan(t, p, c.wantActions, c.wantEvents, -1)
-		if p.Err != nil {
-			t.Errorf("Err = %v", p.Err)
-		}
 	})
 }
 
@@ -284,11 +281,12 @@ func TestRollingWalkthrough(t *testing.T) {
 
 	// Sync 1: create v2 with 3, record revision 2, scale v1 10→8, and the
 	// final status write conflicts.
-	p1 := mustSync(t, plan.State{Deployment: d, ReplicaSets: []*model.ReplicaSet{v1}, Now: t0}, hashV2)
+	s1 := plan.State{Deployment: d, ReplicaSets: []*model.ReplicaSet{v1}, Now: t0}
+	p1 := mustSync(t, s1, hashV2)
 	checkPlan(t, p1, []string{
 		"CreateReplicaSet web-v2 replicas=3",
 		"UpdateDeploymentStatus web",
-		"UpdateReplicaSet web-v1 replicas=8",
+		"ScaleReplicaSet web-v1 replicas=8",
 		"UpdateDeploymentStatus web conflict",
 	}, []string{
 		"Normal ScalingReplicaSet: Scaled up replica set web-v2 from 0 to 3",
@@ -324,45 +322,50 @@ func TestRollingWalkthrough(t *testing.T) {
 	if rev.Status.ObservedGeneration != 1 || rev.Status.UpdatedReplicas != 10 {
 		t.Errorf("the revision write carries the stored counts, got %+v", rev.Status)
 	}
-	if got := actionAt(t, p1, 2, plan.UpdateReplicaSet).ReplicaSet.Annotations; got[model.DesiredReplicasAnnotation] != "10" || got[model.MaxReplicasAnnotation] != "13" {
+	// v1's replica annotations are current: the scale changes none, and the
+	// ReplicaSet sent carries them.
+	assert.Empty(t, actionAt(t, p1, 2, plan.ScaleReplicaSet).Update.Annotations, "annotations changed by the scale")
+	writes1 := rendered(t, s1, p1)
+	if got := writes1[2].ReplicaSet.Annotations; got[model.DesiredReplicasAnnotation] != "10" || got[model.MaxReplicasAnnotation] != "13" {
 		t.Errorf("scaled v1 annotations = %v", got)
 	}
 	final := actionAt(t, p1, 3, plan.UpdateDeploymentStatus).Deployment.Status
 	wantFinal := depStatus(2, 10, 0, 10, 10, 3, availableCond(true, at(-time.Hour)), wantProg)
-	if diff := cmp.Diff(wantFinal, final); diff != "" {
+	if diff := cmp.Diff(&wantFinal, final); diff != "" {
 		t.Errorf("sync 1 final status (-want +got); unavailable = 13 − 10 from spec sums (upstream quirk: unavailableReplicas counts surge and lags):\n%s", diff)
 	}
 
 	// Sync 2: the server applied the create, the revision write and the
 	// scale; the RS controllers created pods, none of v2's available yet.
-	d2 := rev
+	d2 := writes1[1].Deployment
 	v1b := rsStatus(replicasAnn(newRS(d, "v1", 1, 8, at(-2*time.Hour)), 10, 13), 8, 8, 8)
 	v2 := created.DeepCopy()
 	v2.UID, v2.CreationTimestamp, v2.Generation = "uid-web-v2", t0, 1
 	v2.Status = model.ReplicaSetStatus{Replicas: 3, FullyLabeledReplicas: 3, ObservedGeneration: 1, TerminatingReplicas: i32(0)}
-	p2 := mustSync(t, plan.State{Deployment: d2, ReplicaSets: []*model.ReplicaSet{v1b, v2}, Now: at(30 * time.Second)}, hashV2)
+	s2 := plan.State{Deployment: d2, ReplicaSets: []*model.ReplicaSet{v1b, v2}, Now: at(30 * time.Second)}
+	p2 := mustSync(t, s2, hashV2)
 	checkPlan(t, p2, []string{
-		"UpdateReplicaSet web-v2 replicas=5",
+		"ScaleReplicaSet web-v2 replicas=5",
 		"UpdateDeploymentStatus web",
 	}, []string{"Normal ScalingReplicaSet: Scaled up replica set web-v2 from 3 to 5"}, -1)
-	st2 := lastStatusWrite(t, p2).Status
+	st2 := *lastStatus(t, p2)
 	wantSt2 := depStatus(2, 11, 3, 8, 8, 3, availableCond(true, at(-time.Hour)), wantProg)
 	if diff := cmp.Diff(wantSt2, st2); diff != "" {
 		t.Errorf("sync 2 status (-want +got); Progressing unchanged: nothing exceeds the stored pre-rollout counts:\n%s", diff)
 	}
 
 	// Sync 3: v2 has 5 pods, 3 available.
-	d3 := lastStatusWrite(t, p2)
+	d3 := lastStatusWrite(t, s2, p2)
 	v2b := v2.DeepCopy()
 	v2b.Spec.Replicas = i32(5)
 	rsStatus(v2b, 5, 3, 3)
 	now3 := at(60 * time.Second)
 	p3 := mustSync(t, plan.State{Deployment: d3, ReplicaSets: []*model.ReplicaSet{v1b, v2b}, Now: now3}, hashV2)
 	checkPlan(t, p3, []string{
-		"UpdateReplicaSet web-v1 replicas=5",
+		"ScaleReplicaSet web-v1 replicas=5",
 		"UpdateDeploymentStatus web",
 	}, []string{"Normal ScalingReplicaSet: Scaled down replica set web-v1 from 8 to 5"}, -1)
-	st3 := lastStatusWrite(t, p3).Status
+	st3 := *lastStatus(t, p3)
 	wantSt3 := depStatus(2, 13, 5, 11, 11, 2, availableCond(true, at(-time.Hour)),
 		progressingCond(model.ConditionTrue, model.ReasonReplicaSetUpdated, `ReplicaSet "web-v2" is progressing.`, now3, at(-time.Hour)))
 	if diff := cmp.Diff(wantSt3, st3); diff != "" {
@@ -391,11 +394,10 @@ func TestSurfaceOldReplicaSetErrors(t *testing.T) {
 	}
 
 	t.Run("released default swallows", func(t *testing.T) {
+		// mustSync: the sync ends without an error (released behaviour
+		// swallows it).
 		p := mustSync(t, state())
 		checkPlan(t, p, []string{"UpdateDeploymentStatus web"}, nil, -1)
-		if p.Err != nil {
-			t.Errorf("Err = %v, want nil (released behaviour swallows)", p.Err)
-		}
 		var swallowed *plan.Reason
 		for i := range p.Notes {
 			if p.Notes[i].Code == plan.NoteSwallowedError {
@@ -410,19 +412,17 @@ func TestSurfaceOldReplicaSetErrors(t *testing.T) {
 		}
 	})
 	t.Run("option surfaces", func(t *testing.T) {
-		p := mustSync(t, state(), plan.SurfaceOldReplicaSetErrors())
+		p, serr := syncChecked(t, state(), plan.SurfaceOldReplicaSetErrors())
 		for _, a := range p.Actions {
-			if a.Kind == plan.UpdateReplicaSet {
+			if a.Kind == plan.ScaleReplicaSet || a.Kind == plan.UpdateReplicaSet {
 				t.Errorf("unexpected ReplicaSet write %s", a)
 			}
 		}
 		want := &plan.SyncError{Kind: plan.ErrKindInvalidScale, Message: msg}
-		if diff := cmp.Diff(want, p.Err); diff != "" {
-			t.Errorf("Err (-want +got):\n%s", diff)
+		if diff := cmp.Diff(want, serr); diff != "" {
+			t.Errorf("the sync's error (-want +got):\n%s", diff)
 		}
-		if !errors.Is(p.Err, &plan.SyncError{Kind: plan.ErrKindInvalidScale}) {
-			t.Errorf("errors.Is by kind fails for %v", p.Err)
-		}
+		assert.ErrorIs(t, serr, &plan.SyncError{Kind: plan.ErrKindInvalidScale})
 	})
 }
 
@@ -442,7 +442,7 @@ func TestRollingEdgeCases(t *testing.T) {
 			rss: func(d *model.Deployment) []*model.ReplicaSet {
 				return []*model.ReplicaSet{rsAnn(newRS(d, "v2", 2, 12, at(-time.Hour)), model.DesiredReplicasAnnotation, "")}
 			},
-			wantActions:  []string{"UpdateReplicaSet web-v2 replicas=10", "UpdateDeploymentStatus web"},
+			wantActions:  []string{"ScaleReplicaSet web-v2 replicas=10", "UpdateDeploymentStatus web"},
 			wantEvents:   []string{"Normal ScalingReplicaSet: Scaled down replica set web-v2 from 12 to 10"},
 			wantConflict: -1},
 		{why: why{"created empty for D zero", "upstream getNewReplicaSet (creation)/upstream ResolveFenceposts: D=0, maxSurge 3 → created with min(3, 0) = 0 replicas, no scaling event; max-replicas 0+3 (surge not zeroed)"},
@@ -473,7 +473,7 @@ func TestRollingEdgeCases(t *testing.T) {
 					rsStatus(newRS(d, "v3", 2, 5, at(-2*time.Hour)), 5, 0, 0), rsStatus(newRS(d, "v2", 3, 8, at(-time.Hour)), 8, 7, 7),
 				}
 			},
-			wantActions:  []string{"UpdateReplicaSet web-v3 replicas=1", "UpdateDeploymentStatus web"},
+			wantActions:  []string{"ScaleReplicaSet web-v3 replicas=1", "UpdateDeploymentStatus web"},
 			wantEvents:   []string{"Normal ScalingReplicaSet: Scaled down replica set web-v3 from 5 to 1"},
 			wantConflict: -1},
 		{why: why{"two old RSs drained oldest first", "upstream scaleDownOldReplicaSetsForRollingUpdate via a sync: D 10, 25%/25%; total 3+4+6 = 13; budget 13−8−0 = 5; available 13 > 8 → target 5: a 3→0, b 4→2"},
@@ -483,7 +483,7 @@ func TestRollingEdgeCases(t *testing.T) {
 					newRS(d, "b", 2, 4, at(-2*time.Hour)), newRS(d, "a", 1, 3, at(-3*time.Hour)), newRS(d, "v2", 3, 6, at(-time.Hour)),
 				}
 			},
-			wantActions: []string{"UpdateReplicaSet web-a replicas=0", "UpdateReplicaSet web-b replicas=2", "UpdateDeploymentStatus web"},
+			wantActions: []string{"ScaleReplicaSet web-a replicas=0", "ScaleReplicaSet web-b replicas=2", "UpdateDeploymentStatus web"},
 			wantEvents: []string{"Normal ScalingReplicaSet: Scaled down replica set web-a from 3 to 0",
 				"Normal ScalingReplicaSet: Scaled down replica set web-b from 4 to 2"},
 			wantConflict: -1},

@@ -16,10 +16,10 @@ func (s *syncer) isScalingEvent(rsList []*model.ReplicaSet) bool {
 		return false
 	}
 	desired := s.replicas()
-	for _, rs := range s.mem.active(s.mem.appendRS(oldRSs, newRS)) {
+	for _, rs := range activeOf(appendRS(oldRSs, newRS)) {
 		annotated, ok := proportion.NonNegativeInt32Annotation(rs.Annotations, model.DesiredReplicasAnnotation)
 		if ok && annotated != desired {
-			s.note(s.mem.reason(NoteScalingEvent, s.mem.vals(v("annotated", int64(annotated)), v("replicas", int64(desired))),
+			s.note(reason(NoteScalingEvent, vals(v("annotated", int64(annotated)), v("replicas", int64(desired))),
 				"%s was sized for %d replicas, the Deployment now wants %d: scale instead of rolling out", rs.Name, annotated, desired))
 			return true
 		}
@@ -36,12 +36,12 @@ func (s *syncer) sync(rsList []*model.ReplicaSet) {
 	}
 	// Upstream's FindActiveOrLatest sorts the old ReplicaSets newest first in
 	// place; the rest of the sync sees that order.
-	oldRSs = s.mem.sorted(oldRSs, proportion.NewestFirst)
+	oldRSs = sortedBy(oldRSs, proportion.NewestFirst)
 	s.scale(newRS, oldRSs)
 	if _, pendingRollback := rollbackTo(s.d); s.d.Spec.Paused && !pendingRollback {
 		s.cleanupDeployment(oldRSs)
 	}
-	s.syncDeploymentStatus(s.mem.appendRS(oldRSs, newRS), newRS)
+	s.syncDeploymentStatus(appendRS(oldRSs, newRS), newRS)
 }
 
 // IsSaturated reports whether rs is a new ReplicaSet that has fully rolled
@@ -69,36 +69,36 @@ func (s *syncer) scale(newRS *model.ReplicaSet, oldRSs []*model.ReplicaSet) {
 		from := rs.SpecReplicas()
 		if from == desired {
 			if annotated, ok := proportion.NonNegativeInt32Annotation(rs.Annotations, model.DesiredReplicasAnnotation); ok && annotated != desired {
-				s.note(s.mem.reason(NoteStaleDesiredAnnotation, s.mem.vals(v("annotated", int64(annotated)), v("replicas", int64(desired))),
+				s.note(reason(NoteStaleDesiredAnnotation, vals(v("annotated", int64(annotated)), v("replicas", int64(desired))),
 					"the only active ReplicaSet %s already has %d replicas but is annotated for %d; upstream does not update the annotation here, so every sync is a scaling event and no rollout starts (upstream quirk)",
 					rs.Name, desired, annotated))
 				return
 			}
-			s.note(s.mem.reason(NoteReplicasReached, s.mem.vals(v("replicas", int64(desired))),
+			s.note(reason(NoteReplicasReached, vals(v("replicas", int64(desired))),
 				"the only active ReplicaSet %s already has %d replicas", rs.Name, desired))
 			return
 		}
-		s.scaleReplicaSetAndRecordEvent(rs, desired, s.mem.reason(ReasonScaleActive,
-			s.mem.vals(v("from", int64(from)), v("to", int64(desired))),
+		s.scaleReplicaSetAndRecordEvent(rs, desired, reason(ReasonScaleActive,
+			vals(v("from", int64(from)), v("to", int64(desired))),
 			"%s is the only active ReplicaSet: %d→%d", rs.Name, from, desired))
 		return
 	}
 	if IsSaturated(d, newRS) {
-		for _, rs := range s.mem.active(oldRSs) {
+		for _, rs := range activeOf(oldRSs) {
 			from := rs.SpecReplicas()
-			s.scaleReplicaSetAndRecordEvent(rs, 0, s.mem.reason(ReasonScaleSaturated,
-				s.mem.vals(v("from", int64(from)), v("to", 0)),
+			s.scaleReplicaSetAndRecordEvent(rs, 0, reason(ReasonScaleSaturated,
+				vals(v("from", int64(from)), v("to", 0)),
 				"the new ReplicaSet %s is saturated: old %s %d→0", newRS.Name, rs.Name, from))
 		}
 		return
 	}
 	if d.Spec.Strategy.Type != model.RollingUpdateStrategy {
-		s.note(s.mem.reason(NoteRecreateMultipleActive, nil,
+		s.note(reason(NoteRecreateMultipleActive, nil,
 			"several ReplicaSets are active and Recreate has no proportional scaling: nothing changes (upstream quirk)"))
 		return
 	}
-	dist := proportion.Distribute(d, s.mem.active(s.mem.appendRS(oldRSs, newRS)), s.cfg.proportion)
+	dist := proportion.Distribute(d, activeOf(appendRS(oldRSs, newRS)), s.cfg.proportion)
 	for _, sh := range dist.Shares {
-		s.scaleReplicaSet(sh.ReplicaSet, sh.To, proportionalReason(s.mem, dist, sh))
+		s.scaleReplicaSet(sh.ReplicaSet, sh.To, proportionalReason(dist, sh))
 	}
 }

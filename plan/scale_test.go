@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 
 	"github.com/rolloutplan/rolloutplan/model"
 	"github.com/rolloutplan/rolloutplan/plan"
@@ -153,28 +154,28 @@ func TestProportionalScalingThroughSync(t *testing.T) {
 		{why: why{"ex16 c", "upstream TestScale (sync_test.go) c: D 5→10, surge 0; BySizeNewer v1(3), v2(2); v1 round(3·10/5)−3 = +3, v2 +2"},
 			d:  newDeployment("web", 10, "v2", rolling(intStr(0), intStr(1)), revisionAnn(2), generation(2)),
 			v1: 3, v2: 2, v1Max: 5, v2Max: 5, old: 5,
-			wantActions: []string{"UpdateReplicaSet web-v1 replicas=6", "UpdateReplicaSet web-v2 replicas=4", "UpdateDeploymentStatus web"},
+			wantActions: []string{"ScaleReplicaSet web-v1 replicas=6", "ScaleReplicaSet web-v2 replicas=4", "UpdateDeploymentStatus web"},
 			wantEvents: []string{"Normal ScalingReplicaSet: Scaled up replica set web-v1 from 3 to 6",
 				"Normal ScalingReplicaSet: Scaled up replica set web-v2 from 2 to 4"},
 			wantDesired: "10", wantMax: "10"},
 		{why: why{"ex16 d", "upstream TestScale (sync_test.go) d: D 5→3; BySizeOlder v1(3), v2(2); round(1.8)=2 → −1, round(1.2)=1 → −1"},
 			d:  newDeployment("web", 3, "v2", rolling(intStr(0), intStr(1)), revisionAnn(2), generation(2)),
 			v1: 3, v2: 2, v1Max: 5, v2Max: 5, old: 5,
-			wantActions: []string{"UpdateReplicaSet web-v1 replicas=2", "UpdateReplicaSet web-v2 replicas=1", "UpdateDeploymentStatus web"},
+			wantActions: []string{"ScaleReplicaSet web-v1 replicas=2", "ScaleReplicaSet web-v2 replicas=1", "UpdateDeploymentStatus web"},
 			wantEvents: []string{"Normal ScalingReplicaSet: Scaled down replica set web-v1 from 3 to 2",
 				"Normal ScalingReplicaSet: Scaled down replica set web-v2 from 2 to 1"},
 			wantDesired: "3", wantMax: "3"},
 		{why: why{"ex16 o", "upstream TestScale (sync_test.go) o: D 10→50, surge 3→6: allowed 56, toAdd 43; v1 round(34.46)=34 (+26), v2 round(21.54)=22 (+17)"},
 			d:  newDeployment("web", 50, "v2", rolling(intStr(6), intStr(1)), revisionAnn(2), generation(2)),
 			v1: 8, v2: 5, v1Max: 13, v2Max: 13, old: 10,
-			wantActions: []string{"UpdateReplicaSet web-v1 replicas=34", "UpdateReplicaSet web-v2 replicas=22", "UpdateDeploymentStatus web"},
+			wantActions: []string{"ScaleReplicaSet web-v1 replicas=34", "ScaleReplicaSet web-v2 replicas=22", "UpdateDeploymentStatus web"},
 			wantEvents: []string{"Normal ScalingReplicaSet: Scaled up replica set web-v1 from 8 to 34",
 				"Normal ScalingReplicaSet: Scaled up replica set web-v2 from 5 to 22"},
 			wantDesired: "50", wantMax: "56"},
 		{why: why{"sign flip: each event names its own direction", "upstream scale/quirk (proportional scaling anomalies): toAdd 5 (D 10→15); v1 6·15/10 → +3, leftover +4 → 13; v2 (max 40) round(1.5)=2 → −2; v1.36's scaleReplicaSet derives up/down from each ReplicaSet's old and new size (the \"from A to B\" event of the conformance data), so v2's event reads \"Scaled down … from 4 to 2\""},
 			d:  newDeployment("web", 15, "v2", rolling(intStr(0), intStr(1)), revisionAnn(2), generation(2)),
 			v1: 6, v2: 4, v1Max: 10, v2Max: 40, old: 10,
-			wantActions: []string{"UpdateReplicaSet web-v1 replicas=13", "UpdateReplicaSet web-v2 replicas=2", "UpdateDeploymentStatus web"},
+			wantActions: []string{"ScaleReplicaSet web-v1 replicas=13", "ScaleReplicaSet web-v2 replicas=2", "UpdateDeploymentStatus web"},
 			wantEvents: []string{"Normal ScalingReplicaSet: Scaled up replica set web-v1 from 6 to 13",
 				"Normal ScalingReplicaSet: Scaled down replica set web-v2 from 4 to 2"},
 			wantDesired: "15", wantMax: "15"},
@@ -186,11 +187,11 @@ func TestProportionalScalingThroughSync(t *testing.T) {
 			t.Errorf("no %s note: %v", plan.NoteScalingEvent, p.Notes)
 		}
 		for _, a := range p.Actions {
-			if a.Kind != plan.UpdateReplicaSet {
+			if a.Kind != plan.ScaleReplicaSet && a.Kind != plan.UpdateReplicaSet {
 				continue
 			}
-			if got := a.ReplicaSet.Annotations; got[model.DesiredReplicasAnnotation] != c.wantDesired || got[model.MaxReplicasAnnotation] != c.wantMax {
-				t.Errorf("%s annotations desired/max = %s/%s, want %s/%s", a.Name,
+			if got := a.Update.Annotations; got[model.DesiredReplicasAnnotation] != c.wantDesired || got[model.MaxReplicasAnnotation] != c.wantMax {
+				t.Errorf("%s annotations desired/max = %s/%s, want %s/%s", a.Object.Name,
 					got[model.DesiredReplicasAnnotation], got[model.MaxReplicasAnnotation], c.wantDesired, c.wantMax)
 			}
 		}
@@ -217,7 +218,7 @@ func TestScalingEventWedge(t *testing.T) {
 			}
 		}
 		if len(p.Actions) > 0 {
-			state.Deployment = lastStatusWrite(t, p)
+			state.Deployment = lastStatusWrite(t, state, p)
 		}
 		state.Now = state.Now.Add(time.Minute)
 	}
@@ -247,7 +248,7 @@ func TestRecreateSeveralActiveReplicaSets(t *testing.T) {
 			t.Errorf("sync %d: events %q", sync, events(p))
 		}
 		if len(p.Actions) > 0 {
-			state.Deployment = lastStatusWrite(t, p)
+			state.Deployment = lastStatusWrite(t, state, p)
 		}
 		state.Now = state.Now.Add(time.Minute)
 	}
@@ -271,7 +272,7 @@ func TestScalingEventSpecialCases(t *testing.T) {
 					newRS(d, "v2", 2, 5, at(-time.Hour)),
 				}
 			},
-			wantActions: []string{"UpdateReplicaSet web-v1 replicas=0", "UpdateDeploymentStatus web"},
+			wantActions: []string{"ScaleReplicaSet web-v1 replicas=0", "UpdateDeploymentStatus web"},
 			wantEvents:  []string{"Normal ScalingReplicaSet: Scaled down replica set web-v1 from 2 to 0"}},
 		{why: why{"nothing to add refreshes annotations", "upstream TestScale (sync_test.go) q via a sync: D 3→2 (surge 1): allowed 3 = current 3, v2 not saturated (0 available) → sizes kept, annotations rewritten old-first, no events"},
 			d: newDeployment("web", 2, "v2", rolling(intStr(1), intStr(1)), revisionAnn(2), withStatus(depStatus(1, 3, 2, 1, 1, 1, prog))),
@@ -284,8 +285,8 @@ func TestScalingEventSpecialCases(t *testing.T) {
 			wantActions: []string{"UpdateReplicaSet web-v1 replicas=1", "UpdateReplicaSet web-v2 replicas=2", "UpdateDeploymentStatus web"},
 			check: func(t *testing.T, p plan.Plan) {
 				for _, a := range p.Actions[:2] {
-					if got := a.ReplicaSet.Annotations; got[model.DesiredReplicasAnnotation] != "2" || got[model.MaxReplicasAnnotation] != "3" {
-						t.Errorf("%s annotations = %v, want desired 2, max 3", a.Name, got)
+					if got := a.Update.Annotations; got[model.DesiredReplicasAnnotation] != "2" || got[model.MaxReplicasAnnotation] != "3" {
+						t.Errorf("%s annotations = %v, want desired 2, max 3", a.Object.Name, got)
 					}
 				}
 			}},
@@ -304,7 +305,7 @@ func TestScalingEventSpecialCases(t *testing.T) {
 			rss: func(d *model.Deployment) []*model.ReplicaSet {
 				return []*model.ReplicaSet{replicasAnn(newRS(d, "v1", 1, 10, at(-time.Hour)), 10, 13)}
 			},
-			wantActions: []string{"UpdateReplicaSet web-v1 replicas=12", "UpdateDeploymentStatus web"},
+			wantActions: []string{"ScaleReplicaSet web-v1 replicas=12", "UpdateDeploymentStatus web"},
 			wantEvents:  []string{"Normal ScalingReplicaSet: Scaled up replica set web-v1 from 10 to 12"}},
 	}
 	runCases(t, cases, func(t *testing.T, c tc) {
@@ -322,8 +323,8 @@ func TestProportionOptions(t *testing.T) {
 	sizes := func(p plan.Plan) map[string]int32 {
 		out := map[string]int32{}
 		for _, a := range p.Actions {
-			if a.Kind == plan.UpdateReplicaSet {
-				out[a.Name] = a.ReplicaSet.SpecReplicas()
+			if a.Kind == plan.ScaleReplicaSet || a.Kind == plan.UpdateReplicaSet {
+				out[a.Object.Name] = a.Update.Replicas
 			}
 		}
 		return out
@@ -334,6 +335,7 @@ func TestProportionOptions(t *testing.T) {
 		v1, v2, v1Max, v2Max, old int32
 		opts                      []plan.Option
 		want                      map[string]int32
+		wantErr                   plan.ErrorKind // the kind of error the sync ends with, "" for none
 	}
 	overflowD := func() *model.Deployment {
 		return newDeployment("web", 100000, "v2", rolling(intStr(0), intStr(1)), revisionAnn(2), generation(2))
@@ -349,16 +351,21 @@ func TestProportionOptions(t *testing.T) {
 			want: map[string]int32{"web-v1": 11, "web-v2": 4}},
 		{why: why{"int32 overflow, default", "upstream quirk (int32 overflow in proportional scaling): 40000·100000 wraps to −294967296; /80000 → −3687 → fraction −43687 for both; leftover 107374 to v2 (newer) → 103687, v1 → −3687"},
 			d: overflowD(), v1: 40000, v2: 40000, v1Max: 80000, v2Max: 80000, old: 80000,
-			want: map[string]int32{"web-v1": -3687, "web-v2": 103687}},
+			want: map[string]int32{"web-v1": -3687, "web-v2": 103687}, wantErr: plan.ErrKindInvalid},
 		{why: why{"int32 overflow, exact", "ExactProportions: 40000·100000/80000 = 50000 each"},
 			d: overflowD(), v1: 40000, v2: 40000, v1Max: 80000, v2Max: 80000, old: 80000, opts: []plan.Option{plan.ExactProportions()},
 			want: map[string]int32{"web-v1": 50000, "web-v2": 50000}},
 	}
 	runCases(t, cases, func(t *testing.T, c tc) {
 		s := proportionalState(c.d, c.v1, c.v2, c.v1Max, c.v2Max, c.old)
-		p := mustSync(t, s, c.opts...)
+		p, serr := syncChecked(t, s, c.opts...)
 		if diff := cmp.Diff(c.want, sizes(p)); diff != "" {
 			t.Errorf("sizes (-want +got):\n%s", diff)
 		}
+		var gotErr plan.ErrorKind
+		if serr != nil {
+			gotErr = serr.Kind
+		}
+		assert.Equal(t, c.wantErr, gotErr, "the kind of error the sync ends with")
 	})
 }

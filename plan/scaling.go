@@ -73,14 +73,15 @@ func (s *syncer) scaleReplicaSet(rs *model.ReplicaSet, newScale int32, why Reaso
 	if !sizeChange && !annotationsChange {
 		return false, rs
 	}
-	c, replicas := s.copyForWrite(rs, annotationsChange)
-	*replicas = newScale
-	c.Spec.Replicas = replicas
+	// The sync goes on with the written copy; it shares what it does not
+	// change with rs, which is only read.
+	c := *rs
+	c.Spec.Replicas = model.Int32Ptr(newScale)
 	if annotationsChange {
-		// Only then does c own its annotations (see copyForWrite).
-		SetReplicasAnnotations(c, desired, maxReplicas)
+		c.Annotations = maps.Clone(rs.Annotations)
+		SetReplicasAnnotations(&c, desired, maxReplicas)
 	}
-	out := s.writeReplicaSet(UpdateReplicaSet, c, rs, why)
+	out := s.updateReplicaSet(&c, rs, why)
 	if !sizeChange {
 		return false, out
 	}
@@ -90,25 +91,4 @@ func (s *syncer) scaleReplicaSet(rs *model.ReplicaSet, newScale int32, why Reaso
 	}
 	s.event(model.EventTypeNormal, model.EventScalingReplicaSet, "Scaled %s replica set %s from %d to %d", direction, rs.Name, rs.SpecReplicas(), newScale)
 	return true, out
-}
-
-// copyForWrite returns a copy of rs to change and write, and room for its
-// new spec.replicas that the copy alone points to: a deep copy of an input
-// object, with the room in the same allocation, or, for an object this
-// plan wrote before or any object under shareInput, a copy sharing
-// everything with it but the annotations when they are to change
-// (annotationsChange): the shared ones may be an informer's, which nothing
-// may write to. (The shallow copy's room is an allocation of its own, a
-// few bytes from the allocator's tiny blocks: in the copy's allocation it
-// would take the copy from 256 bytes to the next size class, 288.)
-func (s *syncer) copyForWrite(rs *model.ReplicaSet, annotationsChange bool) (c *model.ReplicaSet, replicas *int32) {
-	if _, owned := s.objVersion.get(rs); !owned && !s.cfg.shareInput {
-		b := copyReplicaSetTo(new(replicaSetCopy), rs)
-		return &b.rs, &b.ints[0]
-	}
-	shallow := *rs
-	if annotationsChange {
-		shallow.Annotations = maps.Clone(rs.Annotations)
-	}
-	return &shallow, new(int32)
 }

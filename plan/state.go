@@ -93,24 +93,3 @@ func plannedAnyway(field string, emptySelector bool) bool {
 	}
 	return false
 }
-
-// deploymentPlannable reports whether d passes model.ValidateDeployment but
-// for the rules Validate lets through: State.Validate's verdict on the
-// Deployment alone.
-func deploymentPlannable(d *model.Deployment) bool {
-	err := model.ValidateDeployment(d)
-	if err == nil {
-		return true
-	}
-	var verr *model.ValidationError
-	if !errors.As(err, &verr) {
-		return false
-	}
-	emptySelector := d.Spec.Selector.IsEmpty()
-	for _, fe := range verr.Errors {
-		if !plannedAnyway(fe.Field, emptySelector) {
-			return false
-		}
-	}
-	return true
-}

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"fmt"
 	"strconv"
 	"time"
 
@@ -25,16 +26,13 @@ func HasProgressDeadline(d *model.Deployment) bool {
 // status.terminatingReplicas (the DeploymentReplicaSetTerminatingReplicas
 // gate).
 func CalculateStatus(allRSs []*model.ReplicaSet, newRS *model.ReplicaSet, d *model.Deployment, now time.Time, terminating bool) model.DeploymentStatus {
-	return calculateStatus(allRSs, newRS, d, now, terminating, proportion.MaxUnavailable(d), nil, nil)
+	return calculateStatus(allRSs, newRS, d, now, terminating, proportion.MaxUnavailable(d))
 }
 
 // calculateStatus is CalculateStatus with d's proportion.MaxUnavailable
-// given, and the status's pointers (collision count, terminating replicas)
-// pointing into ints, allocated when nil. The conditions are the status's
-// own, appended to conds when it has room for them and for the conditions
-// a rollout sync adds (setCondition changes them in place).
+// given. The status shares nothing with d's.
 func calculateStatus(allRSs []*model.ReplicaSet, newRS *model.ReplicaSet, d *model.Deployment, now time.Time, terminating bool,
-	maxUnavailable int32, ints *[2]int32, conds []model.DeploymentCondition) model.DeploymentStatus {
+	maxUnavailable int32) model.DeploymentStatus {
 	var st model.DeploymentStatus
 	if d == nil {
 		return st
@@ -59,37 +57,22 @@ func calculateStatus(allRSs []*model.ReplicaSet, newRS *model.ReplicaSet, d *mod
 	if terminating {
 		sum, known = terminatingReplicas(allRSs)
 	}
-	if ints == nil && (known || d.Status.CollisionCount != nil) {
-		ints = new([2]int32)
-	}
 	if c := d.Status.CollisionCount; c != nil {
-		ints[0] = *c
-		st.CollisionCount = &ints[0]
+		st.CollisionCount = model.Int32Ptr(*c)
 	}
 	if known {
-		ints[1] = sum
-		st.TerminatingReplicas = &ints[1]
+		st.TerminatingReplicas = model.Int32Ptr(sum)
 	}
-	// Room for the stored conditions and for Available and Progressing
-	// when they are not among them (setCondition replaces a condition of
-	// its type in place; a ReplicaFailure to promote, which is rare, moves
-	// them out).
-	room := len(d.Status.Conditions)
-	for _, t := range [...]model.DeploymentConditionType{model.DeploymentAvailable, model.DeploymentProgressing} {
-		if d.Status.Condition(t) == nil {
-			room++
-		}
-	}
-	if cap(conds) < room {
-		conds = make([]model.DeploymentCondition, 0, room)
-	}
-	st.Conditions = append(conds[:0], d.Status.Conditions...)
+	// The status's own conditions, with room for the two a sync may add
+	// (Available here, Progressing in syncRolloutStatus), so that setting
+	// them in place never reallocates.
+	st.Conditions = append(make([]model.DeploymentCondition, 0, len(d.Status.Conditions)+2), d.Status.Conditions...)
 	if st.AvailableReplicas >= d.DesiredReplicas()-maxUnavailable {
-		setCondition(&st, newCondition(model.DeploymentAvailable, model.ConditionTrue,
-			model.ReasonMinimumReplicasAvailable, "Deployment has minimum availability.", now), true)
+		setOwnCondition(&st, newCondition(model.DeploymentAvailable, model.ConditionTrue,
+			model.ReasonMinimumReplicasAvailable, "Deployment has minimum availability.", now))
 	} else {
-		setCondition(&st, newCondition(model.DeploymentAvailable, model.ConditionFalse,
-			model.ReasonMinimumReplicasUnavailable, "Deployment does not have minimum availability.", now), true)
+		setOwnCondition(&st, newCondition(model.DeploymentAvailable, model.ConditionFalse,
+			model.ReasonMinimumReplicasUnavailable, "Deployment does not have minimum availability.", now))
 	}
 	return st
 }
@@ -171,35 +154,26 @@ func DeploymentTimedOut(d *model.Deployment, st *model.DeploymentStatus, now tim
 // syncDeploymentStatus writes the plain status (no Progressing estimation)
 // when it changed: the paused, scaling and deleting syncs.
 func (s *syncer) syncDeploymentStatus(allRSs []*model.ReplicaSet, newRS *model.ReplicaSet) {
-	st := calculateStatus(allRSs, newRS, s.d, s.now, s.cfg.terminatingReplicas, s.maxUnavailable(), s.statusInts(), s.mem.conditions())
+	st := calculateStatus(allRSs, newRS, s.d, s.now, s.cfg.terminatingReplicas, proportion.MaxUnavailable(s.d))
 	s.writeStatusIfChanged(st)
 }
 
 func (s *syncer) writeStatusIfChanged(st model.DeploymentStatus) bool {
-	// st is fresh and, like the working copy, never changed in place.
-	computed := &s.mem.status
-	if s.statusComputed == computed {
-		computed = new(model.DeploymentStatus)
-	}
-	*computed = st
-	s.statusComputed = computed
+	s.statusComputed = &st
 	if statusEqual(&s.d.Status, &st) {
-		s.note(s.mem.reason(NoteStatusUnchanged, nil, "the stored status is current"))
+		s.note(reason(NoteStatusUnchanged, nil, "the stored status is current"))
 		return false
 	}
-	s.d.Status = st
-	s.statusOwned = true
-	s.updateStatus(statusReason(s.mem, &st, s.mem.valueSlice(5)))
+	s.setStatus(st)
+	s.updateStatus(statusReason(&st))
 	return true
 }
 
 // statusReason explains a status write, e.g. "status: 13 replicas, 8
 // updated, 11 ready, 11 available, 2 unavailable". The sentence is built
-// from the reason's values (every sync that writes the status makes one).
-//
-// The values are appended to values, the message written to m's text.
-func statusReason(m *planMemory, st *model.DeploymentStatus, values []Value) Reason {
-	values = append(values,
+// from the reason's values.
+func statusReason(st *model.DeploymentStatus) Reason {
+	values := vals(
 		v("replicas", int64(st.Replicas)), v("updated", int64(st.UpdatedReplicas)), v("ready", int64(st.ReadyReplicas)),
 		v("available", int64(st.AvailableReplicas)), v("unavailable", int64(st.UnavailableReplicas)),
 	)
@@ -213,7 +187,7 @@ func statusReason(m *planMemory, st *model.DeploymentStatus, values []Value) Rea
 		msg = append(msg, ' ')
 		msg = append(msg, x.Name...)
 	}
-	return Reason{Code: ReasonStatus, Message: m.text(msg), Values: values}
+	return Reason{Code: ReasonStatus, Message: string(msg), Values: values}
 }
 
 // syncRolloutStatus is the status update of a rollout sync (upstream syncRolloutStatus):
@@ -221,12 +195,12 @@ func statusReason(m *planMemory, st *model.DeploymentStatus, values []Value) Rea
 // nothing is written.
 func (s *syncer) syncRolloutStatus(allRSs []*model.ReplicaSet, newRS *model.ReplicaSet) {
 	d := s.d
-	st := calculateStatus(allRSs, newRS, d, s.now, s.cfg.terminatingReplicas, s.maxUnavailable(), s.statusInts(), s.mem.conditions())
+	st := calculateStatus(allRSs, newRS, d, s.now, s.cfg.terminatingReplicas, proportion.MaxUnavailable(s.d))
 	if !HasProgressDeadline(d) {
-		removeCondition(&st, model.DeploymentProgressing, true)
+		removeOwnCondition(&st, model.DeploymentProgressing)
 	}
 	if DeploymentComplete(d, &st) {
-		s.note(s.mem.reason(NoteComplete, s.mem.vals(v("replicas", int64(st.Replicas))),
+		s.note(reason(NoteComplete, vals(v("replicas", int64(st.Replicas))),
 			"complete: %d replicas, all updated and available", st.Replicas))
 	}
 	cur := d.Status.Condition(model.DeploymentProgressing)
@@ -239,28 +213,28 @@ func (s *syncer) syncRolloutStatus(allRSs []*model.ReplicaSet, newRS *model.Repl
 		}
 		switch {
 		case DeploymentComplete(d, &st):
-			setCondition(&st, newCondition(model.DeploymentProgressing, model.ConditionTrue,
-				model.ReasonNewReplicaSetAvailable, s.mem.sprintf("%s %q has successfully progressed.", kind, name), s.now), true)
+			setOwnCondition(&st, newCondition(model.DeploymentProgressing, model.ConditionTrue,
+				model.ReasonNewReplicaSetAvailable, fmt.Sprintf("%s %q has successfully progressed.", kind, name), s.now))
 		case DeploymentProgressing(d, &st):
-			c := newCondition(model.DeploymentProgressing, model.ConditionTrue, model.ReasonReplicaSetUpdated, s.mem.sprintf("%s %q is progressing.", kind, name), s.now)
+			c := newCondition(model.DeploymentProgressing, model.ConditionTrue, model.ReasonReplicaSetUpdated, fmt.Sprintf("%s %q is progressing.", kind, name), s.now)
 			if cur != nil {
 				if cur.Status == model.ConditionTrue {
 					c.LastTransitionTime = cur.LastTransitionTime
 				}
-				removeCondition(&st, model.DeploymentProgressing, true)
+				removeOwnCondition(&st, model.DeploymentProgressing)
 			}
-			setCondition(&st, c, true)
+			setOwnCondition(&st, c)
 		case DeploymentTimedOut(d, &st, s.now):
-			setCondition(&st, newCondition(model.DeploymentProgressing, model.ConditionFalse,
-				model.ReasonProgressDeadlineExceeded, s.mem.sprintf("%s %q has timed out progressing.", kind, name), s.now), true)
-			s.note(s.mem.reason(NoteDeadlineExceeded, s.mem.vals(v("progressDeadlineSeconds", int64(*d.Spec.ProgressDeadlineSeconds))),
+			setOwnCondition(&st, newCondition(model.DeploymentProgressing, model.ConditionFalse,
+				model.ReasonProgressDeadlineExceeded, fmt.Sprintf("%s %q has timed out progressing.", kind, name), s.now))
+			s.note(reason(NoteDeadlineExceeded, vals(v("progressDeadlineSeconds", int64(*d.Spec.ProgressDeadlineSeconds))),
 				"no progress for more than %d seconds", *d.Spec.ProgressDeadlineSeconds))
 		}
 	}
 	if failures := replicaFailures(allRSs, newRS); len(failures) > 0 {
-		setCondition(&st, failures[0], true)
+		setOwnCondition(&st, failures[0])
 	} else {
-		removeCondition(&st, model.DeploymentReplicaFailure, true)
+		removeOwnCondition(&st, model.DeploymentReplicaFailure)
 	}
 	if !s.writeStatusIfChanged(st) {
 		s.requeueStuckDeployment(&st)

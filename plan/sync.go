@@ -16,43 +16,34 @@ import (
 // revision-history cleanup, status, conditions and the progress-deadline
 // requeue.
 //
-// It returns an error only for input that fails [State.Validate] (an
-// unknown strategy type, for example, which upstream would report as
-// "unexpected deployment strategy type"), or when the [WithHasher] function
-// returns a hash that cannot label pods and end a ReplicaSet name; the error
-// names the field or the option. Errors
-// upstream's sync ends with on valid input (a hash collision, or an
-// old-ReplicaSet error under [SurfaceOldReplicaSetErrors]) are part of the
-// plan, in [Plan.Err].
+// Errors come in two kinds, told apart with errors.As:
+//   - invalid input: the State fails [State.Validate] (the
+//     *model.ValidationError names each field), or the [WithHasher] function
+//     returns a hash that cannot label pods and end a ReplicaSet name. The
+//     Plan is then the zero Plan.
+//   - a *[SyncError]: the error upstream's sync ends with on valid input (a
+//     hash collision, a write the server refuses as invalid, an unresolvable
+//     maxSurge, or an old-ReplicaSet error under
+//     [SurfaceOldReplicaSetErrors]). The Plan then holds what upstream did
+//     before it stopped, to be applied like any other.
 //
 // For example, a Deployment of 10 replicas with maxSurge 25% (3) and
 // maxUnavailable 25% (2) whose template just changed, with one old ReplicaSet
 // of 10 available pods, plans: create the new ReplicaSet with 3 replicas,
 // record revision 2 on the Deployment, scale the old ReplicaSet 10→8, and
 // write the status (that last write conflicts on a real server; see
-// [Plan.ConflictAt]).
+// [Plan.Rejected]).
 func Sync(s State, opts ...Option) (Plan, error) {
 	if err := s.Validate(); err != nil {
-		return Plan{ConflictAt: -1}, err
+		return Plan{}, err
 	}
-	return syncValid(s, newConfig(opts), nil, remembered{})
-}
-
-// syncValid plans a sync of a validated s; memory, when not nil, remembers
-// template hashes across syncs, and lists what it remembers of s's lists.
-func syncValid(s State, cfg config, memory *Planner, lists remembered) (Plan, error) {
 	var sy syncer
-	sy.start(s, cfg)
-	sy.memory, sy.input, sy.lists = memory, s.Deployment, lists
+	sy.start(s, newConfig(opts))
 	sy.syncDeployment()
-	if memory != nil {
-		memory.publish(&sy.lists, s.Deployment)
-	}
 	if sy.hasherErr != nil {
-		releaseWork(cfg.workingCopies, sy.mem, sy.work)
-		return Plan{ConflictAt: -1}, sy.hasherErr
+		return Plan{}, sy.hasherErr
 	}
-	return sy.finish(), nil
+	return sy.finish()
 }
 
 func (s *syncer) syncDeployment() {
@@ -64,13 +55,13 @@ func (s *syncer) syncDeployment() {
 	s.scopeToNamespace()
 	rsList := s.claimReplicaSets()
 	if d.DeletionTimestamp != nil {
-		s.note(s.mem.reason(NoteDeleting, nil, "the Deployment is being deleted: status only"))
+		s.note(reason(NoteDeleting, nil, "the Deployment is being deleted: status only"))
 		s.syncStatusOnly(rsList)
 		return
 	}
 	s.checkPausedConditions()
 	if d.Spec.Paused {
-		s.note(s.mem.reason(NotePaused, nil, "the Deployment is paused: it scales and cleans up but does not roll out"))
+		s.note(reason(NotePaused, nil, "the Deployment is paused: it scales and cleans up but does not roll out"))
 		s.sync(rsList)
 		return
 	}
@@ -94,11 +85,11 @@ func (s *syncer) selectingAll() {
 	s.event(model.EventTypeWarning, model.EventSelectingAll, "This deployment is selecting all pods. A non-empty selector is required.")
 	if s.d.Status.ObservedGeneration < s.d.Generation {
 		s.d.Status.ObservedGeneration = s.d.Generation
-		s.updateStatus(s.mem.reason(ReasonSelectingAll, []Value{v("generation", s.d.Generation)},
+		s.updateStatus(reason(ReasonSelectingAll, []Value{v("generation", s.d.Generation)},
 			"the selector selects everything: only observedGeneration is recorded (generation %d)", s.d.Generation))
 		return
 	}
-	s.note(s.mem.reason(ReasonSelectingAll, nil, "the selector selects everything: nothing is done"))
+	s.note(reason(ReasonSelectingAll, nil, "the selector selects everything: nothing is done"))
 }
 
 // syncStatusOnly is the sync of a Deployment being deleted: it may still sync
@@ -108,7 +99,7 @@ func (s *syncer) syncStatusOnly(rsList []*model.ReplicaSet) {
 	if !ok {
 		return
 	}
-	s.syncDeploymentStatus(s.mem.appendRS(oldRSs, newRS), newRS)
+	s.syncDeploymentStatus(appendRS(oldRSs, newRS), newRS)
 }
 
 // sortedByCreation returns rss sorted oldest first, ties by name: the order

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 
 	"github.com/rolloutplan/rolloutplan/model"
 	"github.com/rolloutplan/rolloutplan/plan"
@@ -31,7 +32,7 @@ func TestPausedSync(t *testing.T) {
 	p := mustSync(t, plan.State{Deployment: d, ReplicaSets: []*model.ReplicaSet{v0, v1, v2}, Now: t0}, fixedHash("v3"))
 	checkPlan(t, p, []string{
 		"UpdateDeploymentStatus web",
-		"UpdateReplicaSet web-v2 replicas=5",
+		"ScaleReplicaSet web-v2 replicas=5",
 		"DeleteReplicaSet web-v0",
 		"DeleteReplicaSet web-v1",
 		"UpdateDeploymentStatus web conflict",
@@ -44,18 +45,17 @@ func TestPausedSync(t *testing.T) {
 	if diff := cmp.Diff(want, pausedWrite.Conditions); diff != "" {
 		t.Errorf("pause write conditions (-want +got); Unknown ≠ True → new LTT (upstream SetDeploymentCondition):\n%s", diff)
 	}
-	scaledRS := actionAt(t, p, 1, plan.UpdateReplicaSet).ReplicaSet
-	if a := scaledRS.Annotations; a[model.DesiredReplicasAnnotation] != "5" || a[model.MaxReplicasAnnotation] != "7" {
+	scaled := actionAt(t, p, 1, plan.ScaleReplicaSet).Update
+	assert.Equal(t, int32(3), scaled.FromReplicas, "scaled from")
+	if a := scaled.Annotations; a[model.DesiredReplicasAnnotation] != "5" || a[model.MaxReplicasAnnotation] != "7" {
 		t.Errorf("annotations desired/max = %s/%s, want 5/7 (25%% of 5 rounds up to 2)", a[model.DesiredReplicasAnnotation], a[model.MaxReplicasAnnotation])
 	}
-	if del := p.Actions[2]; del.UID != "uid-web-v0" {
-		t.Errorf("delete UID = %q, want uid-web-v0", del.UID)
-	}
+	assert.Equal(t, "uid-web-v0", p.Actions[2].Object.UID, "the UID of the ReplicaSet deleted")
 	// Status from the ReplicaSets as cached: 3 pods, none updated (no new
 	// RS); 3 < 5 − 1 → Available False, moved to the end; no Progressing
 	// estimation while paused.
 	wantSt := depStatus(3, 3, 0, 3, 3, 0, pausedCondAt(t0), availableCond(false, t0))
-	if diff := cmp.Diff(wantSt, lastStatusWrite(t, p).Status); diff != "" {
+	if diff := cmp.Diff(&wantSt, lastStatus(t, p)); diff != "" {
 		t.Errorf("final status (-want +got):\n%s", diff)
 	}
 }
@@ -88,7 +88,7 @@ func TestPausedKeepsTimeout(t *testing.T) {
 		withStatus(depStatus(1, 3, 3, 3, 3, 0, availableCond(true, at(-time.Hour)), timedOut)))
 	p := mustSync(t, plan.State{Deployment: d, ReplicaSets: []*model.ReplicaSet{newRS(d, "v1", 1, 3, at(-time.Hour))}, Now: t0})
 	checkPlan(t, p, []string{"UpdateDeploymentStatus web"}, nil, -1)
-	if diff := cmp.Diff(&timedOut, lastStatusWrite(t, p).Status.Condition(model.DeploymentProgressing)); diff != "" {
+	if diff := cmp.Diff(&timedOut, lastStatus(t, p).Condition(model.DeploymentProgressing)); diff != "" {
 		t.Errorf("Progressing (-want +got):\n%s", diff)
 	}
 }
@@ -160,7 +160,8 @@ func TestRollback(t *testing.T) {
 		} else {
 			rss = append(rss, rsAnn(newRS(d, "v2", 2, 3, at(-time.Hour)), cause, "v2 cause"))
 		}
-		p := mustSync(t, plan.State{Deployment: d, ReplicaSets: rss, Now: t0}, fixedHash("v3"))
+		s := plan.State{Deployment: d, ReplicaSets: rss, Now: t0}
+		p := mustSync(t, s, fixedHash("v3"))
 		checkPlan(t, p, c.wantActions, c.wantEvents, c.wantConflAt)
 		if c.wantTmpl == "" {
 			for _, a := range p.Actions {
@@ -174,11 +175,22 @@ func TestRollback(t *testing.T) {
 		if upd.Kind != plan.UpdateDeployment {
 			t.Fatalf("last action %s, want UpdateDeployment", upd)
 		}
-		if diff := cmp.Diff(tmpl("web", c.wantTmpl), upd.Deployment.Spec.Template); diff != "" {
+		// The action replaces the template only when it rolls back to
+		// another one, and drops the rollback annotation.
+		if c.wantTmpl == c.template {
+			assert.Nil(t, upd.Deployment.Template, "template replaced")
+		} else if diff := cmp.Diff(ptr(tmpl("web", c.wantTmpl)), upd.Deployment.Template); diff != "" {
 			t.Errorf("template (-want +got); the pod-template-hash label is dropped:\n%s", diff)
 		}
-		if diff := cmp.Diff(c.wantAnn, upd.Deployment.Annotations); diff != "" {
-			t.Errorf("annotations (-want +got):\n%s", diff)
+		assert.Equal(t, []string{model.RollbackToAnnotation}, upd.Deployment.RemovedAnnotations, "annotations removed")
+		// The Deployment sent: its template and all its annotations.
+		ws := rendered(t, s, p)
+		sent := ws[len(ws)-1].Deployment
+		if diff := cmp.Diff(tmpl("web", c.wantTmpl), sent.Spec.Template); diff != "" {
+			t.Errorf("template sent (-want +got); the pod-template-hash label is dropped:\n%s", diff)
+		}
+		if diff := cmp.Diff(c.wantAnn, sent.Annotations); diff != "" {
+			t.Errorf("annotations sent (-want +got):\n%s", diff)
 		}
 	})
 }
@@ -243,7 +255,7 @@ func TestCleanupDeployment(t *testing.T) {
 		for _, a := range p.Actions {
 			switch a.Kind {
 			case plan.DeleteReplicaSet:
-				deleted = append(deleted, a.Name)
+				deleted = append(deleted, a.Object.Name)
 			case plan.UpdateDeploymentStatus:
 			default:
 				t.Errorf("unexpected %s", a)
@@ -293,10 +305,12 @@ func TestRollbackWithoutCreate(t *testing.T) {
 	p := mustSync(t, plan.State{Deployment: d, ReplicaSets: rss, Now: t0}, plan.RollbackWithoutCreate(), fixedHash("v3"))
 	checkPlan(t, p, []string{"UpdateDeployment web"}, []string{`Normal DeploymentRollback: Rolled back deployment "web" to revision 1`}, -1)
 	upd := p.Actions[0].Deployment
-	if diff := cmp.Diff(tmpl("web", "v1"), upd.Spec.Template); diff != "" {
+	if diff := cmp.Diff(ptr(tmpl("web", "v1")), upd.Template); diff != "" {
 		t.Errorf("template (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff(map[string]string{model.RevisionAnnotation: "2", cause: "v1 cause"}, upd.Annotations); diff != "" {
-		t.Errorf("annotations (-want +got):\n%s", diff)
+	// v1's change-cause replaces v2's; the rollback annotation goes.
+	if diff := cmp.Diff(map[string]string{cause: "v1 cause"}, upd.Annotations); diff != "" {
+		t.Errorf("annotations changed (-want +got):\n%s", diff)
 	}
+	assert.Equal(t, []string{model.RollbackToAnnotation}, upd.RemovedAnnotations, "annotations removed")
 }

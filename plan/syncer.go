@@ -1,180 +1,148 @@
 package plan
 
 import (
+	"fmt"
 	"maps"
+	"slices"
 	"time"
 
 	"github.com/rolloutplan/rolloutplan/model"
+	"github.com/rolloutplan/rolloutplan/proportion"
 	"github.com/rolloutplan/rolloutplan/revision"
 )
 
-// syncer carries one sync: the working copy of the Deployment, the plan being
+// syncer carries one sync: a working copy of the Deployment, the plan being
 // recorded, and enough version bookkeeping to tell which writes a real API
 // server would reject.
+//
+// The working copy is a shallow copy of the input. The sync replaces its
+// status and template whole, and copies its annotations and conditions
+// before it changes them in place (ownAnnotations, ownStatus), so the input
+// is never written. Actions record what a write changes relative to the
+// input; they copy what they carry, so a plan shares nothing with the input.
 type syncer struct {
 	cfg  config
 	now  time.Time
-	d    *model.Deployment // working copy; like upstream's, it never picks up a server response
+	in   *model.Deployment // the State's Deployment
+	d    *model.Deployment // &wc, the working copy; like upstream's, it never picks up a server response
+	wc   model.Deployment
 	all  []*model.ReplicaSet
 	pods []*model.Pod
 	plan Plan
+	err  *SyncError
 
 	deploymentWrites int
-	owned            bool // the working copy shares nothing with the input but (maybe) its annotations
-	annotationsOwned bool // the working copy's annotations are its own, in no recorded write
-	annotationsSent  bool // the working copy's annotations are a recorded write's (not the input's)
+	annotationsOwned bool // d's annotations are a copy of the input's
+	statusChanged    bool // d's status differs from the input's
+	templateReplaced bool // d's template is no longer the input's (a rollback)
 	// serverVersion counts the writes each ReplicaSet (by name) has received
 	// this sync; objVersion records which of those versions an object in
-	// hand was derived from (absent: the cached input, version 0).
-	serverVersion smallMap[string]
-	objVersion    smallMap[*model.ReplicaSet]
-	found         foundReplicaSets
+	// hand was derived from (absent: the State's object, version 0).
+	serverVersion map[string]int
+	objVersion    map[*model.ReplicaSet]int
+	// created is the ReplicaSet this sync creates, the origin of later
+	// updates of it.
+	created *model.ReplicaSet
+	found   foundReplicaSets
 	// statusComputed is set by the status writers, for Plan.Status.
 	statusComputed *model.DeploymentStatus
 	// hasherErr is set when the WithHasher function returned an unusable
 	// hash; Sync then returns it instead of a plan.
 	hasherErr error
-	// memory is the Planner planning this sync, or nil; input is the
-	// Deployment of the State, the key of its memory.
-	memory *Planner
-	input  *model.Deployment
-	// lists is what the Planner remembers of the State's lists.
-	lists remembered
-	// templateReplaced is set when the working copy's template is no
-	// longer the input's (a rollback).
-	templateReplaced bool
-	// statusOwned is set when the working copy's status is one the sync
-	// computed (fresh, shared with no input), so owning the working copy
-	// need not copy it again.
-	statusOwned bool
-	// mem is the sync's one allocation for the plan's usual parts and the
-	// working lists (see planMemory); d, the working copy, and spec, room
-	// for what its spec points to once it owns it, come with it (see
-	// newMemory).
-	mem  *planMemory
-	spec *specCopy
-	// work holds the working copy (d) and the working lists' scratch.
-	work *workArea
-}
-
-// podTemplateHash is the hasher's value for the working copy's template
-// and collision count, remembered by the Planner when the template is the
-// input's.
-func (s *syncer) podTemplateHash() string {
-	d := s.d
-	if s.memory == nil || s.templateReplaced || !sameCollisionCount(d.Status.CollisionCount, s.input.Status.CollisionCount) {
-		return s.cfg.hasher(d.Spec.Template, d.Status.CollisionCount)
-	}
-	return s.memory.podTemplateHash(s.cfg.hasher, s.input)
-}
-
-func sameCollisionCount(a, b *int32) bool {
-	return a == b || a != nil && b != nil && *a == *b
 }
 
 // start readies sy, a zero syncer, for a sync of s.
 func (sy *syncer) start(s State, cfg config) {
-	// The working copy shares the input's maps and slices. A sync changes
-	// only the annotations in place, and copies them first
-	// (ownAnnotations); everything else it changes is replaced whole
-	// (conditions, status, template).
-	sy.cfg, sy.now, sy.all, sy.pods = cfg, s.Now, s.ReplicaSets, s.Pods
-	sy.mem, sy.work, sy.spec = newMemory(cfg.workingCopies, s.Deployment)
-	sy.d = &sy.work.wc
-	sy.plan = Plan{ConflictAt: -1, Actions: []Action{}} // in writeMemory from the first write
+	sy.wc = *s.Deployment
+	sy.cfg, sy.now, sy.in, sy.d, sy.all, sy.pods = cfg, s.Now, s.Deployment, &sy.wc, s.ReplicaSets, s.Pods
+}
+
+func (s *syncer) podTemplateHash() string {
+	return s.cfg.hasher(s.d.Spec.Template, s.d.Status.CollisionCount)
 }
 
 func (s *syncer) replicas() int32 { return s.d.DesiredReplicas() }
 
 func (s *syncer) record(a Action) {
-	a.Namespace = s.d.Namespace
-	markInvalid(&a)
-	if a.Rejected() && s.plan.ConflictAt < 0 {
-		s.plan.ConflictAt = len(s.plan.Actions)
+	if !a.Conflict {
+		a.Invalid = invalidWrite(a, s.in, s.origin(a.Object.Name))
 	}
-	switch {
-	case cap(s.plan.Actions) == 0:
-		s.plan.Actions = s.mem.writeMem().actions[:0]
-	case len(s.plan.Actions) == cap(s.plan.Actions):
-		s.plan.Actions = s.mem.growActions(s.plan.Actions)
+	if s.plan.Actions == nil {
+		s.plan.Actions = make([]Action, 0, 4) // a rollout step writes up to four times
 	}
 	s.plan.Actions = append(s.plan.Actions, a)
 }
 
 func (s *syncer) note(r Reason) {
 	if s.plan.Notes == nil {
-		s.plan.Notes = s.mem.notes[:0]
+		s.plan.Notes = make([]Reason, 0, 3) // a steady sync notes up to three things
 	}
 	s.plan.Notes = append(s.plan.Notes, r)
 }
 
 func (s *syncer) event(typ, reason, format string, args ...any) {
-	if s.plan.Events == nil {
-		s.plan.Events = s.mem.writeMem().events[:0]
-	}
-	// The object and the message are one string, cut in two.
-	var buf [sentenceSize]byte
-	b := append(append(append(buf[:0], model.DeploymentKind...), '/'), s.d.Name...)
-	cut := len(b)
-	both := s.mem.text(appendf(b, format, args...))
 	s.plan.Events = append(s.plan.Events, Event{
-		Type: typ, Reason: reason, Message: both[cut:], Object: both[:cut],
-		AfterAction: len(s.plan.Actions) - 1,
+		Type: typ, Reason: reason, Message: fmt.Sprintf(format, args...),
+		Object: model.DeploymentKind + "/" + s.d.Name, AfterWrites: len(s.plan.Actions),
 	})
+}
+
+func (s *syncer) deploymentRef() ObjectRef {
+	return ObjectRef{Namespace: s.in.Namespace, Name: s.in.Name, UID: s.in.UID, ResourceVersion: s.in.ResourceVersion}
 }
 
 // writeDeployment records a write of the working copy. Every Deployment
 // write of a sync derives from the same cached version, so any write after
-// the first is a conflict (upstream writes from its cached copy, so later writes conflict).
-//
-// The annotations are copied on write: the recorded Deployment shares the
-// working copy's map, which the sync copies before it changes it again
-// (ownAnnotations).
+// the first is a conflict (upstream writes from its cached copy).
 func (s *syncer) writeDeployment(kind ActionKind, r Reason) {
-	s.ownWorkingCopy()
-	if !s.annotationsOwned && !s.annotationsSent && !s.cfg.shareInput {
-		s.d.Annotations = maps.Clone(s.d.Annotations) // still the input's
+	u := &DeploymentUpdate{}
+	u.Annotations, u.RemovedAnnotations = annotationChanges(s.in.Annotations, s.d.Annotations)
+	if s.templateReplaced {
+		t := s.d.Spec.Template.DeepCopy()
+		u.Template = &t
 	}
-	s.annotationsOwned, s.annotationsSent = false, true
-	sent := s.mem.sentDeployment()
-	*sent = *s.d
-	s.record(Action{Kind: kind, Name: s.d.Name, Deployment: sent, Conflict: s.deploymentWrites > 0, Reason: r})
+	if kind == UpdateDeploymentStatus || s.statusChanged {
+		st := s.d.Status.DeepCopy()
+		u.Status = &st
+	}
+	s.record(Action{Kind: kind, Object: s.deploymentRef(), Deployment: u, Conflict: s.deploymentWrites > 0, Reason: r})
 	s.deploymentWrites++
 }
 
-// ownWorkingCopy makes the working copy share nothing with the input but its
-// annotations (which ownAnnotations copies before any change, and every
-// recorded write copies anyway), once, before its first write: the recorded
-// Deployments then share the working copy's parts, never the input's.
-func (s *syncer) ownWorkingCopy() {
-	if s.owned {
-		return
+// annotationChanges returns the annotations of to whose values differ from
+// from's, and the keys of from that to lacks (sorted); nil when none.
+func annotationChanges(from, to map[string]string) (set map[string]string, removed []string) {
+	for k, v := range to {
+		if old, ok := from[k]; !ok || old != v {
+			if set == nil {
+				set = map[string]string{}
+			}
+			set[k] = v
+		}
 	}
-	s.owned = true
-	if s.cfg.shareInput {
-		// The working copy changes its annotations (copied first) and its
-		// status and template only by replacing them: it may go on sharing
-		// the rest with the input.
-		return
+	for k := range from {
+		if _, ok := to[k]; !ok {
+			removed = append(removed, k)
+		}
 	}
-	d := s.d
-	// The annotations are copied separately, and only when changed.
-	if s.spec == nil {
-		s.spec = new(specCopy)
-	}
-	ownMetaAndSpec(d, s.spec)
-	if !s.statusOwned {
-		d.Status = d.Status.DeepCopy()
-	}
+	slices.Sort(removed)
+	return set, removed
 }
 
 // ownAnnotations gives the working copy its own annotation map before the
-// sync changes it: one shared with neither the input nor a recorded write.
+// sync changes it.
 func (s *syncer) ownAnnotations() {
 	if !s.annotationsOwned {
-		s.annotationsOwned, s.annotationsSent = true, false
+		s.annotationsOwned = true
 		s.d.Annotations = maps.Clone(s.d.Annotations)
 	}
+}
+
+// setStatus replaces the working copy's status with st, which the sync
+// computed and shares with nothing else.
+func (s *syncer) setStatus(st model.DeploymentStatus) {
+	s.d.Status = st
+	s.statusChanged = true
 }
 
 // setDeploymentRevision records rev in the working copy's revision
@@ -189,50 +157,153 @@ func (s *syncer) setDeploymentRevision(rev string) bool {
 
 func (s *syncer) updateStatus(r Reason) { s.writeDeployment(UpdateDeploymentStatus, r) }
 
-// writeReplicaSet records a create or update of rs, derived from base, and
-// returns the object the server would answer with. rs must share nothing
-// with the input and is not modified afterwards: the plan keeps it.
-//
-// objVersion also tells which objects the plan owns: those it wrote.
-func (s *syncer) writeReplicaSet(kind ActionKind, rs, base *model.ReplicaSet, r Reason) *model.ReplicaSet {
-	conflict := false
-	if kind == UpdateReplicaSet {
-		derivedFrom, _ := s.objVersion.get(base)
-		server, _ := s.serverVersion.get(rs.Name)
-		conflict = derivedFrom != server
+// origin returns the object of the State named name, or the ReplicaSet
+// this sync creates under that name, or nil.
+func (s *syncer) origin(name string) *model.ReplicaSet {
+	if s.created != nil && s.created.Name == name {
+		return s.created
 	}
+	return s.replicaSetNamed(name)
+}
+
+// replicaSetNamed looks a name up among every ReplicaSet of the namespace
+// (the syncer sees no other namespace), the way upstream's create fails on
+// any object of that name.
+func (s *syncer) replicaSetNamed(name string) *model.ReplicaSet {
+	for _, rs := range s.all {
+		if rs != nil && rs.Name == name {
+			return rs
+		}
+	}
+	return nil
+}
+
+// createReplicaSet records the create of rs, which the plan keeps: the
+// caller hands it over and does not change it.
+func (s *syncer) createReplicaSet(rs *model.ReplicaSet, r Reason) {
+	s.created = rs
 	s.bumpVersion(rs.Name)
-	s.record(Action{Kind: kind, Name: rs.Name, ReplicaSet: rs, Conflict: conflict, Reason: r})
-	server, _ := s.serverVersion.get(rs.Name)
-	s.objVersion.set(rs, server)
-	return rs
+	s.record(Action{Kind: CreateReplicaSet, Object: ObjectRef{Namespace: rs.Namespace, Name: rs.Name}, ReplicaSet: rs, Reason: r})
+	s.setObjVersion(rs)
+}
+
+// updateReplicaSet records the write of sent, a changed copy of base (the
+// State's object, or one this sync wrote), and returns sent, the object the
+// sync goes on with. sent is not changed afterwards.
+func (s *syncer) updateReplicaSet(sent, base *model.ReplicaSet, r Reason) *model.ReplicaSet {
+	derivedFrom := s.objVersion[base]
+	conflict := derivedFrom != s.serverVersion[sent.Name]
+	origin := s.origin(sent.Name)
+	u := &ReplicaSetUpdate{FromReplicas: base.SpecReplicas(), Replicas: sent.SpecReplicas()}
+	if origin == nil || sent.Spec.MinReadySeconds != origin.Spec.MinReadySeconds {
+		u.MinReadySeconds = model.Int32Ptr(sent.Spec.MinReadySeconds)
+	}
+	var from map[string]string
+	if origin != nil {
+		from = origin.Annotations
+	}
+	u.Annotations, _ = annotationChanges(from, sent.Annotations)
+	kind := UpdateReplicaSet
+	if u.Replicas != u.FromReplicas {
+		kind = ScaleReplicaSet
+	}
+	ref := ObjectRef{Namespace: sent.Namespace, Name: sent.Name}
+	if origin != nil {
+		ref.UID, ref.ResourceVersion = origin.UID, origin.ResourceVersion
+	}
+	s.bumpVersion(sent.Name)
+	s.record(Action{Kind: kind, Object: ref, Update: u, Conflict: conflict, Reason: r})
+	s.setObjVersion(sent)
+	return sent
+}
+
+func (s *syncer) setObjVersion(rs *model.ReplicaSet) {
+	if s.objVersion == nil {
+		s.objVersion = map[*model.ReplicaSet]int{}
+	}
+	s.objVersion[rs] = s.serverVersion[rs.Name]
 }
 
 // bumpVersion counts a write to the named ReplicaSet.
 func (s *syncer) bumpVersion(name string) {
-	n, _ := s.serverVersion.get(name)
-	s.serverVersion.set(name, n+1)
+	if s.serverVersion == nil {
+		s.serverVersion = map[string]int{}
+	}
+	s.serverVersion[name]++
 }
 
-// touchReplicaSet records a write (patch or delete) that changes the stored
-// ReplicaSet without giving the caller a new object.
-func (s *syncer) touchReplicaSet(a Action) {
-	s.bumpVersion(a.Name)
-	s.record(a)
+// touchReplicaSet records a write (patch or delete) of rs that changes the
+// stored ReplicaSet without giving the sync a new object.
+func (s *syncer) touchReplicaSet(kind ActionKind, rs *model.ReplicaSet, owner *model.OwnerReference, r Reason) {
+	s.bumpVersion(rs.Name)
+	s.record(Action{
+		Kind:           kind,
+		Object:         ObjectRef{Namespace: rs.Namespace, Name: rs.Name, UID: rs.UID, ResourceVersion: rs.ResourceVersion},
+		OwnerReference: owner, Reason: r,
+	})
 }
 
-func (s *syncer) finish() Plan {
+func (s *syncer) finish() (Plan, error) {
 	p := s.plan
-	invalidOutcome(&p)
+	// The computed status is the sync's own: its conditions and pointers
+	// are shared only with the working copy, which every write copies.
 	p.Status = s.statusComputed
 	if len(p.Actions) == 0 && len(p.Notes) == 0 {
-		s.note(s.mem.reason(NoteStatusUnchanged, nil, "nothing to do: the stored status is current"))
-		p.Notes = s.plan.Notes
+		p.Notes = append(p.Notes, reason(NoteStatusUnchanged, nil, "nothing to do: the stored status is current"))
 	}
-	releaseWork(s.cfg.workingCopies, s.mem, s.work)
-	return p
+	err := s.err
+	if i, ok := p.Rejected(); ok && p.Actions[i].Invalid != "" {
+		err = &SyncError{Kind: ErrKindInvalid, Message: p.Actions[i].Invalid}
+	}
+	if err != nil {
+		return p, err
+	}
+	return p, nil
 }
 
 func (s *syncer) fail(kind ErrorKind, format string, args ...any) {
-	s.plan.Err = &SyncError{Kind: kind, Message: s.mem.sprintf(format, args...)}
+	s.err = &SyncError{Kind: kind, Message: fmt.Sprintf(format, args...)}
+}
+
+// reason makes a Reason: a code, the numbers behind it, and its sentence.
+func reason(code ReasonCode, values []Value, format string, args ...any) Reason {
+	return Reason{Code: code, Message: fmt.Sprintf(format, args...), Values: values}
+}
+
+// reasonAfter is reason with its sentence led by lead.
+func reasonAfter(lead string, code ReasonCode, values []Value, format string, args ...any) Reason {
+	return Reason{Code: code, Message: lead + fmt.Sprintf(format, args...), Values: values}
+}
+
+// vals lists a reason's values.
+func vals(vs ...Value) []Value { return vs }
+
+// appendRS returns a new list of rss followed by rs, when rs is not nil.
+func appendRS(rss []*model.ReplicaSet, rs *model.ReplicaSet) []*model.ReplicaSet {
+	out := make([]*model.ReplicaSet, 0, len(rss)+1)
+	out = append(out, rss...)
+	if rs != nil {
+		out = append(out, rs)
+	}
+	return out
+}
+
+// activeOf returns the ReplicaSets of rss with spec.replicas > 0, in order
+// (nil when none is).
+func activeOf(rss []*model.ReplicaSet) []*model.ReplicaSet {
+	out := proportion.FilterActiveReplicaSets(rss)
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// sortedBy returns a sorted copy of rss (nil for nil).
+func sortedBy(rss []*model.ReplicaSet, compare func(a, b *model.ReplicaSet) int) []*model.ReplicaSet {
+	if rss == nil {
+		return nil
+	}
+	out := slices.Clone(rss)
+	slices.SortFunc(out, compare)
+	return out
 }

@@ -75,7 +75,7 @@ func (r Result) Accepted() int {
 
 // AcceptedPrefix returns how many writes from the start were accepted
 // before the first one that was not: events recorded after those writes are
-// the ones upstream records ([plan.Event.AfterAction] below it).
+// the ones upstream records ([plan.Event.AfterWrites] at most it).
 func (r Result) AcceptedPrefix() int {
 	for i, w := range r.Writes {
 		if w.Outcome != Accepted {

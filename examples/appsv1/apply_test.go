@@ -95,8 +95,8 @@ func TestApplyFirstSyncConflict(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.ConflictAt != 2 {
-		t.Fatalf("plan.ConflictAt = %d, want 2 (the second status write)", p.ConflictAt)
+	if i, ok := p.Rejected(); !ok || i != 2 {
+		t.Fatalf("plan.Rejected() = %d, %v, want 2, true (the second status write)", i, ok)
 	}
 	for _, sendAll := range []bool{false, true} {
 		c := fake.NewClientset(d.DeepCopy())

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/rolloutplan/rolloutplan/examples/appsv1"
+	"github.com/rolloutplan/rolloutplan/plan"
 )
 
 // The conformance data (copied from shared/conformance): what kube-controller-manager
@@ -170,8 +172,11 @@ func conform(caseJSON, wantJSON json.RawMessage, unordered bool) []string {
 		return []string{fmt.Sprintf("decoding the case: %v", err)}
 	}
 	out, _, err := appsv1.Sync(c.State())
-	if err != nil {
+	if planningFailed(err) {
 		return []string{fmt.Sprintf("Sync: %v", err)}
+	}
+	if err != nil && out.Error != err.Error() {
+		return []string{fmt.Sprintf("Sync returned %q, its Output's error is %q", err, out.Error)}
 	}
 	got, err := generic(out)
 	if err != nil {
@@ -182,6 +187,14 @@ func conform(caseJSON, wantJSON json.RawMessage, unordered bool) []string {
 		return []string{fmt.Sprintf("decoding the expectation: %v", err)}
 	}
 	return compareOutputs(normalize(want, true), normalize(got, false), unordered)
+}
+
+// planningFailed reports whether err, from Sync, says that the state could
+// not be planned, rather than being the *plan.SyncError the sync ends with
+// (returned with its Output and Plan).
+func planningFailed(err error) bool {
+	var syncErr *plan.SyncError
+	return err != nil && !errors.As(err, &syncErr)
 }
 
 // generic round-trips v through JSON into maps and slices.

@@ -113,10 +113,10 @@ func DeploymentFromModel(d *model.Deployment) (*apps.Deployment, error) {
 		return nil, fmt.Errorf("deployment %s/%s: spec.%w", d.Namespace, d.Name, err)
 	}
 	return &apps.Deployment{
-		ObjectMeta: metaFromModel(&d.ObjectMeta, nil),
+		ObjectMeta: metaFromModel(&d.ObjectMeta),
 		Spec: apps.DeploymentSpec{
 			Replicas:                clonePtr(d.Spec.Replicas),
-			Selector:                selectorFromModel(d.Spec.Selector, nil),
+			Selector:                selectorFromModel(d.Spec.Selector),
 			Template:                tmpl,
 			Strategy:                strategyFromModel(d.Spec.Strategy),
 			MinReadySeconds:         d.Spec.MinReadySeconds,
@@ -124,7 +124,7 @@ func DeploymentFromModel(d *model.Deployment) (*apps.Deployment, error) {
 			Paused:                  d.Spec.Paused,
 			ProgressDeadlineSeconds: clonePtr(d.Spec.ProgressDeadlineSeconds),
 		},
-		Status: deploymentStatusFromModel(&d.Status, conditionsFromModel(d.Status.Conditions, nil), nil),
+		Status: deploymentStatusFromModel(&d.Status),
 	}, nil
 }
 
@@ -182,20 +182,18 @@ func ReplicaSetFromModel(rs *model.ReplicaSet) (*apps.ReplicaSet, error) {
 	if err != nil {
 		return nil, fmt.Errorf("replicaset %s/%s: spec.%w", rs.Namespace, rs.Name, err)
 	}
-	out := new(apps.ReplicaSet)
-	replicaSetFromModel(out, rs, tmpl, nil)
-	return out, nil
+	return replicaSetFromModel(rs, tmpl), nil
 }
 
-// replicaSetFromModel is ReplicaSetFromModel with the template rebuilt,
-// into out, with what out points to in room (see objectRoom).
-func replicaSetFromModel(out *apps.ReplicaSet, rs *model.ReplicaSet, tmpl core.PodTemplateSpec, room *objectRoom) {
-	*out = apps.ReplicaSet{
-		ObjectMeta: metaFromModel(&rs.ObjectMeta, room),
+// replicaSetFromModel is ReplicaSetFromModel with the template rebuilt
+// (tmpl, which the result takes as it is).
+func replicaSetFromModel(rs *model.ReplicaSet, tmpl core.PodTemplateSpec) *apps.ReplicaSet {
+	out := &apps.ReplicaSet{
+		ObjectMeta: metaFromModel(&rs.ObjectMeta),
 		Spec: apps.ReplicaSetSpec{
-			Replicas:        room.replicasOf(rs.Spec.Replicas),
+			Replicas:        clonePtr(rs.Spec.Replicas),
 			MinReadySeconds: rs.Spec.MinReadySeconds,
-			Selector:        selectorFromModel(rs.Spec.Selector, room),
+			Selector:        selectorFromModel(rs.Spec.Selector),
 			Template:        tmpl,
 		},
 		Status: apps.ReplicaSetStatus{
@@ -203,7 +201,7 @@ func replicaSetFromModel(out *apps.ReplicaSet, rs *model.ReplicaSet, tmpl core.P
 			FullyLabeledReplicas: rs.Status.FullyLabeledReplicas,
 			ReadyReplicas:        rs.Status.ReadyReplicas,
 			AvailableReplicas:    rs.Status.AvailableReplicas,
-			TerminatingReplicas:  room.terminatingOf(rs.Status.TerminatingReplicas),
+			TerminatingReplicas:  clonePtr(rs.Status.TerminatingReplicas),
 			ObservedGeneration:   rs.Status.ObservedGeneration,
 		},
 	}
@@ -216,6 +214,7 @@ func replicaSetFromModel(out *apps.ReplicaSet, rs *model.ReplicaSet, tmpl core.P
 			Message:            c.Message,
 		})
 	}
+	return out
 }
 
 // PodToModel converts a v1 Pod: metadata, the node name, the phase, the
@@ -265,7 +264,7 @@ func PodFromModel(p *model.Pod) (*core.Pod, error) {
 	if p == nil {
 		return nil, fmt.Errorf("pod: %w", ErrNil)
 	}
-	out := &core.Pod{ObjectMeta: metaFromModel(&p.ObjectMeta, nil)}
+	out := &core.Pod{ObjectMeta: metaFromModel(&p.ObjectMeta)}
 	if p.Spec.Body != "" {
 		if err := json.Unmarshal([]byte(p.Spec.Body), &out.Spec); err != nil {
 			return nil, fmt.Errorf("pod %s/%s: spec body is not a v1.PodSpec document: %w", p.Namespace, p.Name, err)
@@ -313,9 +312,7 @@ func metaToModel(m *metav1.ObjectMeta) model.ObjectMeta {
 	return out
 }
 
-// metaFromModel converts metadata, with its owner references in room (see
-// objectRoom).
-func metaFromModel(m *model.ObjectMeta, room *objectRoom) metav1.ObjectMeta {
+func metaFromModel(m *model.ObjectMeta) metav1.ObjectMeta {
 	out := metav1.ObjectMeta{
 		Name:              m.Name,
 		Namespace:         m.Namespace,
@@ -323,44 +320,33 @@ func metaFromModel(m *model.ObjectMeta, room *objectRoom) metav1.ObjectMeta {
 		ResourceVersion:   m.ResourceVersion,
 		Generation:        m.Generation,
 		CreationTimestamp: timeFromModel(m.CreationTimestamp),
-		Labels:            room.mapOf(m.Labels),
-		Annotations:       room.mapOf(m.Annotations),
+		Labels:            maps.Clone(m.Labels),
+		Annotations:       maps.Clone(m.Annotations),
 	}
 	if m.DeletionTimestamp != nil {
 		t := timeFromModel(*m.DeletionTimestamp)
 		out.DeletionTimestamp = &t
 	}
 	if len(m.OwnerReferences) > 0 {
-		out.OwnerReferences = room.ownerReferences(len(m.OwnerReferences))
-		for i, r := range m.OwnerReferences {
-			controller, block := room.ownerFlags(i)
-			out.OwnerReferences = append(out.OwnerReferences, ownerRefFromModel(r, controller, block))
+		out.OwnerReferences = make([]metav1.OwnerReference, 0, len(m.OwnerReferences))
+		for _, r := range m.OwnerReferences {
+			out.OwnerReferences = append(out.OwnerReferences, ownerRefFromModel(r))
 		}
 	}
 	return out
 }
 
 // ownerRefFromModel writes controller and blockOwnerDeletion only when true,
-// as the controllers do, pointing to controller and block (nil: new
-// ones).
-func ownerRefFromModel(r model.OwnerReference, controller, block *bool) metav1.OwnerReference {
+// as the controllers do.
+func ownerRefFromModel(r model.OwnerReference) metav1.OwnerReference {
 	out := metav1.OwnerReference{APIVersion: r.APIVersion, Kind: r.Kind, Name: r.Name, UID: types.UID(r.UID)}
 	if r.Controller {
-		out.Controller = trueAt(controller)
+		out.Controller = new(true)
 	}
 	if r.BlockOwnerDeletion {
-		out.BlockOwnerDeletion = trueAt(block)
+		out.BlockOwnerDeletion = new(true)
 	}
 	return out
-}
-
-// trueAt sets *p (a new bool when p is nil) to true and returns p.
-func trueAt(p *bool) *bool {
-	if p == nil {
-		p = new(bool)
-	}
-	*p = true
-	return p
 }
 
 // timeToModel returns the instant in UTC; the zero time stays the zero
@@ -395,18 +381,16 @@ func selectorToModel(s *metav1.LabelSelector) *model.LabelSelector {
 	return out
 }
 
-// selectorFromModel converts a selector, in room (see objectRoom).
-func selectorFromModel(s *model.LabelSelector, room *objectRoom) *metav1.LabelSelector {
+func selectorFromModel(s *model.LabelSelector) *metav1.LabelSelector {
 	if s == nil {
 		return nil
 	}
-	out := room.selectorOf()
-	out.MatchLabels = room.mapOf(s.MatchLabels)
+	out := &metav1.LabelSelector{MatchLabels: maps.Clone(s.MatchLabels)}
 	if s.MatchExpressions != nil {
 		out.MatchExpressions = make([]metav1.LabelSelectorRequirement, 0, len(s.MatchExpressions))
 		for _, r := range s.MatchExpressions {
 			out.MatchExpressions = append(out.MatchExpressions, metav1.LabelSelectorRequirement{
-				Key: r.Key, Operator: metav1.LabelSelectorOperator(r.Operator), Values: room.sliceOf(r.Values),
+				Key: r.Key, Operator: metav1.LabelSelectorOperator(r.Operator), Values: slices.Clone(r.Values),
 			})
 		}
 	}
@@ -473,13 +457,7 @@ func deploymentStatusToModel(s *apps.DeploymentStatus) model.DeploymentStatus {
 	return out
 }
 
-// deploymentStatusFromModel converts a status but for its conditions, which
-// are conditions (converted by the caller); its counts point into counts
-// (when not nil).
-func deploymentStatusFromModel(s *model.DeploymentStatus, conditions []apps.DeploymentCondition, counts *statusCounts) apps.DeploymentStatus {
-	if counts == nil {
-		counts = new(statusCounts)
-	}
+func deploymentStatusFromModel(s *model.DeploymentStatus) apps.DeploymentStatus {
 	out := apps.DeploymentStatus{
 		ObservedGeneration:  s.ObservedGeneration,
 		Replicas:            s.Replicas,
@@ -487,23 +465,20 @@ func deploymentStatusFromModel(s *model.DeploymentStatus, conditions []apps.Depl
 		ReadyReplicas:       s.ReadyReplicas,
 		AvailableReplicas:   s.AvailableReplicas,
 		UnavailableReplicas: s.UnavailableReplicas,
-		TerminatingReplicas: counts.terminating.set(s.TerminatingReplicas),
-		CollisionCount:      counts.collisions.set(s.CollisionCount),
-		Conditions:          conditions,
+		TerminatingReplicas: clonePtr(s.TerminatingReplicas),
+		CollisionCount:      clonePtr(s.CollisionCount),
+		Conditions:          conditionsFromModel(s.Conditions),
 	}
 	return out
 }
 
-// conditionsFromModel converts a status's conditions, in room when it has
-// the capacity (nil when there are none).
-func conditionsFromModel(m []model.DeploymentCondition, room []apps.DeploymentCondition) []apps.DeploymentCondition {
+// conditionsFromModel converts a status's conditions (nil when there are
+// none).
+func conditionsFromModel(m []model.DeploymentCondition) []apps.DeploymentCondition {
 	if len(m) == 0 {
 		return nil
 	}
-	out := room[:0]
-	if cap(out) < len(m) {
-		out = make([]apps.DeploymentCondition, 0, len(m))
-	}
+	out := make([]apps.DeploymentCondition, 0, len(m))
 	for _, c := range m {
 		out = append(out, apps.DeploymentCondition{
 			Type:               apps.DeploymentConditionType(c.Type),
@@ -516,39 +491,6 @@ func conditionsFromModel(m []model.DeploymentCondition, room []apps.DeploymentCo
 	}
 	return out
 }
-
-// sameDeploymentConditions reports whether m holds was's conditions: the
-// same fields, the same instants (was may keep its times in another
-// location than UTC). An empty was is never the same: conversion makes no
-// empty list.
-func sameDeploymentConditions(m []model.DeploymentCondition, was []apps.DeploymentCondition) bool {
-	if len(m) != len(was) || len(was) == 0 {
-		return false
-	}
-	for i, c := range m {
-		w := &was[i]
-		if string(w.Type) != string(c.Type) || string(w.Status) != string(c.Status) || w.Reason != c.Reason || w.Message != c.Message ||
-			!w.LastUpdateTime.Time.Equal(c.LastUpdateTime) || !w.LastTransitionTime.Time.Equal(c.LastTransitionTime) {
-			return false
-		}
-	}
-	return true
-}
-
-// int32Slot is room for one *int32 of an object built with it.
-type int32Slot struct{ v int32 }
-
-// set returns a pointer into the slot holding *p's value, or nil.
-func (s *int32Slot) set(p *int32) *int32 {
-	if p == nil {
-		return nil
-	}
-	s.v = *p
-	return &s.v
-}
-
-// statusCounts is the room of a Deployment status's optional counts.
-type statusCounts struct{ terminating, collisions int32Slot }
 
 func clonePtr[T any](p *T) *T {
 	if p == nil {

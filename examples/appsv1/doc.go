@@ -6,7 +6,8 @@
 //
 // To start: [Sync] plans one sync straight from apps/v1 objects and returns
 // the writes as an [Output] (see the Example for Sync); [Apply] sends them
-// with a client-go clientset, and [Syncer] keeps the state between syncs.
+// with a client-go clientset, and [Syncer] caches the conversions between
+// syncs, as a controller planning from its informers wants.
 //
 // # Conversion
 //

@@ -1,14 +1,17 @@
 package appsv1_test
 
 import (
+	"encoding/json"
+	"errors"
+	"testing"
 	"time"
 
-	"encoding/json"
-	"testing"
+	"github.com/stretchr/testify/require"
 
 	"github.com/rolloutplan/rolloutplan/examples/appsv1"
 	"github.com/rolloutplan/rolloutplan/model"
 	"github.com/rolloutplan/rolloutplan/plan"
+	"github.com/rolloutplan/rolloutplan/plan/render"
 )
 
 // No recorded upstream sync wrote anything a real API server rejects as
@@ -32,35 +35,39 @@ func TestConformanceNoInvalidWrites(t *testing.T) {
 			t.Fatalf("case %d: %v", i, err)
 		}
 		_, p, err := appsv1.Sync(c.State())
-		if err != nil {
+		var syncErr *plan.SyncError
+		if errors.As(err, &syncErr) {
+			if syncErr.Kind == plan.ErrKindInvalid {
+				t.Errorf("case %d ends with %v", i, syncErr)
+			}
+		} else if err != nil {
 			t.Fatalf("case %d: %v", i, err)
-		}
-		if p.Err != nil && p.Err.Kind == plan.ErrKindInvalid {
-			t.Errorf("case %d ends with %v", i, p.Err)
 		}
 		for _, a := range p.Actions {
 			if a.Invalid != "" {
 				t.Errorf("case %d: %s marked invalid: %s", i, a, a.Invalid)
 			}
 		}
-		for _, a := range p.Accepted() {
+		in, err := c.State().Model()
+		require.NoError(t, err, "case %d", i)
+		ws, err := render.Writes(in, p)
+		require.NoError(t, err, "case %d", i)
+		for _, w := range render.Accepted(ws) {
 			writes++
 			switch {
-			case a.ReplicaSet != nil:
-				rs := a.ReplicaSet
-				if a.Kind == plan.CreateReplicaSet {
-					c := *rs
-					c.UID = "assigned-by-the-server"
-					rs = &c
+			case w.ReplicaSet != nil:
+				rs := w.ReplicaSet
+				if w.Kind == render.CreateReplicaSet {
+					rs.UID = "assigned-by-the-server"
 				}
 				if err := model.ValidateReplicaSet(rs); err != nil {
-					t.Errorf("case %d: accepted %s: %v", i, a, err)
+					t.Errorf("case %d: accepted %s %s: %v", i, w.Kind, w.Name, err)
 				}
-			case a.Deployment != nil:
+			case w.Deployment != nil:
 				// With the two spec rules the controller does not depend on
 				// (and the recorded states break) left out.
-				if err := (plan.State{Deployment: a.Deployment, Now: time.Unix(0, 0)}).Validate(); err != nil {
-					t.Errorf("case %d: accepted %s: %v", i, a, err)
+				if err := (plan.State{Deployment: w.Deployment, Now: time.Unix(0, 0)}).Validate(); err != nil {
+					t.Errorf("case %d: accepted %s %s: %v", i, w.Kind, w.Name, err)
 				}
 			}
 		}

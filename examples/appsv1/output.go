@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"reflect"
+	"slices"
 
 	"github.com/rolloutplan/rolloutplan/model"
 	"github.com/rolloutplan/rolloutplan/plan"
@@ -52,8 +52,8 @@ type Output struct {
 //     controller builds it (no kind or apiVersion, status.replicas 0), its
 //     template the Deployment's with the pod-template-hash label;
 //   - update replicasets: the *apps.ReplicaSet to send, a copy of the
-//     object read with the new spec.replicas, spec.minReadySeconds and
-//     annotations;
+//     object read (or of the one created earlier in the plan) with the
+//     new spec.replicas, spec.minReadySeconds and annotations;
 //   - update deployments: the *apps.Deployment to send, a copy of the
 //     object read with the new annotations and status (the status
 //     subresource applies both) and, for the rollback's full update, the
@@ -63,23 +63,9 @@ type Output struct {
 //     (adoption or release, with the ReplicaSet's UID as precondition);
 //   - delete replicasets: nil.
 //
-// The objects share what they do not change with the objects of the
-// [State] they derive from, and the maps the plan sets with the
-// [plan.Plan]: an update's copy is shallow (its labels, owner references,
-// selector and template are the object read's, and so are its annotations
-// and a Deployment's status conditions when the plan keeps them); a
-// template taken from the Deployment or a ReplicaSet shares that
-// template's pod spec; and a map the plan sets (annotations that differ
-// from those read; a created ReplicaSet's labels, annotations, selector
-// labels and expression values; a written template's labels and
-// annotations) is the map of the plan's object, not a copy; a created
-// ReplicaSet's labels, selector labels and template labels may be one map,
-// as in the plan. The rest of what a write changes (replica counts,
-// conditions that differ, the counts of a Deployment's status, a created
-// ReplicaSet's metadata, owner references and selector) is newly
-// allocated, and nothing here modifies an object of the State or the Plan.
-// Treat all three as read-only, as objects of an informer's cache are:
-// DeepCopy an object before changing it.
+// Every object is the write's own: it shares no memory with the objects of
+// the [State], the [plan.Plan] or another write, so a caller may change it
+// (to set a field of its own before sending, say).
 type Action struct {
 	Verb        string `json:"verb"`
 	Resource    string `json:"resource"`
@@ -119,39 +105,39 @@ func (r Requeue) MarshalJSON() ([]byte, error) {
 	}{r.Kind})
 }
 
-// ToOutput converts p, planned over s, to apps/v1 writes. Updates derive from
-// the objects in s (a ReplicaSet created earlier in the plan for a later
-// update of it), so every field the planner does not manage is sent back as
-// read. A template the plan writes is taken from the object of s it was
-// converted from (the Deployment's for a new ReplicaSet, a ReplicaSet's for
-// a rollback) and decoded from its Spec, as [TemplateFromModel] does, only
-// when no object of s has it. It fails when the plan writes an object s
-// does not hold, or a model template cannot be rebuilt. The Output shares
-// unchanged fields with the objects of s, and the maps the plan sets with p
-// (see [Action]).
+// ToOutput converts p, planned over s, to apps/v1 writes by applying each
+// action's changes to the objects of s: a scale or an update of a
+// ReplicaSet to a copy of the ReplicaSet of s (or of the one an earlier
+// action of p creates), a Deployment write to a copy of s's Deployment, so
+// every field the planner does not manage is sent back as read. A template
+// the plan writes (a new ReplicaSet's, a rollback's) is taken from the
+// object of s whose template converts to the same Spec (the Deployment's,
+// a ReplicaSet's), with the plan's labels and annotations, and decoded
+// from its Spec, as [TemplateFromModel] does, only when no object of s has
+// it. It fails when the plan writes an object s does not hold, or a model
+// template cannot be rebuilt.
+//
+// Output.Error is left empty: it is the error plan.Sync returned with p (a
+// *plan.SyncError), which [Sync] sets. The Output shares no memory with s
+// or p (see [Action]).
 func ToOutput(s State, p plan.Plan) (Output, error) {
 	return toOutput(s, nil, p)
 }
 
-// toOutput is ToOutput with in, s converted (nil: converted on demand).
+// toOutput is ToOutput with in, s converted (nil: templates are converted
+// on demand).
 func toOutput(s State, in *plan.State, p plan.Plan) (Output, error) {
-	wr := &writer{s: s, actions: make([]Action, 0, len(p.Actions))}
-	if in != nil {
-		wr.in, wr.hasIn = *in, true
-	}
-	for i := range p.Actions {
-		a := &p.Actions[i]
-		wr.actions = wr.actions[:i+1]
-		if err := wr.toWrite(a, &wr.actions[i]); err != nil {
-			return Output{}, fmt.Errorf("action %d (%s %s/%s): %w", i, a.Kind, a.Namespace, a.Name, err)
+	wr := &writer{s: s, in: in}
+	out := Output{Actions: make([]Action, 0, len(p.Actions)), Events: make([]Event, 0, len(p.Events))}
+	for i, a := range p.Actions {
+		w, err := wr.toWrite(a)
+		if err != nil {
+			return Output{}, fmt.Errorf("action %d (%s %s/%s): %w", i, a.Kind, a.Object.Namespace, a.Object.Name, err)
 		}
+		out.Actions = append(out.Actions, w)
 	}
-	out := Output{Actions: wr.actions, Events: make([]Event, 0, len(p.Events))}
 	for _, e := range p.Events {
 		out.Events = append(out.Events, Event{Type: e.Type, Reason: e.Reason, Message: e.Message, Object: e.Object})
-	}
-	if p.Err != nil {
-		out.Error = p.Err.Error()
 	}
 	switch p.Requeue.Kind {
 	case plan.RequeueNone:
@@ -163,161 +149,123 @@ func toOutput(s State, in *plan.State, p plan.Plan) (Output, error) {
 	return out, nil
 }
 
-// toWrite sets *w to the write of a.
-func (wr *writer) toWrite(a *plan.Action, w *Action) error {
-	s := wr.s
-	*w = Action{Namespace: a.Namespace, Name: a.Name, Kind: a.Kind, Conflict: a.Conflict, Reason: a.Reason}
+// toWrite returns the write of a.
+func (wr *writer) toWrite(a plan.Action) (Action, error) {
+	ns, name := a.Object.Namespace, a.Object.Name
+	reason := a.Reason
+	reason.Values = slices.Clone(reason.Values)
+	w := Action{Namespace: ns, Name: name, Kind: a.Kind, Conflict: a.Conflict, Reason: reason}
 	switch a.Kind {
 	case plan.CreateReplicaSet:
 		if a.ReplicaSet == nil {
-			return fmt.Errorf("no ReplicaSet in the action")
+			return Action{}, fmt.Errorf("no ReplicaSet in the action")
 		}
 		tmpl, err := wr.template(a.ReplicaSet.Spec.Template)
 		if err != nil {
-			return fmt.Errorf("replicaset %s/%s: spec.%w", a.ReplicaSet.Namespace, a.ReplicaSet.Name, err)
+			return Action{}, fmt.Errorf("replicaset %s/%s: spec.%w", a.ReplicaSet.Namespace, a.ReplicaSet.Name, err)
 		}
-		box := new(createdBox)
-		rs := &box.rs
-		replicaSetFromModel(rs, a.ReplicaSet, tmpl, &box.room)
+		// rs is built of copies; later updates of it apply to copies of it.
+		rs := replicaSetFromModel(a.ReplicaSet, tmpl)
 		rs.Status = apps.ReplicaSetStatus{}
+		wr.created = append(wr.created, rs)
 		w.Verb, w.Resource, w.Object = VerbCreate, ResourceReplicaSets, rs
-	case plan.UpdateReplicaSet:
-		base := wr.base(a.Namespace, a.Name)
+	case plan.ScaleReplicaSet, plan.UpdateReplicaSet:
+		if a.Update == nil {
+			return Action{}, fmt.Errorf("no update in the action")
+		}
+		base := wr.base(ns, name)
 		if base == nil {
-			return fmt.Errorf("the state holds no ReplicaSet %s/%s", a.Namespace, a.Name)
+			return Action{}, fmt.Errorf("the state holds no ReplicaSet %s/%s", ns, name)
 		}
-		if a.ReplicaSet == nil {
-			return fmt.Errorf("no ReplicaSet in the action")
-		}
-		box := &replicaSetBox{rs: *base} // shallow: see Action
-		rs := &box.rs
-		rs.Spec.Replicas = box.replicas.set(a.ReplicaSet.Spec.Replicas)
-		rs.Spec.MinReadySeconds = a.ReplicaSet.Spec.MinReadySeconds
-		rs.Annotations = updatedMap(base.Annotations, a.ReplicaSet.Annotations, nil)
-		w.Verb, w.Resource, w.Object = VerbUpdate, ResourceReplicaSets, rs
+		w.Verb, w.Resource, w.Object = VerbUpdate, ResourceReplicaSets, updatedReplicaSet(base, a.Update)
 	case plan.DeleteReplicaSet:
 		w.Verb, w.Resource = VerbDelete, ResourceReplicaSets
 	case plan.AdoptReplicaSet:
 		if a.OwnerReference == nil {
-			return fmt.Errorf("no owner reference in the action")
+			return Action{}, fmt.Errorf("no owner reference in the action")
 		}
-		body, err := adoptPatch(*a.OwnerReference, a.UID)
+		body, err := adoptPatch(*a.OwnerReference, a.Object.UID)
 		if err != nil {
-			return err
+			return Action{}, err
 		}
 		w.Verb, w.Resource, w.Object, w.PatchType = VerbPatch, ResourceReplicaSets, body, StrategicMergePatch
 	case plan.ReleaseReplicaSet:
 		if a.OwnerReference == nil {
-			return fmt.Errorf("no owner reference in the action")
+			return Action{}, fmt.Errorf("no owner reference in the action")
 		}
-		body, err := releasePatch(a.OwnerReference.UID, a.UID)
+		body, err := releasePatch(a.OwnerReference.UID, a.Object.UID)
 		if err != nil {
-			return err
+			return Action{}, err
 		}
 		w.Verb, w.Resource, w.Object, w.PatchType = VerbPatch, ResourceReplicaSets, body, StrategicMergePatch
 	case plan.UpdateDeploymentStatus, plan.UpdateDeployment:
-		if s.Deployment == nil || s.Deployment.Namespace != a.Namespace || s.Deployment.Name != a.Name {
-			return fmt.Errorf("the state's Deployment is not %s/%s", a.Namespace, a.Name)
+		if d := wr.s.Deployment; d == nil || d.Namespace != ns || d.Name != name {
+			return Action{}, fmt.Errorf("the state's Deployment is not %s/%s", ns, name)
 		}
 		if a.Deployment == nil {
-			return fmt.Errorf("no Deployment in the action")
+			return Action{}, fmt.Errorf("no Deployment update in the action")
 		}
-		d, err := wr.deploymentWrite(a.Deployment, a.Kind == plan.UpdateDeployment)
+		d, err := wr.updatedDeployment(a.Deployment)
 		if err != nil {
-			return err
+			return Action{}, err
 		}
 		w.Verb, w.Resource, w.Object = VerbUpdate, ResourceDeployments, d
 		if a.Kind == plan.UpdateDeploymentStatus {
 			w.Subresource = SubresourceStatus
 		}
 	default:
-		return fmt.Errorf("unknown action kind %q", a.Kind)
+		return Action{}, fmt.Errorf("unknown action kind %q", a.Kind)
 	}
-	return nil
+	return w, nil
 }
 
-// deploymentWrite derives the Deployment sent from the one read: the
-// planner's annotations and status and, for a full update, its template.
-func (wr *writer) deploymentWrite(m *model.Deployment, withTemplate bool) (*apps.Deployment, error) {
-	orig := wr.s.Deployment
-	var box *deploymentBox
-	conditions := orig.Status.Conditions
-	if n := len(m.Status.Conditions); !sameDeploymentConditions(m.Status.Conditions, conditions) {
-		var room []apps.DeploymentCondition
-		if n > 0 && n <= len(deploymentConditionsBox{}.conditions) {
-			b := &deploymentConditionsBox{deploymentBox: deploymentBox{d: *orig}} // shallow: see Action
-			box, room = &b.deploymentBox, b.conditions[:0:n]
+// updatedReplicaSet is a copy of base with u applied: spec.replicas, and
+// spec.minReadySeconds and annotations when u changes them.
+func updatedReplicaSet(base *apps.ReplicaSet, u *plan.ReplicaSetUpdate) *apps.ReplicaSet {
+	rs := base.DeepCopy()
+	rs.Spec.Replicas = new(u.Replicas)
+	if u.MinReadySeconds != nil {
+		rs.Spec.MinReadySeconds = *u.MinReadySeconds
+	}
+	if len(u.Annotations) > 0 {
+		if rs.Annotations == nil {
+			rs.Annotations = make(map[string]string, len(u.Annotations))
 		}
-		conditions = conditionsFromModel(m.Status.Conditions, room)
+		maps.Copy(rs.Annotations, u.Annotations)
 	}
-	if box == nil {
-		box = &deploymentBox{d: *orig} // shallow: see Action
+	return rs
+}
+
+// updatedDeployment is a copy of the State's Deployment with u applied:
+// its annotations, its status (converted from u.Status when set) and, for
+// a rollback, its template.
+func (wr *writer) updatedDeployment(u *plan.DeploymentUpdate) (*apps.Deployment, error) {
+	base := wr.s.Deployment
+	d := &apps.Deployment{TypeMeta: base.TypeMeta}
+	base.ObjectMeta.DeepCopyInto(&d.ObjectMeta)
+	base.Spec.DeepCopyInto(&d.Spec)
+	if u.Status != nil {
+		d.Status = deploymentStatusFromModel(u.Status)
+	} else {
+		base.Status.DeepCopyInto(&d.Status)
 	}
-	d := &box.d
-	var conv map[string]string
-	if wr.hasIn && wr.in.Deployment != nil {
-		conv = wr.in.Deployment.Annotations
+	if len(u.Annotations) > 0 || len(u.RemovedAnnotations) > 0 {
+		if d.Annotations == nil {
+			d.Annotations = make(map[string]string, len(u.Annotations))
+		}
+		for _, k := range u.RemovedAnnotations {
+			delete(d.Annotations, k)
+		}
+		maps.Copy(d.Annotations, u.Annotations)
 	}
-	d.Annotations = updatedMap(orig.Annotations, m.Annotations, conv)
-	d.Status = deploymentStatusFromModel(&m.Status, conditions, &box.counts)
-	if withTemplate {
-		was, err := wr.deploymentTemplate()
+	if u.Template != nil {
+		t, err := wr.template(*u.Template)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("deployment %s/%s: spec.%w", d.Namespace, d.Name, err)
 		}
-		if !sameTemplate(was, m.Spec.Template) {
-			t, err := wr.template(m.Spec.Template)
-			if err != nil {
-				return nil, err
-			}
-			d.Spec.Template = t
-		}
+		d.Spec.Template = t
 	}
 	return d, nil
-}
-
-// replicaSetBox, createdBox and deploymentBox hold a written object and
-// what its pointers point to, in one allocation.
-type replicaSetBox struct {
-	rs       apps.ReplicaSet
-	replicas int32Slot
-}
-
-type createdBox struct {
-	rs   apps.ReplicaSet
-	room objectRoom
-}
-
-type deploymentBox struct {
-	d      apps.Deployment
-	counts statusCounts
-}
-
-// deploymentConditionsBox is a deploymentBox with room for the status
-// conditions a write changes (a Deployment has at most three; one or two
-// are the rule).
-type deploymentConditionsBox struct {
-	deploymentBox
-	conditions [2]apps.DeploymentCondition
-}
-
-func sameTemplate(a, b model.PodTemplate) bool {
-	return a.Spec == b.Spec && maps.Equal(a.Labels, b.Labels) && maps.Equal(a.Annotations, b.Annotations)
-}
-
-// updatedMap returns was when now has the same content (keeping the
-// difference between an absent and an empty map as read), else now, the
-// plan's map (see Action). conv, when not nil, is was converted for the
-// planner: when now is that very map (the planner kept it), it has was's
-// content without comparing them.
-func updatedMap(was, now, conv map[string]string) map[string]string {
-	if now != nil && reflect.ValueOf(now).UnsafePointer() == reflect.ValueOf(conv).UnsafePointer() {
-		return was
-	}
-	if maps.Equal(was, now) {
-		return was
-	}
-	return now
 }
 
 // adoptPatch is the body upstream sends to adopt an orphan (upstream ClaimReplicaSets).
@@ -328,7 +276,7 @@ func adoptPatch(ref model.OwnerReference, rsUID string) (json.RawMessage, error)
 	}
 	return json.Marshal(struct {
 		Metadata meta `json:"metadata"`
-	}{meta{OwnerReferences: []metav1.OwnerReference{ownerRefFromModel(ref, nil, nil)}, UID: rsUID}})
+	}{meta{OwnerReferences: []metav1.OwnerReference{ownerRefFromModel(ref)}, UID: rsUID}})
 }
 
 // releasePatch is the body upstream sends to drop its owner reference,

@@ -1,6 +1,8 @@
 package appsv1
 
 import (
+	"maps"
+
 	"github.com/rolloutplan/rolloutplan/model"
 	"github.com/rolloutplan/rolloutplan/plan"
 	apps "k8s.io/api/apps/v1"
@@ -10,30 +12,28 @@ import (
 // writer derives one plan's writes from the objects of s.
 type writer struct {
 	s State
-	// in is s converted, when hasIn; else templates are converted on
-	// demand (converted). A copy rather than a pointer: a pointer kept
-	// here would move every sync's plan.State to the heap.
-	in    plan.State
-	hasIn bool
-	// actions are the writes derived so far: the ReplicaSets created are
-	// the bases of later updates of them.
-	actions []Action
-	// converted holds the templates converted on demand (!hasIn):
+	// in is s converted, or nil: templates are then converted on demand
+	// (converted).
+	in *plan.State
+	// created are the ReplicaSets the plan created so far, the bases of
+	// later updates of them.
+	created []*apps.ReplicaSet
+	// converted holds the templates converted on demand (in == nil):
 	// index 0 the Deployment's, i+1 that of s.ReplicaSets[i].
 	converted []*model.PodTemplate
 }
 
 // base returns the object an update of the ReplicaSet namespace/name
-// derives from: the last ReplicaSet of s with that name, else the first
-// one the plan created.
+// applies to: the last one the plan created, else the last ReplicaSet of
+// s with that name.
 func (wr *writer) base(namespace, name string) *apps.ReplicaSet {
-	for i := len(wr.s.ReplicaSets) - 1; i >= 0; i-- {
-		if rs := wr.s.ReplicaSets[i]; rs != nil && rs.Name == name && rs.Namespace == namespace {
+	for i := len(wr.created) - 1; i >= 0; i-- {
+		if rs := wr.created[i]; rs.Name == name && rs.Namespace == namespace {
 			return rs
 		}
 	}
-	for _, w := range wr.actions {
-		if rs, ok := w.Object.(*apps.ReplicaSet); ok && w.Kind == plan.CreateReplicaSet && rs.Name == name && rs.Namespace == namespace {
+	for i := len(wr.s.ReplicaSets) - 1; i >= 0; i-- {
+		if rs := wr.s.ReplicaSets[i]; rs != nil && rs.Name == name && rs.Namespace == namespace {
 			return rs
 		}
 	}
@@ -42,7 +42,7 @@ func (wr *writer) base(namespace, name string) *apps.ReplicaSet {
 
 // deploymentTemplate is the converted template of s.Deployment.
 func (wr *writer) deploymentTemplate() (model.PodTemplate, error) {
-	if wr.hasIn && wr.in.Deployment != nil {
+	if wr.in != nil && wr.in.Deployment != nil {
 		return wr.in.Deployment.Spec.Template, nil
 	}
 	return wr.convert(0, &wr.s.Deployment.Spec.Template)
@@ -50,7 +50,7 @@ func (wr *writer) deploymentTemplate() (model.PodTemplate, error) {
 
 // replicaSetTemplate is the converted template of s.ReplicaSets[i].
 func (wr *writer) replicaSetTemplate(i int) (model.PodTemplate, error) {
-	if wr.hasIn && i < len(wr.in.ReplicaSets) {
+	if wr.in != nil && i < len(wr.in.ReplicaSets) {
 		return wr.in.ReplicaSets[i].Spec.Template, nil
 	}
 	return wr.convert(i+1, &wr.s.ReplicaSets[i].Spec.Template)
@@ -74,14 +74,14 @@ func (wr *writer) convert(slot int, t *core.PodTemplateSpec) (model.PodTemplate,
 // template returns the apps/v1 form of m, a template the plan writes. The
 // planner builds every template it writes from one it was given: a new
 // ReplicaSet's from the Deployment's, a rollback's from a ReplicaSet's,
-// with other labels. So m is taken from the object of s whose converted
-// template has m's Spec, with m's labels and annotations (the template as
-// upstream copies it, no JSON round trip); when none has, m is rebuilt
-// as [TemplateFromModel] does, with m's maps.
+// with other labels. So m is a copy of the template of the object of s
+// whose converted template has m's Spec, with m's labels and annotations
+// (the template as upstream copies it, no JSON round trip); when none has,
+// m is rebuilt as [TemplateFromModel] does.
 func (wr *writer) template(m model.PodTemplate) (core.PodTemplateSpec, error) {
 	if d := wr.s.Deployment; d != nil {
 		if dt, err := wr.deploymentTemplate(); err == nil && dt.Spec == m.Spec {
-			return withMaps(d.Spec.Template, m), nil
+			return withMaps(&d.Spec.Template, m), nil
 		}
 	}
 	for i, rs := range wr.s.ReplicaSets {
@@ -89,20 +89,17 @@ func (wr *writer) template(m model.PodTemplate) (core.PodTemplateSpec, error) {
 			continue
 		}
 		if rt, err := wr.replicaSetTemplate(i); err == nil && rt.Spec == m.Spec {
-			return withMaps(rs.Spec.Template, m), nil
+			return withMaps(&rs.Spec.Template, m), nil
 		}
 	}
-	t, err := templateSpecFromModel(m.Spec)
-	if err != nil {
-		return core.PodTemplateSpec{}, err
-	}
-	return withMaps(t, m), nil
+	return TemplateFromModel(m)
 }
 
-// withMaps returns t (a shallow copy: it shares t's pod spec) with m's
-// labels and annotations (the plan's maps, see Action).
-func withMaps(t core.PodTemplateSpec, m model.PodTemplate) core.PodTemplateSpec {
-	t.Labels = m.Labels
-	t.Annotations = m.Annotations
-	return t
+// withMaps returns a copy of t with copies of m's labels and annotations.
+func withMaps(t *core.PodTemplateSpec, m model.PodTemplate) core.PodTemplateSpec {
+	rest := *t // shallow: only its labels and annotations are replaced before the deep copy
+	rest.Labels, rest.Annotations = nil, nil
+	out := *rest.DeepCopy()
+	out.Labels, out.Annotations = maps.Clone(m.Labels), maps.Clone(m.Annotations)
+	return out
 }

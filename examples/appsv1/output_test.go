@@ -7,6 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/rolloutplan/rolloutplan/examples/appsv1"
 	"github.com/rolloutplan/rolloutplan/model"
 	"github.com/rolloutplan/rolloutplan/plan"
@@ -45,26 +48,30 @@ func TestRequeueJSON(t *testing.T) {
 func TestToOutputRejectsUnknownObjects(t *testing.T) {
 	d := &apps.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "default"}}
 	s := appsv1.State{Deployment: d}
-	rs := &model.ReplicaSet{ObjectMeta: model.ObjectMeta{Name: "web-1", Namespace: "default"}}
+	ref := plan.ObjectRef{Namespace: "default", Name: "web-1"}
 	tests := []struct {
 		name string
 		a    plan.Action
 		want string
 	}{
-		{"update of a ReplicaSet the state lacks", plan.Action{Kind: plan.UpdateReplicaSet, Namespace: "default", Name: "web-1", ReplicaSet: rs}, "holds no ReplicaSet default/web-1"},
-		{"status update of another Deployment", plan.Action{Kind: plan.UpdateDeploymentStatus, Namespace: "default", Name: "api", Deployment: &model.Deployment{}}, "is not default/api"},
-		{"create without an object", plan.Action{Kind: plan.CreateReplicaSet, Namespace: "default", Name: "web-1"}, "no ReplicaSet in the action"},
-		{"adopt without an owner reference", plan.Action{Kind: plan.AdoptReplicaSet, Namespace: "default", Name: "web-1"}, "no owner reference"},
-		{"an unknown kind", plan.Action{Kind: "Frobnicate", Namespace: "default", Name: "web-1"}, `unknown action kind "Frobnicate"`},
-		{"a template that is not a PodTemplateSpec", plan.Action{Kind: plan.CreateReplicaSet, Namespace: "default", Name: "web-1",
+		{"scale of a ReplicaSet the state lacks", plan.Action{Kind: plan.ScaleReplicaSet, Object: ref, Update: &plan.ReplicaSetUpdate{Replicas: 2}}, "holds no ReplicaSet default/web-1"},
+		{"update without its changes", plan.Action{Kind: plan.UpdateReplicaSet, Object: ref}, "no update in the action"},
+		{"status update of another Deployment", plan.Action{Kind: plan.UpdateDeploymentStatus, Object: plan.ObjectRef{Namespace: "default", Name: "api"},
+			Deployment: &plan.DeploymentUpdate{Status: &model.DeploymentStatus{}}}, "is not default/api"},
+		{"status update without its changes", plan.Action{Kind: plan.UpdateDeploymentStatus, Object: plan.ObjectRef{Namespace: "default", Name: "web"}}, "no Deployment update"},
+		{"create without an object", plan.Action{Kind: plan.CreateReplicaSet, Object: ref}, "no ReplicaSet in the action"},
+		{"adopt without an owner reference", plan.Action{Kind: plan.AdoptReplicaSet, Object: ref}, "no owner reference"},
+		{"an unknown kind", plan.Action{Kind: "Frobnicate", Object: ref}, `unknown action kind "Frobnicate"`},
+		{"a template that is not a PodTemplateSpec", plan.Action{Kind: plan.CreateReplicaSet, Object: ref,
 			ReplicaSet: &model.ReplicaSet{Spec: model.ReplicaSetSpec{Template: model.PodTemplate{Spec: "{"}}}}, "not a v1.PodTemplateSpec"},
+		{"a rollback template that is not a PodTemplateSpec", plan.Action{Kind: plan.UpdateDeployment, Object: plan.ObjectRef{Namespace: "default", Name: "web"},
+			Deployment: &plan.DeploymentUpdate{Template: &model.PodTemplate{Spec: "{"}}}, "not a v1.PodTemplateSpec"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := appsv1.ToOutput(s, plan.Plan{Actions: []plan.Action{tt.a}})
-			if err == nil || !strings.Contains(err.Error(), tt.want) {
-				t.Errorf("error %v, want one containing %q", err, tt.want)
-			}
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.want)
 		})
 	}
 }
@@ -79,29 +86,20 @@ func TestUpdatesKeepWhatThePlannerDoesNotManage(t *testing.T) {
 		Annotations:   map[string]string{"a": "1"},
 	}}
 	orig.Spec.Replicas = new(int32(3))
-	m, err := appsv1.ReplicaSetToModel(orig)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m.Spec.Replicas = model.Int32Ptr(2)
-	m.Spec.MinReadySeconds = 5
-	m.Annotations["b"] = "2"
-	m.Labels = map[string]string{"ignored": "by the adapter"}
+	u := &plan.ReplicaSetUpdate{FromReplicas: 3, Replicas: 2, MinReadySeconds: new(int32(5)), Annotations: map[string]string{"b": "2"}}
 	out, err := appsv1.ToOutput(appsv1.State{ReplicaSets: []*apps.ReplicaSet{orig}},
-		plan.Plan{Actions: []plan.Action{{Kind: plan.UpdateReplicaSet, Namespace: "default", Name: "web-1", ReplicaSet: m}}})
-	if err != nil {
-		t.Fatal(err)
-	}
+		plan.Plan{Actions: []plan.Action{{Kind: plan.ScaleReplicaSet, Object: plan.ObjectRef{Namespace: "default", Name: "web-1"}, Update: u}}})
+	require.NoError(t, err)
 	got := out.Actions[0].Object.(*apps.ReplicaSet)
-	if *got.Spec.Replicas != 2 || got.Spec.MinReadySeconds != 5 || got.Annotations["b"] != "2" || got.Annotations["a"] != "1" {
-		t.Errorf("managed fields not applied: %+v", got)
-	}
-	if got.Labels != nil || len(got.Finalizers) != 1 || len(got.ManagedFields) != 1 || got.ResourceVersion != "7" {
-		t.Errorf("unmanaged fields changed: %+v", got.ObjectMeta)
-	}
-	if *orig.Spec.Replicas != 3 || len(orig.Annotations) != 1 {
-		t.Error("ToOutput modified the input object")
-	}
+	assert.Equal(t, int32(2), *got.Spec.Replicas)
+	assert.Equal(t, int32(5), got.Spec.MinReadySeconds)
+	assert.Equal(t, map[string]string{"a": "1", "b": "2"}, got.Annotations)
+	assert.Nil(t, got.Labels)
+	assert.Equal(t, orig.Finalizers, got.Finalizers)
+	assert.Equal(t, orig.ManagedFields, got.ManagedFields)
+	assert.Equal(t, "7", got.ResourceVersion)
+	assert.Equal(t, int32(3), *orig.Spec.Replicas, "ToOutput modified the input object")
+	assert.Equal(t, map[string]string{"a": "1"}, orig.Annotations, "ToOutput modified the input object")
 }
 
 func TestStateFromList(t *testing.T) {

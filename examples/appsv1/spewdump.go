@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
-	"unsafe"
 
 	"github.com/davecgh/go-spew/spew"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -207,62 +206,41 @@ func (w *spewWriter) fieldsV1(f *metav1.FieldsV1, typed bool) {
 	w.fallback(*f, typed)
 }
 
-// quantityFields mirrors the memory layout of resource.Quantity: the
+// quantityLayoutOK reports whether resource.Quantity has the fields the
+// hand-written printer reads (by reflection: they are unexported): the
 // int64Amount (value, scale), the *inf.Dec of the infDecAmount, the cached
-// string and the Format. quantityLayoutOK checks the mirror against the
-// real type once; when it does not match (another apimachinery version),
+// string and the Format. When it has not (another apimachinery version),
 // quantities are printed by go-spew.
-type quantityFields struct {
-	value  int64
-	scale  int32
-	dec    unsafe.Pointer
-	s      string
-	format resource.Format
-}
-
 var quantityLayoutOK = quantityLayoutMatches()
 
-// quantityLayoutMatches compares resource.Quantity's fields (names, type
-// names as go-spew prints them, offsets) with quantityFields.
+// quantityLayoutMatches compares resource.Quantity's fields (names and type
+// names as go-spew prints them) with what quantity reads.
 func quantityLayoutMatches() bool {
 	q := reflect.TypeFor[resource.Quantity]()
-	m := reflect.TypeFor[quantityFields]()
-	if q.Size() != m.Size() || q.NumField() != 4 {
+	if q.NumField() != 4 {
 		return false
 	}
-	type field struct {
-		path   []int
-		name   string
-		typ    string
-		offset uintptr
-		mirror int
-	}
-	want := []field{
-		{[]int{0}, "i", "resource.int64Amount", 0, -1},
-		{[]int{0, 0}, "value", "int64", 0, 0},
-		{[]int{0, 1}, "scale", "resource.Scale", 8, 1},
-		{[]int{1}, "d", "resource.infDecAmount", 16, -1},
-		{[]int{1, 0}, "Dec", "*inf.Dec", 16, 2},
-		{[]int{2}, "s", "string", 24, 3},
-		{[]int{3}, "Format", "resource.Format", 40, 4},
+	want := []struct {
+		path []int
+		name string
+		typ  string
+		kind reflect.Kind
+	}{
+		{[]int{0}, "i", "resource.int64Amount", reflect.Struct},
+		{[]int{0, 0}, "value", "int64", reflect.Int64},
+		{[]int{0, 1}, "scale", "resource.Scale", reflect.Int32},
+		{[]int{1}, "d", "resource.infDecAmount", reflect.Struct},
+		{[]int{1, 0}, "Dec", "*inf.Dec", reflect.Pointer},
+		{[]int{2}, "s", "string", reflect.String},
+		{[]int{3}, "Format", "resource.Format", reflect.String},
 	}
 	for _, f := range want {
 		sf := q.FieldByIndex(f.path)
-		off := q.Field(f.path[0]).Offset
-		if len(f.path) > 1 {
-			off += sf.Offset
-		}
-		if sf.Name != f.name || sf.Type.String() != f.typ || off != f.offset {
+		if sf.Name != f.name || sf.Type.String() != f.typ || sf.Type.Kind() != f.kind {
 			return false
 		}
-		if f.mirror >= 0 {
-			mf := m.Field(f.mirror)
-			if mf.Offset != off || mf.Type.Size() != sf.Type.Size() {
-				return false
-			}
-		}
 	}
-	return true
+	return q.Field(0).Type.NumField() == 2 && q.Field(1).Type.NumField() == 1
 }
 
 // quantity prints a resource.Quantity as go-spew prints its unexported
@@ -274,8 +252,9 @@ func (w *spewWriter) quantity(q *resource.Quantity, typed bool) {
 		w.fallback(*q, typed)
 		return
 	}
-	f := (*quantityFields)(unsafe.Pointer(q))
-	if f.dec != nil {
+	v := reflect.ValueOf(q).Elem()
+	amount := v.Field(0)
+	if !v.Field(1).Field(0).IsNil() {
 		w.fallback(*q, typed)
 		return
 	}
@@ -283,12 +262,12 @@ func (w *spewWriter) quantity(q *resource.Quantity, typed bool) {
 		w.lit(&quantityType)
 	}
 	w.lit(&quantityValue)
-	w.int(f.value)
+	w.int(amount.Field(0).Int())
 	w.lit(&quantityScale)
-	w.int(int64(f.scale))
+	w.int(amount.Field(1).Int())
 	w.lit(&quantityCached)
-	w.s(f.s)
+	w.s(v.Field(2).String())
 	w.lit(&quantityFormat)
-	w.s(string(f.format))
+	w.s(string(q.Format))
 	w.s("}")
 }

@@ -269,12 +269,13 @@ func (f filler) fill(v reflect.Value, depth int) {
 	}
 }
 
-// TestQuantityLayout: the unsafe mirror of resource.Quantity matches the
-// apimachinery version this module builds with, so quantities take the
-// fast path (and a mismatch would fall back to go-spew, not misprint).
+// TestQuantityLayout: resource.Quantity has the fields the hand-written
+// printer reads in the apimachinery version this module builds with, so
+// quantities take the fast path (and a mismatch would fall back to
+// go-spew, not misprint).
 func TestQuantityLayout(t *testing.T) {
 	if !quantityLayoutOK {
-		t.Fatal("resource.Quantity layout does not match quantityFields")
+		t.Fatal("resource.Quantity's fields are not those the printer reads")
 	}
 }
 

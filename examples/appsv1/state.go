@@ -55,14 +55,18 @@ func (s State) Model() (plan.State, error) {
 // [ComputeHash] from its apps/v1 form, as upstream hashes the object it
 // holds), and converts the plan to apps/v1 writes with [ToOutput]. It
 // returns both: the Output to apply or print, the Plan for its reasons and
-// notes. The error is a conversion error or the planner's validation error,
-// whose field paths name the objects ([State.Locate]); errors upstream's
-// sync would end with are in Output.Error and Plan.Err.
+// notes.
+//
+// The error is plan.Sync's: invalid input (a conversion error or the
+// planner's validation error, whose field paths name the objects
+// ([State.Locate]), with a zero Output and Plan), or the *plan.SyncError
+// upstream's sync ends with, returned with the Output (whose Error is its
+// message) and the Plan of the writes upstream made before it stopped,
+// which are applied like any others.
 //
 // The planner's input is [State.Model] without the Pods' spec bodies, which
-// the Deployment planner does not read. The Output shares unchanged fields
-// with the objects of s, and the maps the plan sets with the Plan (see
-// [Action]).
+// the Deployment planner does not read. The Output and the Plan share no
+// memory with the objects of s, nor with each other.
 func Sync(s State, opts ...plan.Option) (Output, plan.Plan, error) {
 	in, err := planInput(s)
 	if err != nil {

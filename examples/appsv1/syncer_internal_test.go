@@ -2,26 +2,16 @@ package appsv1
 
 import (
 	"fmt"
-	"unsafe"
-
-	"github.com/rolloutplan/rolloutplan/plan"
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	apps "k8s.io/api/apps/v1"
 	core "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 )
-
-// modelOf is c.model(s), releasing the Deployment's entry.
-func modelOf(c *Syncer, s State) (plan.State, *syncerEntry, error) {
-	in, e, err := c.model(s)
-	if e != nil {
-		e.inUse.Add(-1)
-	}
-	return in, e, err
-}
 
 func syncerInternalState() State {
 	d := &apps.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "ns", UID: "d", ResourceVersion: "1"}}
@@ -37,152 +27,114 @@ func syncerInternalState() State {
 	return State{Deployment: d, ReplicaSets: []*apps.ReplicaSet{rs}, Pods: []*core.Pod{pod, noRV}, Now: time.Unix(0, 0)}
 }
 
+// cached counts the conversions c holds.
+func (c *Syncer) cached() int { return len(c.cur) + len(c.prev) }
+
 // TestSyncerKeepsWhatItUsed: after a sync, the Deployment, ReplicaSet and
-// Pod with a UID and a resourceVersion are remembered, the Deployment's
-// with its hash state; an object without a resourceVersion is not; the
-// next call hands the planner the same model objects, and a new
-// resourceVersion a new one.
+// Pod with a UID and a resourceVersion are cached, the Deployment's with
+// its hash state; an object without a resourceVersion is not; the next
+// call (with the same objects or copies of them) hands the planner the
+// same conversions, and a new resourceVersion gets a new one.
 func TestSyncerKeepsWhatItUsed(t *testing.T) {
 	s := syncerInternalState()
 	var c Syncer
-	if _, _, err := c.Sync(s); err != nil {
-		t.Fatal(err)
-	}
-	if len(c.entries) != 3 {
-		t.Fatalf("remembered %d objects, want 3 (deployment, replicaset, pod with a resourceVersion)", len(c.entries))
-	}
-	if e := c.entries[syncerKey{'d', "d", "1"}]; e == nil || e.hash.v.Load()&(1<<32) == 0 {
-		t.Fatalf("deployment entry %+v: want its hash state kept", e)
-	}
-	first, _, err := modelOf(&c, s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	second, _, err := modelOf(&c, s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if first.Deployment != second.Deployment || first.ReplicaSets[0] != second.ReplicaSets[0] || first.Pods[0] != second.Pods[0] {
-		t.Fatal("a second call converted a remembered object again")
-	}
-	if first.Pods[1] == second.Pods[1] {
-		t.Fatal("the pod without a resourceVersion was remembered")
-	}
-	s.Deployment = s.Deployment.DeepCopy() // another pointer, the same version
-	s.ReplicaSets[0].ResourceVersion = "9" // the same pointer, a new version
-	third, _, err := modelOf(&c, s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if third.Deployment != second.Deployment {
-		t.Fatal("a copy with the same UID and resourceVersion was converted again")
-	}
-	if third.ReplicaSets[0] == second.ReplicaSets[0] || third.ReplicaSets[0].ResourceVersion != "9" {
-		t.Fatal("a ReplicaSet changed in place with a new resourceVersion: want it converted again")
-	}
+	_, _, err := c.Sync(s)
+	require.NoError(t, err)
+	require.Equal(t, 3, c.cached(), "the deployment, the replicaset and the pod with a resourceVersion")
+	e := c.cur[syncerKey{'d', "d", "1"}]
+	require.NotNil(t, e)
+	assert.NotZero(t, e.hash.v.Load()&(1<<32), "the Deployment's hash state is kept")
+
+	first, _, err := c.model(s)
+	require.NoError(t, err)
+	second, _, err := c.model(s)
+	require.NoError(t, err)
+	assert.Same(t, first.Deployment, second.Deployment)
+	assert.Same(t, first.ReplicaSets[0], second.ReplicaSets[0])
+	assert.Same(t, first.Pods[0], second.Pods[0])
+	assert.NotSame(t, first.Pods[1], second.Pods[1], "the pod without a resourceVersion is converted at every call")
+
+	s.Deployment = s.Deployment.DeepCopy() // another object, the same version
+	s.ReplicaSets[0].ResourceVersion = "9" // the same object, a new version
+	third, _, err := c.model(s)
+	require.NoError(t, err)
+	assert.Same(t, second.Deployment, third.Deployment, "a copy with the same UID and resourceVersion")
+	assert.NotSame(t, second.ReplicaSets[0], third.ReplicaSets[0], "a new resourceVersion is converted again")
+	assert.Equal(t, "9", third.ReplicaSets[0].ResourceVersion)
+
 	s.Deployment.ResourceVersion = "2"
-	fourth, _, err := modelOf(&c, s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if fourth.Deployment == third.Deployment || fourth.Deployment.ResourceVersion != "2" || fourth.ReplicaSets[0] != third.ReplicaSets[0] {
-		t.Fatal("a new resourceVersion of the Deployment: want it converted again, and only it")
-	}
-	// By key: two versions of the Deployment and of the ReplicaSet, the
-	// pod; by meta: the three objects handed in last.
-	if len(c.entries) != 5 || len(c.byMeta) != 3 {
-		t.Fatalf("%d entries by key, %d by meta; want 5 and 3", len(c.entries), len(c.byMeta))
-	}
-	for m, e := range c.byMeta {
-		if e.meta != m {
-			t.Fatalf("entry %+v found by another meta", e.key)
-		}
-	}
+	fourth, _, err := c.model(s)
+	require.NoError(t, err)
+	assert.NotSame(t, third.Deployment, fourth.Deployment)
+	assert.Equal(t, "2", fourth.Deployment.ResourceVersion)
+	assert.Same(t, third.ReplicaSets[0], fourth.ReplicaSets[0], "only the Deployment is converted again")
+	assert.Equal(t, 5, c.cached(), "two versions of the Deployment and of the ReplicaSet, the pod")
 }
 
-// TestSyncerForgets: once a Syncer holds its limit, it drops the objects
-// no call used since it last dropped any, and doubles the limit when most
-// are in use. (A limit of 8 stands for minSyncerMemory.)
+// TestSyncerForgets: once the current generation holds the limit, a new one
+// starts; a conversion used again moves to the current generation, and
+// those the generation before did not use are dropped. (A limit of 4
+// stands for minSyncerMemory.)
 func TestSyncerForgets(t *testing.T) {
 	base := syncerInternalState()
 	states := make([]State, 8)
 	for i := range states {
 		d := base.Deployment.DeepCopy()
 		d.Name, d.UID = fmt.Sprint("web", i), types.UID(fmt.Sprint("d", i))
-		p := &core.Pod{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprint("p", i), Namespace: "ns", UID: types.UID(fmt.Sprint("p", i)), ResourceVersion: "1"}}
-		states[i] = State{Deployment: d, Pods: []*core.Pod{p}, Now: base.Now}
+		states[i] = State{Deployment: d, Now: base.Now}
 	}
-	c := Syncer{limit: 8}
-	first := make([]plan.State, len(states))
-	for i, want := range []struct{ entries, limit int }{
-		{2, 8}, {4, 8}, {6, 8},
-		{8, 16}, // at the limit, all in use: none dropped, the limit doubled
-		{10, 16}, {12, 16}, {14, 16},
-		{8, 16}, // at the limit: the first four states' objects dropped
-	} {
-		in, _, err := modelOf(&c, states[i])
-		if err != nil {
-			t.Fatal(err)
-		}
-		first[i] = in
-		if len(c.entries) != want.entries || c.limit != want.limit {
-			t.Fatalf("after state %d: %d entries, limit %d; want %d and %d", i, len(c.entries), c.limit, want.entries, want.limit)
-		}
+	c := Syncer{limit: 4}
+	model := func(i int) {
+		t.Helper()
+		_, _, err := c.model(states[i])
+		require.NoError(t, err)
 	}
-	if len(c.byMeta) != 8 || len(c.byTemplate) != 4 {
-		t.Fatalf("%d entries by meta, %d by template; want 8 and 4", len(c.byMeta), len(c.byTemplate))
+	first, _, err := c.model(states[0])
+	require.NoError(t, err)
+	for i := 1; i < 4; i++ {
+		model(i)
 	}
-	again0, _, _ := modelOf(&c, states[0])
-	again7, _, _ := modelOf(&c, states[7])
-	if again0.Deployment == first[0].Deployment || again7.Deployment != first[7].Deployment {
-		t.Fatal("want the dropped state converted again and the kept one reused")
+	assert.Equal(t, 4, len(c.cur))
+	model(4) // the current generation is full: states 0 to 3 move to prev
+	assert.Equal(t, 1, len(c.cur))
+	assert.Equal(t, 4, len(c.prev))
+	again, _, err := c.model(states[0]) // used again: back to cur
+	require.NoError(t, err)
+	assert.Same(t, first.Deployment, again.Deployment)
+	assert.Equal(t, 2, len(c.cur))
+	assert.Equal(t, 3, len(c.prev))
+	model(5)
+	model(6)
+	model(7) // full again: states 1 to 3, unused for a generation, are dropped
+	assert.Equal(t, 1, len(c.cur))
+	assert.Equal(t, 4, len(c.prev))
+	for i, want := range []bool{true, false, false, false, true, true, true, true} {
+		_, inPrev := c.prev[syncerKey{'d', types.UID(fmt.Sprint("d", i)), "1"}]
+		_, inCur := c.cur[syncerKey{'d', types.UID(fmt.Sprint("d", i)), "1"}]
+		assert.Equal(t, want, inPrev || inCur, "state %d cached", i)
 	}
 }
 
-// TestSyncerSameState: a call with the objects of the Deployment's last
-// call (the same pointers and versions) reuses that call's model slices; a
-// pod changed in place under a new resourceVersion, or an object without
-// a resourceVersion, takes the lookup path and is converted again.
-func TestSyncerSameState(t *testing.T) {
+// TestSyncerLimitFollowsTheLargestState: the limit is at least four times
+// the objects of the largest State planned, so one State's conversions
+// never push each other out.
+func TestSyncerLimitFollowsTheLargestState(t *testing.T) {
 	s := syncerInternalState()
-	s.Pods = s.Pods[:1] // without the pod that has no resourceVersion
-	var c Syncer
-	first, _, err := modelOf(&c, s)
-	if err != nil {
-		t.Fatal(err)
+	for i := range 10 {
+		s.Pods = append(s.Pods, &core.Pod{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprint("x", i), Namespace: "ns", UID: types.UID(fmt.Sprint("x", i)), ResourceVersion: "1"}})
 	}
-	second, _, err := modelOf(&c, s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if &first.Pods[0] != &second.Pods[0] || &first.ReplicaSets[0] != &second.ReplicaSets[0] {
-		t.Fatal("the same objects again: want the model slices reused")
-	}
-	s.Pods[0].ResourceVersion = "4"
-	s.Pods[0].Status.Phase = core.PodRunning
-	third, _, err := modelOf(&c, s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if &third.Pods[0] == &second.Pods[0] || third.Pods[0] == second.Pods[0] || third.Pods[0].Status.Phase != "Running" {
-		t.Fatal("a pod changed in place with a new resourceVersion: want it converted again")
-	}
-	if third.ReplicaSets[0] != second.ReplicaSets[0] {
-		t.Fatal("the unchanged ReplicaSet was converted again")
-	}
-	noRV := &core.Pod{ObjectMeta: metav1.ObjectMeta{Name: "q", Namespace: "ns", UID: "q"}}
-	s.Pods = append(s.Pods, noRV)
-	fourth, _, _ := modelOf(&c, s)
-	fifth, _, _ := modelOf(&c, s)
-	if fourth.Pods[1] == fifth.Pods[1] || &fourth.Pods[0] == &fifth.Pods[0] {
-		t.Fatal("a pod without a resourceVersion: want it converted at every call")
-	}
+	c := Syncer{limit: 4}
+	_, _, err := c.model(s)
+	require.NoError(t, err)
+	assert.Equal(t, 4*(2+len(s.Pods)), c.limit)
+	assert.Equal(t, 13, len(c.cur), "the Deployment, the ReplicaSet and the 11 pods with a resourceVersion")
+	assert.Empty(t, c.prev)
 }
 
-// TestSyncerUnchangedTemplates: new versions of a Deployment and of its
-// ReplicaSet whose templates did not change (status writes) take the
-// converted Spec the Syncer already has, from each other, instead of
-// encoding the template again; a changed template is encoded.
+// TestSyncerUnchangedTemplates: a new version of a Deployment whose
+// template did not change (a status write) takes the converted Spec of a
+// cached ReplicaSet with the same template but for labels and annotations,
+// the Spec encoding the template gives; a changed template is not taken.
 func TestSyncerUnchangedTemplates(t *testing.T) {
 	base := syncerInternalState()
 	d := base.Deployment
@@ -192,49 +144,28 @@ func TestSyncerUnchangedTemplates(t *testing.T) {
 	rs.Spec.Selector = d.Spec.Selector
 	rs.Spec.Template = *d.Spec.Template.DeepCopy()
 	rs.Spec.Template.Labels = map[string]string{"app": "web", "pod-template-hash": "1"}
-	state := func(d *apps.Deployment, rs *apps.ReplicaSet) State {
-		return State{Deployment: d, ReplicaSets: []*apps.ReplicaSet{rs}, Now: base.Now}
-	}
-	data := func(s string) *byte { return unsafe.StringData(s) }
+	s := State{Deployment: d, ReplicaSets: []*apps.ReplicaSet{rs}, Now: base.Now}
+
 	var c Syncer
-	in1, _, err := modelOf(&c, state(d, rs))
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec := in1.Deployment.Spec.Template.Spec
-	if data(in1.ReplicaSets[0].Spec.Template.Spec) != data(spec) {
-		t.Fatal("the ReplicaSet with the Deployment's template encoded it again")
-	}
+	_, _, err := c.model(s)
+	require.NoError(t, err)
+	_, rsEntries, _ := c.lookup(s)
+	require.NotNil(t, rsEntries[0])
+	want, err := TemplateToModel(&d.Spec.Template)
+	require.NoError(t, err)
+	got, ok := templateOfReplicaSets(s, rsEntries)
+	require.True(t, ok, "the ReplicaSet has the Deployment's template")
+	assert.Equal(t, want, got)
+
 	d2 := d.DeepCopy()
-	d2.ResourceVersion, d2.Status.ObservedGeneration = "2", 1
-	in2, _, err := modelOf(&c, state(d2, rs))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if in2.Deployment == in1.Deployment || data(in2.Deployment.Spec.Template.Spec) != data(spec) {
-		t.Fatal("a new version of the Deployment, template unchanged: want a new model object with the Spec it had")
-	}
-	rs2 := rs.DeepCopy()
-	rs2.ResourceVersion, rs2.Status.Replicas = "2", 1
-	in3, _, err := modelOf(&c, state(d2, rs2))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if in3.ReplicaSets[0] == in2.ReplicaSets[0] || data(in3.ReplicaSets[0].Spec.Template.Spec) != data(spec) || in3.ReplicaSets[0].Status.Replicas != 1 {
-		t.Fatal("a new version of the ReplicaSet, template unchanged: want a new model object with the Spec it had")
-	}
-	d3 := d2.DeepCopy()
-	d3.ResourceVersion = "3"
-	d3.Spec.Template.Spec.Containers[0].Image = "web:2"
-	in4, _, err := modelOf(&c, state(d3, rs2))
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := TemplateToModel(&d3.Spec.Template)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if in4.Deployment.Spec.Template.Spec != want.Spec || in4.Deployment.Spec.Template.Spec == spec {
-		t.Fatal("a changed template: want it encoded")
-	}
+	d2.ResourceVersion = "2"
+	d2.Spec.Template.Spec.Containers[0].Image = "web:2"
+	s2 := State{Deployment: d2, ReplicaSets: []*apps.ReplicaSet{rs}, Now: base.Now}
+	_, ok = templateOfReplicaSets(s2, rsEntries)
+	assert.False(t, ok, "a changed template")
+	in, _, err := c.model(s2)
+	require.NoError(t, err)
+	want2, err := TemplateToModel(&d2.Spec.Template)
+	require.NoError(t, err)
+	assert.Equal(t, want2, in.Deployment.Spec.Template)
 }

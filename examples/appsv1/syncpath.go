@@ -1,6 +1,7 @@
 package appsv1
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"reflect"
@@ -128,15 +129,21 @@ func syncInput(s State, in plan.State, h plan.Hasher, opts []plan.Option) (Outpu
 	return output(s, &in, p, err)
 }
 
-// output derives the writes of p, planned from in (converted from s), or
-// locates the planner's error in s.
+// output derives the writes of p, planned from in (converted from s), with
+// err, the planner's error: a *plan.SyncError (the sync's end, returned
+// with its Output and Plan) or invalid input (located in s).
 func output(s State, in *plan.State, p plan.Plan, err error) (Output, plan.Plan, error) {
-	if err != nil {
+	var syncErr *plan.SyncError
+	if err != nil && !errors.As(err, &syncErr) {
 		return Output{}, plan.Plan{}, s.Locate(err)
 	}
-	out, err := toOutput(s, in, p)
-	if err != nil {
-		return Output{}, p, err
+	out, oerr := toOutput(s, in, p)
+	if oerr != nil {
+		return Output{}, p, oerr
+	}
+	if syncErr != nil {
+		out.Error = syncErr.Error()
+		return out, p, err
 	}
 	return out, p, nil
 }

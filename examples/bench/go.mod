@@ -3,8 +3,10 @@ module github.com/rolloutplan/rolloutplan/examples/bench
 go 1.26.0
 
 require (
+	github.com/google/go-cmp v0.7.0
 	github.com/rolloutplan/rolloutplan v0.0.0-00010101000000-000000000000
 	github.com/rolloutplan/rolloutplan/examples/appsv1 v0.0.0-00010101000000-000000000000
+	github.com/stretchr/testify v1.11.1
 	k8s.io/api v0.36.3
 	k8s.io/apimachinery v0.36.3
 	k8s.io/client-go v0.36.3

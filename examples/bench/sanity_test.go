@@ -3,14 +3,16 @@ package bench
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/rolloutplan/rolloutplan/examples/appsv1"
 	"github.com/rolloutplan/rolloutplan/plan"
+	"github.com/stretchr/testify/assert"
 	"k8s.io/apimachinery/pkg/api/meta"
 	k8stesting "k8s.io/client-go/testing"
 )
@@ -127,7 +129,8 @@ func TestSanitySync(t *testing.T) {
 		}
 		up := upstreamWrites(ok)
 		out, _, err := appsv1.Sync(c.Case.State())
-		if err != nil {
+		var se *plan.SyncError
+		if err != nil && !errors.As(err, &se) {
 			t.Errorf("%s: appsv1.Sync: %v", c.ID, err)
 			continue
 		}
@@ -139,8 +142,13 @@ func TestSanitySync(t *testing.T) {
 		if !slices.Equal(up, rp) {
 			t.Errorf("%s: writes differ\n upstream:    %q\n rolloutplan: %q", c.ID, up, rp)
 		}
-		if (uerr != nil) != (out.Error != "") {
-			t.Errorf("%s: upstream error %v, rolloutplan error %q", c.ID, uerr, out.Error)
+		if (uerr != nil) != (err != nil) {
+			t.Errorf("%s: upstream error %v, rolloutplan error %v", c.ID, uerr, err)
+		}
+		if err != nil {
+			assert.Equal(t, err.Error(), out.Error, "%s: Output.Error is the *plan.SyncError's message", c.ID)
+		} else {
+			assert.Empty(t, out.Error, "%s: Output.Error without an error", c.ID)
 		}
 	}
 }
@@ -162,27 +170,31 @@ func isTaken(c appsv1.Case, a k8stesting.Action) bool {
 	return false
 }
 
-// TestSanityPlanner: the Planner the SyncPlanner row times answers every
-// case as plan.Sync does (whose writes TestSanitySync compares with
-// upstream's, through appsv1.Sync), on a first sight and from memory.
-func TestSanityPlanner(t *testing.T) {
+// TestSanitySyncRepeat: the SyncModel row calls plan.Sync on the same
+// States again and again, which times the work of one sync only if no call
+// changes its State and every call gives the first call's answer.
+func TestSanitySyncRepeat(t *testing.T) {
 	opt := appsv1.WithUpstreamHash()
-	p := plan.NewPlanner(opt)
-	ins := modelStates(t)
-	for round := range 2 {
-		for i, in := range ins {
-			want, wantErr := plan.Sync(in, opt)
-			got, err := p.Sync(in)
-			if (err != nil) != (wantErr != nil) || !reflect.DeepEqual(want, got) {
-				t.Fatalf("case %d, round %d: the Planner's plan differs from plan.Sync's (errors %v, %v)", i, round, err, wantErr)
+	ins, fresh := modelStates(t), modelStates(t)
+	for i, in := range ins {
+		want, wantErr := plan.Sync(in, opt)
+		for round := range 2 {
+			got, err := plan.Sync(in, opt)
+			assert.Equal(t, wantErr, err, "case %d, round %d", i, round)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Fatalf("case %d, round %d: plan.Sync on the same State again (-first +again):\n%s", i, round, diff)
 			}
+		}
+		if diff := cmp.Diff(fresh[i], in); diff != "" {
+			t.Fatalf("case %d: plan.Sync changed its State (-before +after):\n%s", i, diff)
 		}
 	}
 }
 
 // TestSanitySyncer: the one Syncer the SyncAdapter row times answers every
 // case as appsv1.Sync does (whose writes TestSanitySync compares with
-// upstream's), on a first sight and from memory: the same Output and Plan.
+// upstream's), on a first sight and from its cache: the same Output, Plan
+// and error.
 func TestSanitySyncer(t *testing.T) {
 	var syncer appsv1.Syncer
 	cases := loadCases(t)
@@ -190,8 +202,12 @@ func TestSanitySyncer(t *testing.T) {
 		for _, c := range cases {
 			wantOut, wantPlan, wantErr := appsv1.Sync(c.Case.State())
 			out, p, err := syncer.Sync(c.Case.State())
-			if fmt.Sprint(err) != fmt.Sprint(wantErr) || !reflect.DeepEqual(wantOut, out) || !reflect.DeepEqual(wantPlan, p) {
-				t.Fatalf("%s, round %d: the Syncer's answer differs from appsv1.Sync's (errors %v, %v)", c.ID, round, err, wantErr)
+			assert.Equal(t, wantErr, err, "%s, round %d", c.ID, round)
+			if diff := cmp.Diff(wantOut, out); diff != "" {
+				t.Fatalf("%s, round %d: the Syncer's Output (-appsv1.Sync +Syncer):\n%s", c.ID, round, diff)
+			}
+			if diff := cmp.Diff(wantPlan, p); diff != "" {
+				t.Fatalf("%s, round %d: the Syncer's Plan (-appsv1.Sync +Syncer):\n%s", c.ID, round, diff)
 			}
 		}
 	}

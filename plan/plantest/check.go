@@ -127,7 +127,7 @@ func newCheck(before plan.State, p plan.Plan) *check {
 	adopted := map[string]bool{}
 	for _, a := range p.Actions {
 		if a.Kind == plan.AdoptReplicaSet {
-			adopted[a.Name] = true
+			adopted[a.Object.Name] = true
 		}
 	}
 	for _, rs := range before.ReplicaSets {
@@ -141,20 +141,20 @@ func newCheck(before plan.State, p plan.Plan) *check {
 	for _, a := range p.Actions {
 		switch a.Kind {
 		case plan.CreateReplicaSet:
-			c.add(a.Name, &sizes{rs: a.ReplicaSet, reset: true})
-			c.after[a.Name] = a.ReplicaSet.SpecReplicas()
-		case plan.UpdateReplicaSet:
-			if _, ok := c.byName[a.Name]; ok {
-				c.after[a.Name] = a.ReplicaSet.SpecReplicas()
+			c.add(a.Object.Name, &sizes{rs: a.ReplicaSet, reset: true})
+			c.after[a.Object.Name] = a.ReplicaSet.SpecReplicas()
+		case plan.ScaleReplicaSet, plan.UpdateReplicaSet:
+			if _, ok := c.byName[a.Object.Name]; ok {
+				c.after[a.Object.Name] = a.Update.Replicas
 			}
 		case plan.DeleteReplicaSet, plan.ReleaseReplicaSet:
-			if s, ok := c.byName[a.Name]; ok {
+			if s, ok := c.byName[a.Object.Name]; ok {
 				s.gone = true
-				delete(c.after, a.Name)
+				delete(c.after, a.Object.Name)
 			}
 		}
-		if a.ReplicaSet != nil || a.Kind == plan.DeleteReplicaSet {
-			c.reasons[a.Name] = append(c.reasons[a.Name], a.Reason.Code)
+		if a.ReplicaSet != nil || a.Update != nil || a.Kind == plan.DeleteReplicaSet {
+			c.reasons[a.Object.Name] = append(c.reasons[a.Object.Name], a.Reason.Code)
 		}
 	}
 	owned := make([]*model.ReplicaSet, 0, len(c.names))
@@ -289,8 +289,8 @@ func (c *check) checkProportional() {
 		found = true
 		allowed, _ = a.Reason.Value("allowed")
 		current, _ = a.Reason.Value("current")
-		if a.ReplicaSet.SpecReplicas() < 0 {
-			c.fail("I6", "proportional scaling takes %s below zero (%d)", a.Name, a.ReplicaSet.SpecReplicas())
+		if a.Update != nil && a.Update.Replicas < 0 {
+			c.fail("I6", "proportional scaling takes %s below zero (%d)", a.Object.Name, a.Update.Replicas)
 		}
 	}
 	if !found {
@@ -338,21 +338,21 @@ func (c *check) checkCleanup() {
 			continue
 		}
 		deleted++
-		s, ok := c.byName[a.Name]
+		s, ok := c.byName[a.Object.Name]
 		if !ok {
-			c.fail("I7", "deletes %s, which the Deployment does not own", a.Name)
+			c.fail("I7", "deletes %s, which the Deployment does not own", a.Object.Name)
 			continue
 		}
 		rs := s.rs
 		switch {
-		case a.Name == c.newName:
-			c.fail("I7", "deletes the new ReplicaSet %s", a.Name)
+		case a.Object.Name == c.newName:
+			c.fail("I7", "deletes the new ReplicaSet %s", a.Object.Name)
 		case rs.SpecReplicas() != 0 || rs.Status.Replicas != 0:
-			c.fail("I7", "deletes %s, which has pods (spec %d, status %d)", a.Name, rs.SpecReplicas(), rs.Status.Replicas)
+			c.fail("I7", "deletes %s, which has pods (spec %d, status %d)", a.Object.Name, rs.SpecReplicas(), rs.Status.Replicas)
 		case rs.Generation > rs.Status.ObservedGeneration:
-			c.fail("I7", "deletes %s before its generation %d is observed (%d)", a.Name, rs.Generation, rs.Status.ObservedGeneration)
+			c.fail("I7", "deletes %s before its generation %d is observed (%d)", a.Object.Name, rs.Generation, rs.Status.ObservedGeneration)
 		case rs.DeletionTimestamp != nil:
-			c.fail("I7", "deletes %s, which is already being deleted", a.Name)
+			c.fail("I7", "deletes %s, which is already being deleted", a.Object.Name)
 		}
 	}
 	limit := c.d.Spec.RevisionHistoryLimit
@@ -375,7 +375,7 @@ func (c *check) checkCleanup() {
 func (c *check) checkCollisionCount() {
 	before := c.d.Status.CollisionCount
 	for _, a := range c.p.Actions {
-		if a.Deployment == nil {
+		if a.Deployment == nil || a.Deployment.Status == nil {
 			continue
 		}
 		after := a.Deployment.Status.CollisionCount

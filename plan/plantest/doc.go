@@ -1,14 +1,16 @@
-// Package plantest helps test code that plans or applies rollouts: a
-// [Cluster] that applies plans the way the API server would, [Check], which
-// reports every violation of the rollout invariants I1–I9 in one planned
-// sync, and [CheckDeterminism]. The rapid generators of valid states live in
-// the sub-package gen, so that importing plantest (or the simulator, which
-// uses it) never registers rapid's command-line flags.
+// Package plantest helps test code that plans or applies rollouts: [Check],
+// which reports every violation of the rollout invariants I1–I9 in one
+// planned sync, [CheckDeterminism], and [Epoch], the clock the generators
+// build around. The rapid generators of valid states live in the
+// sub-package gen, so that importing plantest (or the simulator, which uses
+// it) never registers rapid's command-line flags. The in-memory API server
+// that applies plans the way the real one would is
+// [github.com/rolloutplan/rolloutplan/plan/inmemory.Cluster].
 //
 // To start: after plan.Sync, pass the state and its plan to [Check] and fail
 // the test on any violation without a Quirk (see the Example for Check); to
-// run several syncs, keep the objects in a [Cluster], plan from
-// [Cluster.State] and apply with [Cluster.ApplyPlan].
+// run several syncs, keep the objects in an inmemory.Cluster, plan from its
+// State and apply with its ApplyPlan.
 //
 // The invariants, for one planned sync (the numbers of a RollingUpdate
 // unless said otherwise):

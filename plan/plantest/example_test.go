@@ -6,6 +6,7 @@ import (
 
 	"github.com/rolloutplan/rolloutplan/model"
 	"github.com/rolloutplan/rolloutplan/plan"
+	"github.com/rolloutplan/rolloutplan/plan/inmemory"
 	"github.com/rolloutplan/rolloutplan/plan/plantest"
 )
 
@@ -22,7 +23,7 @@ func ExampleCheck() {
 			Template: model.PodTemplate{Labels: map[string]string{"app": "web"}, Spec: "v1"},
 		},
 	})
-	cluster := plantest.Cluster{Deployment: d}
+	cluster := inmemory.Cluster{Deployment: d}
 	now := plantest.Epoch()
 	for range 3 {
 		s := cluster.State(now)
@@ -32,7 +33,7 @@ func ExampleCheck() {
 			return
 		}
 		fmt.Printf("%d writes, %d violations\n", len(p.Accepted()), len(plantest.Check(s, p)))
-		cluster.ApplyPlan(p, plantest.ApplyAccepted, now)
+		cluster.ApplyPlan(p, inmemory.ApplyAccepted, now)
 		now = now.Add(time.Second)
 	}
 	fmt.Println("ReplicaSets:", len(cluster.ReplicaSets), "replicas:", cluster.ReplicaSets[0].SpecReplicas())

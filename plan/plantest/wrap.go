@@ -60,7 +60,8 @@ func (c *check) wraps() bool {
 		}
 	}
 	for _, a := range c.p.Actions {
-		if a.Invalid != "" || a.ReplicaSet != nil && negativeReplicaAnnotation(a.ReplicaSet) {
+		if a.Invalid != "" || a.ReplicaSet != nil && negativeReplicaAnnotation(a.ReplicaSet.Annotations) ||
+			a.Update != nil && negativeReplicaAnnotation(a.Update.Annotations) {
 			return true
 		}
 	}
@@ -89,9 +90,9 @@ func maxReplicasOf(rs *model.ReplicaSet) int64 {
 // negativeReplicaAnnotation reports a desired-replicas or max-replicas
 // annotation that holds a negative number: only wrapped arithmetic writes
 // one.
-func negativeReplicaAnnotation(rs *model.ReplicaSet) bool {
+func negativeReplicaAnnotation(annotations map[string]string) bool {
 	for _, k := range []string{model.DesiredReplicasAnnotation, model.MaxReplicasAnnotation} {
-		if n, err := strconv.ParseInt(rs.Annotations[k], 10, 64); err == nil && n < 0 {
+		if n, err := strconv.ParseInt(annotations[k], 10, 64); err == nil && n < 0 {
 			return true
 		}
 	}

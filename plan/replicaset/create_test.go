@@ -76,9 +76,7 @@ func TestSlowStartSync(t *testing.T) {
 			needReason(t, tc.name, tc.reason)
 			rs := mkRS("web", tc.desired)
 			p, err := Sync(rs, nil, nil, t0, tc.opts...)
-			if err != nil {
-				t.Fatal(err)
-			}
+			serr := syncError(t, err)
 			attempts := names(p, CreatePod)
 			if len(attempts) != tc.attempts {
 				t.Errorf("%d create attempts, want %d", len(attempts), tc.attempts)
@@ -94,16 +92,16 @@ func TestSlowStartSync(t *testing.T) {
 				t.Errorf("batches = %d, want %d", got, tc.batches)
 			}
 			if tc.err == "" {
-				if p.Err != nil {
-					t.Errorf("unexpected error %v", p.Err)
+				if serr != nil {
+					t.Errorf("unexpected error %v", serr)
 				}
 				return
 			}
-			if p.Err == nil || !strings.Contains(p.Err.Message, tc.err) || p.Err.Kind != model.ReasonFailedCreate {
-				t.Fatalf("Err = %+v, want FailedCreate containing %q", p.Err, tc.err)
+			if serr == nil || !strings.Contains(serr.Message, tc.err) || serr.Kind != ErrKindFailedCreate {
+				t.Fatalf("err = %+v, want FailedCreate containing %q", serr, tc.err)
 			}
 			cond := p.Status.Conditions
-			if len(cond) != 1 || cond[0].Reason != model.ReasonFailedCreate || cond[0].Message != p.Err.Message || !cond[0].LastTransitionTime.Equal(t0) {
+			if len(cond) != 1 || cond[0].Reason != model.ReasonFailedCreate || cond[0].Message != serr.Message || !cond[0].LastTransitionTime.Equal(t0) {
 				t.Errorf("conditions = %+v, want one FailedCreate with the error text at now", cond)
 			}
 			var stopped *Reason
@@ -226,11 +224,8 @@ func TestNoLabelsTemplate(t *testing.T) {
 	rs.Spec.Selector = &model.LabelSelector{MatchExpressions: []model.LabelSelectorRequirement{{Key: "app", Operator: model.SelectorOpDoesNotExist}}}
 	rs.Spec.Template.Labels = nil
 	p, err := Sync(rs, nil, nil, t0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if p.Err == nil || p.Err.Message != "unable to create pods, no labels" {
-		t.Fatalf("Err = %+v", p.Err)
+	if serr := syncError(t, err); serr == nil || serr.Message != "unable to create pods, no labels" || serr.Kind != ErrKindFailedCreate {
+		t.Fatalf("err = %+v", serr)
 	}
 	if len(names(p, CreatePod)) != 1 || p.Count(CreatePod) != 0 || len(p.Events) != 0 {
 		t.Errorf("want one rejected attempt and no events, got %+v", p.Actions)
@@ -245,11 +240,8 @@ func TestNamespaceTerminating(t *testing.T) {
 		return fmt.Errorf("unable to create new content in namespace ns because it is being terminated: %w", ErrNamespaceTerminating)
 	})
 	p, err := Sync(rs, nil, nil, t0, fault)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if p.Err != nil || len(names(p, CreatePod)) != 4 || p.Count(CreatePod) != 0 || len(p.Events) != 0 {
-		t.Errorf("Err %v, %d attempts, %d accepted, %d events; want nil, 4, 0, 0", p.Err, len(names(p, CreatePod)), p.Count(CreatePod), len(p.Events))
+	if err != nil || len(names(p, CreatePod)) != 4 || p.Count(CreatePod) != 0 || len(p.Events) != 0 {
+		t.Errorf("err %v, %d attempts, %d accepted, %d events; want nil, 4, 0, 0", err, len(names(p, CreatePod)), p.Count(CreatePod), len(p.Events))
 	}
 }
 

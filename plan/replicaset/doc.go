@@ -3,8 +3,10 @@
 // namespace and an explicit now, and returns the [Plan] the upstream
 // ReplicaSet controller (Kubernetes v1.36, default feature gates) carries out
 // in one sync: which pods it adopts and releases, which pods it creates, which
-// it deletes, the status it writes, when it wants to sync again and the error
-// it ends with. Every action carries a [Reason] with the numbers behind it.
+// it deletes, the status it writes, when it wants to sync again and, as Sync's
+// error, the [SyncError] it ends with. Every action carries a [Reason] with
+// the numbers behind it; [Reason], [Event] and [SyncError] are the Deployment
+// planner's types (package plan), with this package's codes and kinds.
 //
 // To start: call [Sync] with the ReplicaSet, the namespace's pods and
 // ReplicaSets and the current time, and read [Plan.Actions]; the Example for
@@ -13,7 +15,7 @@
 //
 // # Index
 //
-// Planning: [Sync], [Plan], [Action], [Reason], [SyncError].
+// Planning: [Sync], [Plan], [Action], [Reason], [Event], [SyncError].
 //
 // Deletion ranking (upstream getPodsToDelete/ActivePodsWithRanks): [DeletionOrder], [GetPodsToDelete],
 // [Compare], [Rule], [CoLocationRanks], [RelatedPods],
@@ -138,15 +140,18 @@
 //
 // Upstream creates each batch in parallel; when any create of a batch fails,
 // the later batches are skipped and the sync ends with the error. The planner
-// attempts creates in order and reports the first failure of the batch (by
-// attempt index) as [Plan.Err]; the status then gains a ReplicaFailure
+// attempts creates in order and returns the first failure of the batch (by
+// attempt index) as a *[SyncError] of kind [ErrKindFailedCreate], together
+// with the Plan; the status then gains a ReplicaFailure
 // condition with reason FailedCreate and the error text (unless one is
 // already present; a successful sync removes it). A create rejected because
 // the namespace is being deleted ([ErrNamespaceTerminating]) counts as a
 // success, as upstream has it. Every victim's delete is attempted; a delete of
 // a pod already gone ([ErrNotFound]) is not an error; the first other failure
-// in deletion order becomes "unable to delete pods: <error>". Rejected writes
-// stay in [Plan.Actions] with [Action.Error] set; [Plan.Accepted] drops them.
+// in deletion order becomes "unable to delete pods: <error>" (kind
+// [ErrKindFailedDelete]). Rejected writes stay in [Plan.Actions] with
+// [Action.Error] set; [Plan.Accepted] drops them. A FailedCreate or
+// FailedDelete event names the write it reports through [Event.AfterWrites].
 //
 // # Purity
 //

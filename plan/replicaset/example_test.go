@@ -86,7 +86,7 @@ func ExampleSync_scaleDown() {
 	}
 	for _, a := range plan.Actions {
 		if a.Kind == replicaset.DeletePod {
-			fmt.Printf("%s (%s): %s\n", a.Name, a.Reason.Rule, a.Reason.Message)
+			fmt.Printf("%s (%s): %s\n", a.Name, a.Rule, a.Reason.Message)
 		}
 	}
 	// Output:
@@ -96,7 +96,8 @@ func ExampleSync_scaleDown() {
 
 // A worked example of manageReplicas' slow-start batches: ten pods to create, the second create of batch
 // 2 fails. Batch 2 completes, later batches are skipped, the sync ends with
-// the error and the status records a ReplicaFailure condition.
+// the error (a *SyncError returned with the plan) and the status records a
+// ReplicaFailure condition.
 func ExampleWithCreateFault() {
 	fault := replicaset.WithCreateFault(func(attempt int, pod *model.Pod) error {
 		if attempt == 2 {
@@ -105,17 +106,18 @@ func ExampleWithCreateFault() {
 		return nil
 	})
 	plan, err := replicaset.Sync(webRS(10), nil, nil, now, fault)
-	if err != nil {
-		panic(err)
+	var serr *replicaset.SyncError
+	if !errors.As(err, &serr) {
+		panic(err) // invalid input
 	}
 	fmt.Println("attempted:", len(plan.Actions)-1, "created:", plan.Count(replicaset.CreatePod))
-	fmt.Println("error:", plan.Err)
+	fmt.Println("error:", serr.Kind, serr)
 	c := plan.Status.Conditions[0]
 	fmt.Println(c.Type, c.Reason, c.Message)
 	fmt.Println(plan.Notes[1].Message)
 	// Output:
 	// attempted: 3 created: 2
-	// error: pods "web-5d7-x" is forbidden: exceeded quota: pods
+	// error: FailedCreate pods "web-5d7-x" is forbidden: exceeded quota: pods
 	// ReplicaFailure FailedCreate pods "web-5d7-x" is forbidden: exceeded quota: pods
 	// 1 of 2 creates in batch 2 of 4 failed: 2 created, 8 skipped (7 never attempted): pods "web-5d7-x" is forbidden: exceeded quota: pods
 }

@@ -1,12 +1,31 @@
 package replicaset
 
 import (
-	"github.com/rolloutplan/rolloutplan/internal/casetest"
+	"errors"
 	"testing"
 	"time"
 
+	"github.com/rolloutplan/rolloutplan/internal/casetest"
 	"github.com/rolloutplan/rolloutplan/model"
 )
+
+// syncError returns the *SyncError that Sync's err holds, or nil when err is
+// nil; any other error (invalid input) fails the test. t is a *testing.T or
+// a *rapid.T.
+func syncError(t interface {
+	Helper()
+	Fatalf(format string, args ...any)
+}, err error) *SyncError {
+	t.Helper()
+	if err == nil {
+		return nil
+	}
+	var serr *SyncError
+	if !errors.As(err, &serr) {
+		t.Fatalf("Sync: %v; want nil or a *SyncError", err)
+	}
+	return serr
+}
 
 // t0 is the fixed "now" of most tests; objects read from a cluster carry
 // whole seconds, so it does too.

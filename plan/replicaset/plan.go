@@ -10,9 +10,11 @@ import (
 )
 
 // Plan is the outcome of one ReplicaSet sync: the writes upstream attempts, the
-// events it records, the status it writes, when it wants to sync again and the
-// error it ends with. A Plan shares nothing with the inputs of [Sync]; it
-// marshals to JSON and compares with cmp.Diff without options.
+// events it records, the status it writes and when it wants to sync again.
+// The error the sync ends with is [Sync]'s error result, a *[SyncError]
+// returned with the Plan. A Plan shares nothing with the inputs of [Sync]; it
+// marshals to JSON and compares with cmp.Diff without options. The zero Plan
+// (what Sync returns with invalid input) has no action: nothing to do.
 type Plan struct {
 	// Actions are the writes attempted, in order: adoptions and releases (by
 	// pod name), then creates (in slow-start order) or deletes (in deletion
@@ -34,12 +36,9 @@ type Plan struct {
 	StatusChanged bool `json:"statusChanged"`
 	// RequeueAfter is non-zero when upstream asks for another sync after
 	// minReadySeconds: every desired pod is ready but not every one is
-	// available yet. Zero means no timed requeue; a non-nil Err means upstream
-	// requeues with rate limiting.
+	// available yet. Zero means no timed requeue; when Sync returns a
+	// *SyncError upstream requeues with rate limiting instead.
 	RequeueAfter time.Duration `json:"requeueAfter,omitempty"`
-	// Err is the error the sync ends with, or nil: the first failed create or
-	// delete. Invalid input is reported by Sync's error result instead.
-	Err *SyncError `json:"error,omitempty"`
 	// Notes say what the sync decided about the pod count and why, including
 	// when it decided to do nothing; there is always at least one.
 	Notes []Reason `json:"notes"`
@@ -129,6 +128,10 @@ type Action struct {
 	Error string `json:"error,omitempty"`
 	// Reason says why the write is planned, with the numbers behind it.
 	Reason Reason `json:"reason"`
+	// Rule, for DeletePod, is the ranking rule that put the pod before the
+	// pods kept (RuleAllDeleted when every active pod goes); empty for the
+	// other kinds.
+	Rule Rule `json:"rule,omitempty"`
 }
 
 // String renders the action on one line, e.g.
@@ -145,14 +148,11 @@ func (a Action) String() string {
 	return b.String()
 }
 
-// Event is an event upstream records against the ReplicaSet.
-type Event struct {
-	Type    string `json:"type"`   // Normal or Warning
-	Reason  string `json:"reason"` // SuccessfulCreate, FailedCreate, SuccessfulDelete, FailedDelete
-	Message string `json:"message"`
-	// Object is "ReplicaSet/<name>".
-	Object string `json:"object"`
-}
+// Event is an event upstream records against the ReplicaSet: the Deployment
+// planner's type. Object is "ReplicaSet/<name>"; AfterWrites counts the
+// actions planned before it, so the action an event reports is
+// Actions[AfterWrites-1].
+type Event = plan.Event
 
 // Event reasons the ReplicaSet controller records.
 const (
@@ -162,28 +162,31 @@ const (
 	EventFailedDelete     = "FailedDelete"
 )
 
-// SyncError is the error a sync ends with. Kind is the ReplicaFailure reason
-// the status records (model.ReasonFailedCreate or model.ReasonFailedDelete);
+// SyncError is the error a sync ends with, the Deployment planner's type:
+// [Sync] returns it together with the Plan. Kind is the ReplicaFailure reason
+// the status records ([ErrKindFailedCreate] or [ErrKindFailedDelete]);
 // Message is upstream's error text, which is also the condition's message.
-type SyncError struct {
-	Kind    string `json:"kind"`
-	Pod     string `json:"pod"`
-	Message string `json:"message"`
-}
+// errors.Is(err, &replicaset.SyncError{Kind: replicaset.ErrKindFailedCreate})
+// matches any failed create.
+type SyncError = plan.SyncError
 
-// Error returns upstream's message, e.g. "unable to delete pods: timeout".
-func (e *SyncError) Error() string { return e.Message }
+// ErrorKind classifies a [SyncError]; the Deployment planner's type.
+type ErrorKind = plan.ErrorKind
 
-// Is matches another *SyncError of the same Kind (and Message, when the
-// target has one), so errors.Is(err, &replicaset.SyncError{Kind:
-// model.ReasonFailedCreate}) works.
-func (e *SyncError) Is(target error) bool {
-	t, ok := target.(*SyncError)
-	return ok && t.Kind == e.Kind && (t.Message == "" || t.Message == e.Message)
-}
+// Kinds of the errors a ReplicaSet sync ends with: the reasons of the
+// ReplicaFailure condition it records.
+const (
+	// ErrKindFailedCreate: a pod create failed (the first failure of the
+	// batch, by attempt index); the later batches were skipped.
+	ErrKindFailedCreate ErrorKind = model.ReasonFailedCreate
+	// ErrKindFailedDelete: a pod delete failed (the first failure in
+	// deletion order); upstream wraps it as "unable to delete pods: ...".
+	ErrKindFailedDelete ErrorKind = model.ReasonFailedDelete
+)
 
-// ReasonCode is the machine-readable part of a [Reason].
-type ReasonCode string
+// ReasonCode is the machine-readable part of a [Reason]; the Deployment
+// planner's type, with this package's codes below.
+type ReasonCode = plan.ReasonCode
 
 // Reason codes of actions.
 const (
@@ -195,7 +198,7 @@ const (
 	// ReasonTooFewPods: fewer active pods than spec.replicas; a create.
 	ReasonTooFewPods ReasonCode = "TooFewPods"
 	// ReasonTooManyPods: more active pods than spec.replicas; a delete.
-	// Reason.Rule says which ranking rule put the victim before the pods
+	// [Action.Rule] says which ranking rule put the victim before the pods
 	// kept.
 	ReasonTooManyPods ReasonCode = "TooManyPods"
 	// ReasonStatusChanged: the computed status differs from the stored one.
@@ -228,24 +231,12 @@ const (
 	NoteRequeueMinReady ReasonCode = "RequeueMinReadySeconds"
 )
 
-// Reason says why something was (or was not) planned: a code, for deletes the
-// ranking rule that decided, a sentence, and the numbers behind it in the
-// order the sentence uses them.
-type Reason struct {
-	Code    ReasonCode `json:"code"`
-	Rule    Rule       `json:"rule,omitempty"`
-	Message string     `json:"message"`
-	Values  []Value    `json:"values,omitempty"`
-}
+// Reason says why something was (or was not) planned: a code, a sentence,
+// and the numbers behind it in the order the sentence uses them. It is the
+// Deployment planner's type; a delete's ranking rule is [Action.Rule].
+type Reason = plan.Reason
 
-// String renders "Code: message".
-func (r Reason) String() string { return string(r.Code) + ": " + r.Message }
-
-// Value is one named number of a [Reason], the same type as the
-// Deployment planner's.
+// Value is one named number of a [Reason], the Deployment planner's type.
 type Value = plan.Value
-
-// Value returns the value named name and whether the reason has it.
-func (r Reason) Value(name string) (int64, bool) { return plan.Reason{Values: r.Values}.Value(name) }
 
 func val(name string, x int64) Value { return Value{Name: name, Value: x} }

@@ -373,9 +373,7 @@ func TestPropCreateFaults(t *testing.T) {
 			}
 			return nil
 		}))
-		if err != nil {
-			t.Fatal(err)
-		}
+		serr := syncError(t, err)
 		n := min(want, BurstReplicas)
 		attempts := len(names(p, CreatePod))
 		if attempts > n || p.Count(CreatePod) > attempts {
@@ -389,8 +387,8 @@ func TestPropCreateFaults(t *testing.T) {
 			}
 		}
 		if firstFail < 0 {
-			if attempts != n || p.Err != nil {
-				t.Fatalf("no failure: %d attempts of %d, err %v", attempts, n, p.Err)
+			if attempts != n || serr != nil {
+				t.Fatalf("no failure: %d attempts of %d, err %v", attempts, n, serr)
 			}
 			return
 		}
@@ -405,8 +403,8 @@ func TestPropCreateFaults(t *testing.T) {
 		if attempts != end {
 			t.Fatalf("first failure at %d: %d attempts, want %d", firstFail, attempts, end)
 		}
-		if p.Err == nil || p.Err.Message != fmt.Sprintf("attempt %d refused", firstFail) || p.RequeueAfter != 0 {
-			t.Fatalf("Err %+v", p.Err)
+		if serr == nil || serr.Message != fmt.Sprintf("attempt %d refused", firstFail) || p.RequeueAfter != 0 {
+			t.Fatalf("err %+v, requeue %v", serr, p.RequeueAfter)
 		}
 		if len(p.Status.Conditions) != 1 || p.Status.Conditions[0].Reason != model.ReasonFailedCreate {
 			t.Fatalf("conditions %+v", p.Status.Conditions)

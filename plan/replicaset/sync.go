@@ -21,12 +21,15 @@ import (
 // replicaSets. now is the controller's clock: it decides availability
 // (minReadySeconds), the logarithmic ranking buckets and condition times.
 //
-// The error result reports invalid input only (a *model.ValidationError
-// naming each bad field: a nil rs or pod, an unset or negative
-// spec.replicas, an invalid selector or one that does not select the
-// template, pods without a UID or with duplicate names or UIDs), or a
-// [PodNamer] that cannot find a free name. The error upstream's sync ends
-// with is [Plan.Err].
+// The error result is one of:
+//   - invalid input, with the zero Plan: a *model.ValidationError naming
+//     each bad field (a nil rs or pod, an unset or negative spec.replicas,
+//     an invalid selector or one that does not select the template, pods
+//     without a UID or with duplicate names or UIDs), or a [PodNamer] that
+//     cannot find a free name;
+//   - a *[SyncError], with the Plan: upstream's sync ends with this error
+//     (the first failed create or delete), after the writes the Plan holds.
+//     errors.As(err, new(*SyncError)) tells the two apart.
 //
 // Sync reads only rs, pods and replicaSets, never modifies them, and returns
 // a Plan that shares nothing with them. The Plan does not depend on the order
@@ -73,7 +76,7 @@ func Sync(rs *model.ReplicaSet, pods []*model.Pod, replicaSets []*model.ReplicaS
 		return Plan{}, err
 	}
 	counts := countStatus(rs, s.active, terminating, now, &cfg)
-	st, changed, condNote := calculateStatus(rs, counts, s.plan.Err, len(s.active), now)
+	st, changed, condNote := calculateStatus(rs, counts, s.err, len(s.active), now)
 	s.plan.Status = st
 	s.plan.StatusChanged = changed
 	if changed {
@@ -95,11 +98,14 @@ func Sync(rs *model.ReplicaSet, pods []*model.Pod, replicaSets []*model.ReplicaS
 	} else {
 		s.note(Reason{Code: NoteStatusUnchanged, Message: "the computed status equals the stored one"})
 	}
-	if s.plan.Err == nil && rs.Spec.MinReadySeconds > 0 && int(st.ReadyReplicas) == s.spec && int(st.AvailableReplicas) != s.spec {
+	if s.err == nil && rs.Spec.MinReadySeconds > 0 && int(st.ReadyReplicas) == s.spec && int(st.AvailableReplicas) != s.spec {
 		s.plan.RequeueAfter = time.Duration(rs.Spec.MinReadySeconds) * time.Second
 		s.note(Reason{Code: NoteRequeueMinReady,
 			Message: fmt.Sprintf("all %d desired pods are ready but %d available: sync again in %ds (minReadySeconds)", s.spec, st.AvailableReplicas, rs.Spec.MinReadySeconds),
 			Values:  []Value{val("desired", int64(s.spec)), val("available", int64(st.AvailableReplicas)), val("minReadySeconds", int64(rs.Spec.MinReadySeconds))}})
+	}
+	if s.err != nil {
+		return s.plan, s.err
 	}
 	return s.plan, nil
 }
@@ -115,6 +121,9 @@ type syncer struct {
 	sel         model.Matcher
 	active      []*model.Pod // claimed active pods, in input order
 	plan        Plan
+	// err is the error the sync ends with (the first failed create or
+	// delete), or nil.
+	err *SyncError
 	// names maps the name of every pod of pods (of rs's namespace) to its
 	// index, from validate; create takes it over as the taken names.
 	names map[string]int
@@ -122,8 +131,10 @@ type syncer struct {
 
 func (s *syncer) note(r Reason) { s.plan.Notes = append(s.plan.Notes, r) }
 
+// event records an event about the action planned last: upstream records it
+// once that write has returned.
 func (s *syncer) event(typ, reason, msg string) {
-	s.plan.Events = append(s.plan.Events, Event{Type: typ, Reason: reason, Message: msg, Object: "ReplicaSet/" + s.rs.Name})
+	s.plan.Events = append(s.plan.Events, Event{Type: typ, Reason: reason, Message: msg, Object: "ReplicaSet/" + s.rs.Name, AfterWrites: len(s.plan.Actions)})
 }
 
 // claim adopts orphan active pods the selector matches and releases active
@@ -243,29 +254,32 @@ func (s *syncer) create(want int) error {
 			case s.cfg.createFault != nil:
 				rejected = s.cfg.createFault(attempt, pod.DeepCopy())
 			}
+			ignored := !noLabels && errors.Is(rejected, ErrNamespaceTerminating)
+			if rejected != nil {
+				a.Error = rejected.Error()
+			}
+			s.plan.Actions = append(s.plan.Actions, a)
 			switch {
 			case rejected == nil:
 				created++
 				s.event(model.EventTypeNormal, EventSuccessfulCreate, "Created pod: "+name)
-			case !noLabels && errors.Is(rejected, ErrNamespaceTerminating):
-				a.Error = rejected.Error()
+			case ignored:
+				// Upstream counts it as a success: no error, no event.
 			default:
-				a.Error = rejected.Error()
 				failed++
 				if !noLabels {
 					s.event(model.EventTypeWarning, EventFailedCreate, "Error creating: "+a.Error)
 				}
-				if s.plan.Err == nil {
-					s.plan.Err = &SyncError{Kind: model.ReasonFailedCreate, Pod: name, Message: a.Error}
+				if s.err == nil {
+					s.err = &SyncError{Kind: ErrKindFailedCreate, Message: a.Error}
 				}
 			}
-			s.plan.Actions = append(s.plan.Actions, a)
 			attempt++
 		}
 		if failed > 0 {
 			s.note(Reason{Code: NoteCreateStopped,
 				Message: fmt.Sprintf("%d of %d creates in batch %d of %d failed: %d created, %d skipped (%d never attempted): %s",
-					failed, size, b+1, len(batches), created, n-created, n-attempt, s.plan.Err.Message),
+					failed, size, b+1, len(batches), created, n-created, n-attempt, s.err.Message),
 				Values: []Value{val("failed", int64(failed)), val("batchSize", int64(size)), val("batch", int64(b+1)), val("batches", int64(len(batches))),
 					val("created", int64(created)), val("skipped", int64(n-created)), val("notAttempted", int64(n-attempt))}})
 			break
@@ -315,8 +329,8 @@ func (s *syncer) delete(surplus int) {
 	for i, k := range keys[:n] {
 		p := k.pod
 		rule, detail, values := explain(k, kept, logScale, s.now)
-		a := Action{Kind: DeletePod, Namespace: p.Namespace, Name: p.Name, UID: p.UID,
-			Reason: Reason{Code: ReasonTooManyPods, Rule: rule,
+		a := Action{Kind: DeletePod, Namespace: p.Namespace, Name: p.Name, UID: p.UID, Rule: rule,
+			Reason: Reason{Code: ReasonTooManyPods,
 				Message: fmt.Sprintf("delete pod %s, %d of %d in deletion order (%d active > %d desired): %s", p.Name, i+1, n, active, s.spec, detail),
 				Values: append([]Value{val("position", int64(i+1)), val("of", int64(n)), val("active", int64(active)), val("desired", int64(s.spec))},
 					values...)}}
@@ -324,23 +338,25 @@ func (s *syncer) delete(surplus int) {
 		if s.cfg.deleteFault != nil {
 			err = s.cfg.deleteFault(p.DeepCopy())
 		}
+		if err != nil {
+			a.Error = err.Error()
+		}
+		s.plan.Actions = append(s.plan.Actions, a)
 		switch {
 		case err == nil:
 			s.event(model.EventTypeNormal, EventSuccessfulDelete, "Deleted pod: "+p.Name)
 		case errors.Is(err, ErrNotFound):
-			a.Error = err.Error()
+			// The pod is gone already: no error, no event.
 		default:
-			a.Error = err.Error()
 			failed++
 			s.event(model.EventTypeWarning, EventFailedDelete, "Error deleting: "+a.Error)
 			if firstErr == nil {
-				firstErr = &SyncError{Kind: model.ReasonFailedDelete, Pod: p.Name, Message: "unable to delete pods: " + a.Error}
+				firstErr = &SyncError{Kind: ErrKindFailedDelete, Message: "unable to delete pods: " + a.Error}
 			}
 		}
-		s.plan.Actions = append(s.plan.Actions, a)
 	}
 	if firstErr != nil {
-		s.plan.Err = firstErr
+		s.err = firstErr
 		s.note(Reason{Code: NoteDeleteFailed,
 			Message: fmt.Sprintf("%d of %d deletes failed: %s", failed, n, firstErr.Message),
 			Values:  []Value{val("failed", int64(failed)), val("of", int64(n))}})

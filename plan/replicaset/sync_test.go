@@ -11,6 +11,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/rolloutplan/rolloutplan/model"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestSyncScaleUpFromZero pins a whole plan: a new ReplicaSet of 3 replicas
@@ -48,9 +50,9 @@ func TestSyncScaleUpFromZero(t *testing.T) {
 						{Name: "terminatingReplicas", Value: 0}, {Name: "observedGeneration", Value: 2}}}},
 		},
 		Events: []Event{
-			{Type: "Normal", Reason: "SuccessfulCreate", Message: "Created pod: " + n0, Object: "ReplicaSet/web"},
-			{Type: "Normal", Reason: "SuccessfulCreate", Message: "Created pod: " + n1, Object: "ReplicaSet/web"},
-			{Type: "Normal", Reason: "SuccessfulCreate", Message: "Created pod: " + n2, Object: "ReplicaSet/web"},
+			{Type: "Normal", Reason: "SuccessfulCreate", Message: "Created pod: " + n0, Object: "ReplicaSet/web", AfterWrites: 1},
+			{Type: "Normal", Reason: "SuccessfulCreate", Message: "Created pod: " + n1, Object: "ReplicaSet/web", AfterWrites: 2},
+			{Type: "Normal", Reason: "SuccessfulCreate", Message: "Created pod: " + n2, Object: "ReplicaSet/web", AfterWrites: 3},
 		},
 		Status:        status,
 		StatusChanged: true,
@@ -148,10 +150,10 @@ func TestSyncTable(t *testing.T) {
 			),
 			deletes: []string{"unscheduled", "not-ready"},
 			check: func(t *testing.T, p Plan) {
-				if r := p.Actions[0].Reason.Rule; r != RuleUnassigned {
+				if r := p.Actions[0].Rule; r != RuleUnassigned {
 					t.Errorf("first victim's rule %s, want Unassigned", r)
 				}
-				if r := p.Actions[1].Reason.Rule; r != RuleNotReady {
+				if r := p.Actions[1].Rule; r != RuleNotReady {
 					t.Errorf("second victim's rule %s, want NotReady", r)
 				}
 			},
@@ -175,9 +177,9 @@ func TestSyncTable(t *testing.T) {
 			),
 			deletes: []string{"cheap"},
 			check: func(t *testing.T, p Plan) {
-				r := p.Actions[0].Reason
-				if c, _ := r.Value("cost"); r.Rule != RuleDeletionCost || c != -5 {
-					t.Errorf("reason %+v, want DeletionCost with cost -5", r)
+				a := p.Actions[0]
+				if c, _ := a.Reason.Value("cost"); a.Rule != RuleDeletionCost || c != -5 {
+					t.Errorf("rule %s, reason %+v; want DeletionCost with cost -5", a.Rule, a.Reason)
 				}
 			},
 		},
@@ -205,8 +207,8 @@ func TestSyncTable(t *testing.T) {
 					r := a.Reason
 					c, _ := r.Value("coLocation")
 					k, _ := r.Value("keptCoLocation")
-					if r.Rule != RuleCoLocation || c != 2 || k != 1 {
-						t.Errorf("reason %+v, want CoLocation 2 > 1", r)
+					if a.Rule != RuleCoLocation || c != 2 || k != 1 {
+						t.Errorf("rule %s, reason %+v; want CoLocation 2 > 1", a.Rule, r)
 					}
 				}
 			},
@@ -221,8 +223,8 @@ func TestSyncTable(t *testing.T) {
 			),
 			deletes: []string{"n1-a"},
 			check: func(t *testing.T, p Plan) {
-				if r := p.Actions[0].Reason; r.Rule != RuleTie || !strings.Contains(r.Message, "n1-b (the first pod kept)") {
-					t.Errorf("reason %+v, want Tie against n1-b", r)
+				if a := p.Actions[0]; a.Rule != RuleTie || !strings.Contains(a.Reason.Message, "n1-b (the first pod kept)") {
+					t.Errorf("rule %s, reason %+v; want Tie against n1-b", a.Rule, a.Reason)
 				}
 			},
 		},
@@ -268,7 +270,7 @@ func TestSyncTable(t *testing.T) {
 			),
 			deletes: []string{"eight"},
 			check: func(t *testing.T, p Plan) {
-				if r := p.Actions[0].Reason.Rule; r != RuleCreationTimeUID {
+				if r := p.Actions[0].Rule; r != RuleCreationTimeUID {
 					t.Errorf("rule %s, want CreationTimeUID", r)
 				}
 			},
@@ -282,7 +284,7 @@ func TestSyncTable(t *testing.T) {
 			),
 			deletes: []string{"y"},
 			check: func(t *testing.T, p Plan) {
-				if r := p.Actions[0].Reason.Rule; r != RuleTie {
+				if r := p.Actions[0].Rule; r != RuleTie {
 					t.Errorf("rule %s, want Tie", r)
 				}
 			},
@@ -297,10 +299,10 @@ func TestSyncTable(t *testing.T) {
 			),
 			deletes: []string{"a", "c"},
 			check: func(t *testing.T, p Plan) {
-				if r := p.Actions[0].Reason.Rule; r != RuleCycle {
+				if r := p.Actions[0].Rule; r != RuleCycle {
 					t.Errorf("a: rule %s, want Cycle", r)
 				}
-				if r := p.Actions[1].Reason.Rule; r != RuleReadyTimeUID {
+				if r := p.Actions[1].Rule; r != RuleReadyTimeUID {
 					t.Errorf("c: rule %s, want ReadyTimeUID", r)
 				}
 			},
@@ -314,7 +316,7 @@ func TestSyncTable(t *testing.T) {
 			),
 			deletes: []string{"b", "a"},
 			check: func(t *testing.T, p Plan) {
-				if r := p.Actions[0].Reason.Rule; r != RuleAllDeleted {
+				if r := p.Actions[0].Rule; r != RuleAllDeleted {
 					t.Errorf("rule %s, want AllDeleted", r)
 				}
 			},
@@ -551,8 +553,8 @@ func TestReplicaFailureCondition(t *testing.T) {
 			}
 			rs.Status = model.ReplicaSetStatus{Replicas: 1, FullyLabeledReplicas: 1, TerminatingReplicas: model.Int32Ptr(0), ObservedGeneration: 1, Conditions: tc.conds}
 			p, err := Sync(rs, pods, nil, t0, tc.opts...)
-			if err != nil {
-				t.Fatal(err)
+			if serr := syncError(t, err); (serr != nil) != (tc.opts != nil) {
+				t.Errorf("err %v; want a *SyncError exactly when the create fails", serr)
 			}
 			if diff := cmp.Diff(tc.want, p.Status.Conditions); diff != "" {
 				t.Errorf("conditions (-want +got):\n%s", diff)
@@ -582,27 +584,33 @@ func TestDeleteFaults(t *testing.T) {
 		return nil
 	})
 	p, err := Sync(rs, pods, nil, t0, fault)
-	if err != nil {
-		t.Fatal(err)
-	}
+	serr := syncError(t, err)
 	if got := names(p, DeletePod); !slices.Equal(got, []string{"a", "b", "c"}) {
 		t.Errorf("attempted %v", got)
 	}
 	if p.Count(DeletePod) != 1 {
 		t.Errorf("%d deletes accepted, want 1 (b)", p.Count(DeletePod))
 	}
-	if p.Err == nil || p.Err.Message != "unable to delete pods: etcdserver: request timed out" || p.Err.Kind != model.ReasonFailedDelete || p.Err.Pod != "c" {
-		t.Fatalf("Err %+v", p.Err)
+	if serr == nil || serr.Message != "unable to delete pods: etcdserver: request timed out" || serr.Kind != ErrKindFailedDelete {
+		t.Fatalf("err %+v", serr)
 	}
-	if c := p.Status.Conditions; len(c) != 1 || c[0].Reason != "FailedDelete" || c[0].Message != p.Err.Message {
+	if !errors.Is(err, &SyncError{Kind: ErrKindFailedDelete}) {
+		t.Errorf("errors.Is(%v, FailedDelete) = false", err)
+	}
+	if c := p.Status.Conditions; len(c) != 1 || c[0].Reason != "FailedDelete" || c[0].Message != serr.Message {
 		t.Errorf("conditions %+v", c)
 	}
+	// Each event follows the action it reports: the deletes of b and c are
+	// actions 2 and 3 (a's delete, not found, records nothing).
 	wantEvents := []Event{
-		{Type: "Normal", Reason: "SuccessfulDelete", Message: "Deleted pod: b", Object: "ReplicaSet/web"},
-		{Type: "Warning", Reason: "FailedDelete", Message: "Error deleting: etcdserver: request timed out", Object: "ReplicaSet/web"},
+		{Type: "Normal", Reason: "SuccessfulDelete", Message: "Deleted pod: b", Object: "ReplicaSet/web", AfterWrites: 2},
+		{Type: "Warning", Reason: "FailedDelete", Message: "Error deleting: etcdserver: request timed out", Object: "ReplicaSet/web", AfterWrites: 3},
 	}
 	if diff := cmp.Diff(wantEvents, p.Events); diff != "" {
 		t.Errorf("events (-want +got):\n%s", diff)
+	}
+	if failed := p.Actions[p.Events[1].AfterWrites-1]; failed.Name != "c" || failed.Error == "" {
+		t.Errorf("the FailedDelete event follows %v, want the rejected delete of c", failed)
 	}
 }
 
@@ -639,9 +647,15 @@ func TestSyncInvalidInput(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			needReason(t, tc.name, tc.reason)
-			_, err := Sync(tc.rs, tc.pods, tc.rss, t0)
+			p, err := Sync(tc.rs, tc.pods, tc.rss, t0)
 			if err == nil {
 				t.Fatal("no error")
+			}
+			if diff := cmp.Diff(Plan{}, p); diff != "" {
+				t.Errorf("invalid input planned something (-want +got):\n%s", diff)
+			}
+			if errors.As(err, new(*SyncError)) {
+				t.Errorf("invalid input reported as a *SyncError: %v", err)
 			}
 			if !errors.Is(err, model.ErrInvalid) {
 				t.Errorf("error %v does not match model.ErrInvalid", err)
@@ -663,8 +677,8 @@ func TestPlanJSONRoundTrip(t *testing.T) {
 	rs := mkRS("web", 1)
 	pods := owned(rs, mkPod("a"), mkPod("b", running("n1", t0.Add(-time.Hour))))
 	p, err := Sync(rs, pods, nil, t0, WithDeleteFault(func(*model.Pod) error { return errors.New("boom") }))
-	if err != nil {
-		t.Fatal(err)
+	if syncError(t, err) == nil {
+		t.Fatal("no sync error")
 	}
 	b, err := json.Marshal(p)
 	if err != nil {
@@ -764,8 +778,59 @@ func TestSyncLargeScaleDownDeletesTheFullOrdersPrefix(t *testing.T) {
 	}
 	kept := pods[order[BurstReplicas]].Name
 	for _, a := range p.Actions {
-		if a.Kind == DeletePod && a.Reason.Rule != RuleAllDeleted && !strings.Contains(a.Reason.Message, kept+" (the first pod kept") {
+		if a.Kind == DeletePod && a.Rule != RuleAllDeleted && !strings.Contains(a.Reason.Message, kept+" (the first pod kept") {
 			t.Fatalf("%s: %q does not name %s as the first pod kept", a.Name, a.Reason.Message, kept)
 		}
+	}
+}
+
+// TestEventsFollowTheirActions: an event's AfterWrites counts the actions
+// planned before it, so Actions[AfterWrites-1] is the create or delete it
+// reports, after the claim patches that come first.
+func TestEventsFollowTheirActions(t *testing.T) {
+	scaleUp := mkRS("web", 4)
+	scaleDown := mkRS("web", 0)
+	tests := []struct {
+		name, reason string
+		rs           *model.ReplicaSet
+		pods         []*model.Pod
+		opts         []Option
+		want         []int
+	}{
+		{"creates-after-adoption", "upstream manageReplicas records each create's event once it returns: adopt (1), create ok (2), batch 2 both refused by the quota (3, 4)",
+			scaleUp, []*model.Pod{mkPod("orphan", running("n1", t0.Add(-time.Hour)))}, []Option{WithCreateQuota(1)}, []int{2, 3, 4}},
+		{"deletes-after-adoption", "upstream manageReplicas records each delete's event once it returns: adopt (1), then three deletes (2, 3, 4), one of them refused",
+			scaleDown, []*model.Pod{mkPod("orphan", running("n1", t0.Add(-time.Hour))), mkPod("a", ownedBy(scaleDown)), mkPod("b", ownedBy(scaleDown), onNode("n1"))},
+			[]Option{WithDeleteFault(func(p *model.Pod) error {
+				if p.Name == "a" {
+					return errors.New("etcdserver: request timed out")
+				}
+				return nil
+			})}, []int{2, 3, 4}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			needReason(t, tc.name, tc.reason)
+			p, err := Sync(tc.rs, tc.pods, nil, t0, tc.opts...)
+			var serr *SyncError
+			require.ErrorAs(t, err, &serr)
+			require.NotEmpty(t, p.Actions)
+			require.Equal(t, AdoptPod, p.Actions[0].Kind, "the adoption comes first")
+			var got []int
+			for _, e := range p.Events {
+				got = append(got, e.AfterWrites)
+				require.True(t, e.AfterWrites >= 1 && e.AfterWrites <= len(p.Actions), "event %+v outside the plan's %d actions", e, len(p.Actions))
+				a := p.Actions[e.AfterWrites-1]
+				assert.Contains(t, []ActionKind{CreatePod, DeletePod}, a.Kind, "event %+v follows %s", e, a)
+				if e.Type == model.EventTypeWarning {
+					assert.NotEmpty(t, a.Error, "warning %+v follows an accepted %s", e, a)
+					assert.Contains(t, e.Message, a.Error)
+				} else {
+					assert.Empty(t, a.Error, "event %+v follows a rejected %s", e, a)
+					assert.Contains(t, e.Message, a.Name)
+				}
+			}
+			assert.Equal(t, tc.want, got)
+		})
 	}
 }

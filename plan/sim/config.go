@@ -6,7 +6,7 @@ import (
 
 	"github.com/rolloutplan/rolloutplan/model"
 	"github.com/rolloutplan/rolloutplan/plan"
-	"github.com/rolloutplan/rolloutplan/plan/plantest"
+	"github.com/rolloutplan/rolloutplan/plan/inmemory"
 	"github.com/rolloutplan/rolloutplan/plan/replicaset"
 )
 
@@ -62,8 +62,8 @@ type Config struct {
 	// with an error wrapping [ErrWorkBound] past it. Zero means no bound.
 	MaxWork int64
 	// Apply chooses which writes of each plan reach the cluster; the default,
-	// plantest.ApplyAccepted, is a real API server's behaviour.
-	Apply plantest.ApplyMode
+	// inmemory.ApplyAccepted, is a real API server's behaviour.
+	Apply inmemory.ApplyMode
 	// Faults injects failures of the control loop.
 	Faults Faults
 	// PlanOptions are passed to every plan.Sync.

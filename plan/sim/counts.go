@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/rolloutplan/rolloutplan/model"
-	"github.com/rolloutplan/rolloutplan/plan/plantest"
+	"github.com/rolloutplan/rolloutplan/plan/inmemory"
 	"github.com/rolloutplan/rolloutplan/plan/replicaset"
 )
 
@@ -99,7 +99,7 @@ func (cw *countWorld) readyAt(t model.PodTemplate, now time.Time) time.Time {
 
 // advance settles what became available, lets terminating pods go and draws
 // failures; it reports whether anything changed.
-func (cw *countWorld) advance(c *plantest.Cluster, now time.Time) bool {
+func (cw *countWorld) advance(c *inmemory.Cluster, now time.Time) bool {
 	changed := false
 	for i, rs := range c.ReplicaSets {
 		p := cw.lookup(i, rs.Name)
@@ -143,7 +143,7 @@ func available(readyAt time.Time, minReadySeconds int32, now time.Time) bool {
 
 // reconcile plays the ReplicaSet controller for every ReplicaSet: create or
 // delete pods towards spec.replicas (at most 500 a sync) and write status.
-func (cw *countWorld) reconcile(c *plantest.Cluster, now time.Time) bool {
+func (cw *countWorld) reconcile(c *inmemory.Cluster, now time.Time) bool {
 	changed := false
 	cw.pass++
 	for i, rs := range c.ReplicaSets {
@@ -240,7 +240,7 @@ func statusShows(st *model.ReplicaSetStatus, gen int64, t podTally) bool {
 }
 
 // next returns the earliest pending pod transition after now, or zero.
-func (cw *countWorld) next(c *plantest.Cluster, now time.Time) time.Time {
+func (cw *countWorld) next(c *inmemory.Cluster, now time.Time) time.Time {
 	var next time.Time
 	consider := func(t time.Time) {
 		if t.After(now) && (next.IsZero() || t.Before(next)) {
@@ -280,7 +280,7 @@ func availableAt(readyAt time.Time, minReadySeconds int32) time.Time {
 // tally counts each ReplicaSet's cohorts: settled pods are ready and
 // available, pending ones ready once their time has come, leaving ones
 // terminating until they are gone.
-func (cw *countWorld) tally(c *plantest.Cluster, now time.Time, out []podTally) (gone int32) {
+func (cw *countWorld) tally(c *inmemory.Cluster, now time.Time, out []podTally) (gone int32) {
 	cw.pass++
 	for i, rs := range c.ReplicaSets {
 		if p := cw.lookup(i, rs.Name); p != nil {
@@ -323,7 +323,7 @@ func replicaSetStatusEqual(a, b *model.ReplicaSetStatus) bool {
 // pods: a Running pod with a deletion timestamp. Only Recreate reads pods
 // (to wait until no old pod runs), and for that one per ReplicaSet says all
 // it needs to know.
-func (cw *countWorld) stubs(c *plantest.Cluster, now time.Time) []*model.Pod {
+func (cw *countWorld) stubs(c *inmemory.Cluster, now time.Time) []*model.Pod {
 	var out []*model.Pod
 	for i, rs := range c.ReplicaSets {
 		p := cw.lookup(i, rs.Name)

@@ -1,8 +1,10 @@
 // Package sim simulates whole rollouts: it runs the Deployment planner
 // (package plan) and the ReplicaSet planner (package plan/replicaset)
-// against a modelled cluster, sync after sync, applying each plan as the API
-// server would, letting pods start, become ready, fail and terminate, and
-// records a [Trace] until the rollout completes or stalls.
+// against a modelled cluster (an [inmemory.Cluster]), sync after sync,
+// applying each plan's actions as the API server would, letting pods start,
+// become ready, fail and terminate, and records a [Trace] until the rollout
+// completes or stalls. Every decision is the planners': the simulator only
+// carries out their actions and models the pods.
 //
 // To start: [Run] takes a [Config] (a Deployment, optionally the live
 // ReplicaSets and pods, and a [World] saying how fast pods start and stop) and

@@ -1,13 +1,14 @@
 package sim
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
 	"time"
 
 	"github.com/rolloutplan/rolloutplan/model"
-	"github.com/rolloutplan/rolloutplan/plan/plantest"
+	"github.com/rolloutplan/rolloutplan/plan/inmemory"
 	"github.com/rolloutplan/rolloutplan/plan/replicaset"
 )
 
@@ -46,11 +47,11 @@ type idleSync struct {
 
 // same reports whether a sync of rs at now over c would have the inputs of
 // the idle sync.
-func (s *idleSync) same(c *plantest.Cluster, rs *model.ReplicaSet, now time.Time) bool {
+func (s *idleSync) same(c *inmemory.Cluster, rs *model.ReplicaSet, now time.Time) bool {
 	return s.rs == rs && s.now == now && slices.Equal(s.pods, c.Pods) && slices.Equal(s.replicaSets, c.ReplicaSets)
 }
 
-func newPodWorld(w World, rng *rand.Rand, c *plantest.Cluster, now time.Time) *podWorld {
+func newPodWorld(w World, rng *rand.Rand, c *inmemory.Cluster, now time.Time) *podWorld {
 	pw := &podWorld{w: w, rng: rng, readyAt: map[string]time.Time{}, goneAt: map[string]time.Time{}, nodes: max(w.Nodes, 1), idle: map[string]*idleSync{}}
 	if w.Nodes == 0 {
 		pw.nodes = 3
@@ -72,7 +73,7 @@ func newPodWorld(w World, rng *rand.Rand, c *plantest.Cluster, now time.Time) *p
 	return pw
 }
 
-func (pw *podWorld) templateReadyAt(c *plantest.Cluster, p *model.Pod, now time.Time) time.Time {
+func (pw *podWorld) templateReadyAt(c *inmemory.Cluster, p *model.Pod, now time.Time) time.Time {
 	if pw.w.NeverReady != nil {
 		if ref := p.ControllerRef(); ref != nil {
 			for _, rs := range c.ReplicaSets {
@@ -86,7 +87,7 @@ func (pw *podWorld) templateReadyAt(c *plantest.Cluster, p *model.Pod, now time.
 }
 
 // advance makes pods ready, fails some, and removes those done terminating.
-func (pw *podWorld) advance(c *plantest.Cluster, now time.Time) bool {
+func (pw *podWorld) advance(c *inmemory.Cluster, now time.Time) bool {
 	changed := false
 	// Filtered in place: the cluster's slice is its own (snapshots copy it)
 	// and the write position never passes the read position.
@@ -141,7 +142,7 @@ func setReady(p *model.Pod, status model.ConditionStatus, at time.Time) {
 
 // reconcile runs the ReplicaSet planner for every ReplicaSet and applies its
 // pod writes and status.
-func (pw *podWorld) reconcile(c *plantest.Cluster, now time.Time) (bool, error) {
+func (pw *podWorld) reconcile(c *inmemory.Cluster, now time.Time) (bool, error) {
 	changed := false
 	pw.index = nil
 	for name, idle := range pw.idle {
@@ -165,7 +166,10 @@ func (pw *podWorld) reconcile(c *plantest.Cluster, now time.Time) (bool, error) 
 			continue
 		}
 		p, err := replicaset.Sync(rs, c.Pods, c.ReplicaSets, now, pw.opts...)
-		if err != nil {
+		// A *replicaset.SyncError (a failed create or delete) ends the
+		// sync after the writes the plan holds; any other error is
+		// invalid input.
+		if err != nil && !errors.As(err, new(*replicaset.SyncError)) {
 			return changed, fmt.Errorf("replica set %s: %w", rs.Name, err)
 		}
 		accepted := p.Accepted()
@@ -188,7 +192,7 @@ func (pw *podWorld) reconcile(c *plantest.Cluster, now time.Time) (bool, error) 
 	return changed, nil
 }
 
-func replicaSetNames(c *plantest.Cluster) []string {
+func replicaSetNames(c *inmemory.Cluster) []string {
 	names := make([]string, len(c.ReplicaSets))
 	for i, rs := range c.ReplicaSets {
 		names[i] = rs.Name
@@ -196,7 +200,7 @@ func replicaSetNames(c *plantest.Cluster) []string {
 	return names
 }
 
-func (pw *podWorld) apply(c *plantest.Cluster, a replicaset.Action, now time.Time) {
+func (pw *podWorld) apply(c *inmemory.Cluster, a replicaset.Action, now time.Time) {
 	switch a.Kind {
 	case replicaset.CreatePod:
 		p := a.Pod.DeepCopy()
@@ -233,7 +237,7 @@ func (pw *podWorld) apply(c *plantest.Cluster, a replicaset.Action, now time.Tim
 	}
 }
 
-func (pw *podWorld) update(c *plantest.Cluster, name string, f func(*model.Pod)) {
+func (pw *podWorld) update(c *inmemory.Cluster, name string, f func(*model.Pod)) {
 	if pw.index == nil {
 		pw.index = make(map[string]int, len(c.Pods))
 		for i, p := range c.Pods {
@@ -251,7 +255,7 @@ func (pw *podWorld) update(c *plantest.Cluster, name string, f func(*model.Pod))
 }
 
 // next returns the earliest pending pod transition after now, or zero.
-func (pw *podWorld) next(c *plantest.Cluster, now time.Time) time.Time {
+func (pw *podWorld) next(c *inmemory.Cluster, now time.Time) time.Time {
 	var next time.Time
 	consider := func(t time.Time) {
 		if t.After(now) && (next.IsZero() || t.Before(next)) {
@@ -283,7 +287,7 @@ func (pw *podWorld) next(c *plantest.Cluster, now time.Time) time.Time {
 // pod being deleted as terminating, any other non-terminal pod as active,
 // ready and available by its Ready condition and the ReplicaSet's
 // minReadySeconds.
-func (pw *podWorld) tally(c *plantest.Cluster, now time.Time, out []podTally) (gone int32) {
+func (pw *podWorld) tally(c *inmemory.Cluster, now time.Time, out []podTally) (gone int32) {
 	if pw.owners == nil {
 		pw.owners = make(map[string]int, len(c.ReplicaSets))
 	}

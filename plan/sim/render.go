@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/rolloutplan/rolloutplan/plan"
+	"github.com/rolloutplan/rolloutplan/plan/render"
 )
 
 // WriteTimeline writes the trace as text, one line per sync that did
@@ -63,7 +64,7 @@ func (s Step) describe() string {
 			continue
 		}
 		switch w.Kind {
-		case plan.UpdateDeploymentStatus:
+		case render.UpdateDeploymentStatus:
 			if w.Reason.Code != plan.ReasonStatus && w.Reason.Code != plan.ReasonSyncRevision {
 				parts = append(parts, w.Reason.Message)
 			}

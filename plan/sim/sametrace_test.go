@@ -6,7 +6,7 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/rolloutplan/rolloutplan/plan/plantest"
+	"github.com/rolloutplan/rolloutplan/plan/inmemory"
 )
 
 // traceJSON runs cfg, with tweak (if not nil) adjusting the runner before
@@ -36,7 +36,7 @@ func traceJSON(t interface{ Fatal(...any) }, cfg Config, tweak func(*runner)) []
 // and a script of user actions on cfg.Deployment: the conditions under
 // which two ways of running must still give the same trace.
 func drawConditions(t *rapid.T, cfg *Config) {
-	cfg.Apply = rapid.SampledFrom([]plantest.ApplyMode{plantest.ApplyAccepted, plantest.ApplyAll, plantest.ApplyCoalesced}).Draw(t, "apply")
+	cfg.Apply = rapid.SampledFrom([]inmemory.ApplyMode{inmemory.ApplyAccepted, inmemory.ApplyAll, inmemory.ApplyCoalesced}).Draw(t, "apply")
 	cfg.Faults = Faults{
 		PrefixRate:      rapid.Float64Range(0, 0.3).Draw(t, "prefix"),
 		DropRate:        rapid.Float64Range(0, 0.2).Draw(t, "drop"),

@@ -129,19 +129,6 @@ func BenchmarkScaleCounts(b *testing.B) {
 	}
 }
 
-// The heap in use must not grow with the length of a Counts simulation:
-// nothing per sync is kept with RecordSummary. 20 000 replicas (about
-// 40 000 syncs, under a second) stay far below 10 MB of growth.
-func TestCountsHeapStaysFlat(t *testing.T) {
-	m := measure(t, countsRollout(20_000))
-	if !m.completed {
-		t.Fatalf("not completed: %+v", m.summaryForChecks)
-	}
-	if m.peakHeapGrowth > 10<<20 {
-		t.Errorf("heap grew by %d bytes over %d syncs, want < 10 MiB", m.peakHeapGrowth, m.syncs)
-	}
-}
-
 // BenchmarkSimOwnWork is the simulator's own work per sync at Counts
 // fidelity, without the planner: a first run records every plan.Sync
 // result, and the timed runs replay them in order (the simulation is

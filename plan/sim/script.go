@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/rolloutplan/rolloutplan/model"
-	"github.com/rolloutplan/rolloutplan/plan/plantest"
+	"github.com/rolloutplan/rolloutplan/plan/inmemory"
 	"github.com/rolloutplan/rolloutplan/revision"
 )
 
@@ -133,7 +133,7 @@ func str(v *model.IntOrString) string {
 var errRefused = errors.New("refused")
 
 // apply carries out the action on the cluster as the user's client would.
-func (a Action) apply(c *plantest.Cluster) error {
+func (a Action) apply(c *inmemory.Cluster) error {
 	d := c.Deployment
 	spec := d.Spec.DeepCopy()
 	var annotations map[string]string

@@ -10,7 +10,9 @@ import (
 
 	"github.com/rolloutplan/rolloutplan/model"
 	"github.com/rolloutplan/rolloutplan/plan"
+	"github.com/rolloutplan/rolloutplan/plan/inmemory"
 	"github.com/rolloutplan/rolloutplan/plan/plantest"
+	"github.com/rolloutplan/rolloutplan/plan/render"
 )
 
 // defaultStart is the clock of the first sync when Config.Start is zero.
@@ -18,13 +20,13 @@ var defaultStart = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // world is a pod model: Counts or Pods fidelity.
 type world interface {
-	advance(c *plantest.Cluster, now time.Time) bool
-	reconcile(c *plantest.Cluster, now time.Time) (bool, error)
-	next(c *plantest.Cluster, now time.Time) time.Time
+	advance(c *inmemory.Cluster, now time.Time) bool
+	reconcile(c *inmemory.Cluster, now time.Time) (bool, error)
+	next(c *inmemory.Cluster, now time.Time) time.Time
 	// tally fills out[i] (zeroed first) with the pods of the cluster's
 	// ReplicaSets[i] and returns the number of terminating pods whose
 	// ReplicaSet is gone.
-	tally(c *plantest.Cluster, now time.Time, out []podTally) (gone int32)
+	tally(c *inmemory.Cluster, now time.Time, out []podTally) (gone int32)
 }
 
 // podTally counts one ReplicaSet's pods as they exist in the modelled
@@ -33,7 +35,7 @@ type podTally struct{ active, ready, available, terminating int32 }
 
 type countAdapter struct{ *countWorld }
 
-func (a countAdapter) reconcile(c *plantest.Cluster, now time.Time) (bool, error) {
+func (a countAdapter) reconcile(c *inmemory.Cluster, now time.Time) (bool, error) {
 	return a.countWorld.reconcile(c, now), nil
 }
 
@@ -56,7 +58,7 @@ func newRNG(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0x9e3779
 
 type runner struct {
 	cfg         Config
-	cluster     plantest.Cluster
+	cluster     inmemory.Cluster
 	world       world
 	rng         *rand.Rand
 	interval    time.Duration
@@ -74,12 +76,8 @@ type runner struct {
 	podBuf []*model.Pod        // the planner's snapshot of the pods
 	byRS   []podTally          // the world's tally, by the cluster's ReplicaSets
 
-	// sync plans a sync: plan.Sync with Config.PlanOptions. A
-	// plan.Planner plans the same (a test checks it) but saves nothing
-	// here: nearly every sync writes the Deployment and a ReplicaSet, so
-	// what it remembers is rarely asked for again, and it would keep tens
-	// of thousands of old objects reachable. Tests measure the planner's
-	// share through it.
+	// sync plans a sync: plan.Sync with Config.PlanOptions. Tests
+	// measure the planner's share through it.
 	sync func(plan.State) (plan.Plan, error)
 }
 
@@ -110,7 +108,7 @@ func newRunner(cfg Config) (*runner, error) {
 		r.cfg.MaxSyncs = 100_000 + 4*int(d.DesiredReplicas())
 	}
 	r.rng = newRNG(cfg.World.Seed)
-	r.cluster = plantest.Cluster{Deployment: d, ReplicaSets: rss, Pods: slices.Clone(cfg.Pods)}
+	r.cluster = inmemory.Cluster{Deployment: d, ReplicaSets: rss, Pods: slices.Clone(cfg.Pods)}
 	r.script = slices.Clone(cfg.Script)
 	for i, ev := range r.script {
 		if ev.When < AtTime || ev.When > WhenSettled {
@@ -157,28 +155,36 @@ func (r *runner) run() (*Trace, error) {
 
 		state, lagging := r.observe(now)
 		p, err := r.sync(state)
+		// A *plan.SyncError ends the sync after the writes the plan
+		// holds, as upstream's does; any other error is invalid input.
+		var failed *plan.SyncError
 		if err != nil {
-			return nil, fmt.Errorf("sim: sync %d: the planner rejected the state: %w", sync, err)
+			if failed = syncError(err); failed == nil {
+				return nil, fmt.Errorf("sim: sync %d: the planner rejected the state: %w", sync, err)
+			}
 		}
 		var violations []plantest.Violation
 		if r.cfg.Check {
 			violations = plantest.Check(state, p)
 		}
+		writes, lost, err := r.applyPlan(state, p, now)
+		if err != nil {
+			return nil, fmt.Errorf("sim: sync %d: %w", sync, err)
+		}
 		// Done with the snapshot: let go of its pods, or the versions
 		// replaced from now on would stay reachable until the next sync.
 		clear(r.podBuf)
-		writes, lost := r.applyPlan(p, now)
 		moved, err = r.world.reconcile(&r.cluster, now)
 		if err != nil {
 			return nil, err
 		}
 		changed = changed || moved || r.cluster.ResourceVersion() != version || len(user) > 0
-		complete := r.record(sync, now, user, p, writes, violations)
+		complete := r.record(sync, now, user, p, failed, writes, violations)
 		// A sync that ends with an error (a conflict, a lost write, a hash
 		// collision) is retried by the controller's rate limiter.
 		// So is one that saw lagging statuses: the informer catches up and
 		// the status update triggers another sync.
-		retry := p.Err != nil || lagging || lost
+		retry := failed != nil || lagging || lost
 		changed = changed || retry
 
 		next := now.Add(r.interval)
@@ -210,6 +216,13 @@ func (r *runner) run() (*Trace, error) {
 		sum.StallReason = fmt.Sprintf("no fixed point within %d syncs", r.cfg.MaxSyncs)
 	}
 	return &r.trace, nil
+}
+
+// syncError returns the *plan.SyncError err is or wraps, or nil.
+func syncError(err error) *plan.SyncError {
+	var se *plan.SyncError
+	errors.As(err, &se)
+	return se
 }
 
 // due reports whether ev fires at a sync at now.
@@ -286,15 +299,24 @@ func (r *runner) observe(now time.Time) (plan.State, bool) {
 
 // applyPlan applies the writes chosen by Config.Apply, minus injected
 // faults, and reports whether a write was not applied. It returns the
-// writes for the trace's step, or nil when the trace keeps no steps.
-func (r *runner) applyPlan(p plan.Plan, now time.Time) (writes []Write, lost bool) {
-	actions, applicable := p.Actions, len(p.Actions)
+// writes for the trace's step, or nil when the trace keeps no steps. s is
+// the State p was planned from: the actions change its objects.
+func (r *runner) applyPlan(s plan.State, p plan.Plan, now time.Time) (writes []Write, lost bool, err error) {
+	// Coalescing merges whole objects: render them. The other modes apply
+	// the typed actions one by one, as Cluster.ApplyPlan does, so that
+	// faults can drop any of them.
+	var coalesced []render.Write
+	n, applicable := len(p.Actions), len(p.Actions)
 	switch r.cfg.Apply {
-	case plantest.ApplyAccepted:
+	case inmemory.ApplyAccepted:
 		applicable = len(p.Accepted())
-	case plantest.ApplyCoalesced:
-		actions = p.Coalesced()
-		applicable = len(actions)
+	case inmemory.ApplyCoalesced:
+		rendered, err := render.Writes(s, p)
+		if err != nil {
+			return nil, false, err
+		}
+		coalesced = render.Coalesced(rendered)
+		n, applicable = len(coalesced), len(coalesced)
 	}
 	limit := applicable
 	if f := r.cfg.Faults; f.PrefixRate > 0 && limit > 0 && r.rng.Float64() < f.PrefixRate {
@@ -302,28 +324,79 @@ func (r *runner) applyPlan(p plan.Plan, now time.Time) (writes []Write, lost boo
 	}
 	steps := r.cfg.Record != RecordSummary
 	if steps {
-		writes = make([]Write, 0, len(actions))
+		writes = make([]Write, 0, n)
 	}
-	for i, a := range actions {
+	for i := range n {
+		var tw Write
+		if coalesced != nil {
+			tw = renderedWrite(coalesced[i])
+		} else {
+			tw = actionWrite(p.Actions[i])
+		}
 		dropped := i >= limit || (r.cfg.Faults.DropRate > 0 && r.rng.Float64() < r.cfg.Faults.DropRate)
-		applied := !dropped && r.cluster.Apply(a, now) == nil
-		if applied {
+		if !dropped {
+			if coalesced != nil {
+				err = r.cluster.Apply(coalesced[i], now)
+			} else {
+				err = r.cluster.ApplyAction(s, p, i, now)
+			}
+			if errors.Is(err, inmemory.ErrInvalidPlan) {
+				return nil, false, err
+			}
+			tw.Applied = err == nil
+		}
+		if tw.Applied {
 			r.trace.Summary.Writes++
 		} else {
 			lost = true
 		}
-		if a.Conflict {
+		if tw.Conflict {
 			r.trace.Summary.Conflicts++
 		}
 		if steps {
-			w := Write{Kind: a.Kind, Name: a.Name, Applied: applied, Conflict: a.Conflict, Reason: a.Reason}
-			if a.ReplicaSet != nil {
-				w.Replicas = model.Int32Ptr(a.ReplicaSet.SpecReplicas())
-			}
-			writes = append(writes, w)
+			writes = append(writes, tw)
 		}
 	}
-	return writes, lost
+	return writes, lost, nil
+}
+
+// actionWrite is the trace's record of a typed action: the request
+// upstream sends for it (a scale is an UpdateReplicaSet) and the
+// spec.replicas a ReplicaSet create or update sends.
+func actionWrite(a plan.Action) Write {
+	w := Write{Name: a.Object.Name, Conflict: a.Conflict, Reason: a.Reason}
+	switch a.Kind {
+	case plan.CreateReplicaSet:
+		w.Kind = render.CreateReplicaSet
+		if a.ReplicaSet != nil {
+			w.Replicas = model.Int32Ptr(a.ReplicaSet.SpecReplicas())
+		}
+	case plan.ScaleReplicaSet, plan.UpdateReplicaSet:
+		w.Kind = render.UpdateReplicaSet
+		if a.Update != nil {
+			w.Replicas = model.Int32Ptr(a.Update.Replicas)
+		}
+	case plan.DeleteReplicaSet:
+		w.Kind = render.DeleteReplicaSet
+	case plan.AdoptReplicaSet:
+		w.Kind = render.AdoptReplicaSet
+	case plan.ReleaseReplicaSet:
+		w.Kind = render.ReleaseReplicaSet
+	case plan.UpdateDeploymentStatus:
+		w.Kind = render.UpdateDeploymentStatus
+	default:
+		w.Kind = render.UpdateDeployment
+	}
+	return w
+}
+
+// renderedWrite is the trace's record of a rendered write.
+func renderedWrite(rw render.Write) Write {
+	w := Write{Kind: rw.Kind, Name: rw.Name, Conflict: rw.Conflict, Reason: rw.Reason}
+	if rw.ReplicaSet != nil {
+		w.Replicas = model.Int32Ptr(rw.ReplicaSet.SpecReplicas())
+	}
+	return w
 }
 
 // nextEvent is when something happens by itself: a pod transition or the
@@ -370,7 +443,7 @@ func (r *runner) tally(now time.Time) (PodCounts, []podTally) {
 
 // record keeps the sync in the trace and the summary and reports whether the
 // rollout is complete after it.
-func (r *runner) record(sync int, now time.Time, user []string, p plan.Plan, writes []Write, violations []plantest.Violation) bool {
+func (r *runner) record(sync int, now time.Time, user []string, p plan.Plan, failed *plan.SyncError, writes []Write, violations []plantest.Violation) bool {
 	sum := &r.trace.Summary
 	sum.Syncs = sync + 1
 	sum.Elapsed = now.Sub(r.cfg.Start)
@@ -405,8 +478,8 @@ func (r *runner) record(sync int, now time.Time, user []string, p plan.Plan, wri
 		Pods: c, Replicas: d.DesiredReplicas(), Progressing: conditionSummary(d, model.DeploymentProgressing),
 		Available: conditionSummary(d, model.DeploymentAvailable), Violations: violations,
 	}
-	if p.Err != nil {
-		step.Err = p.Err.Message
+	if failed != nil {
+		step.Err = failed.Message
 	}
 	newRS := plan.FindNewReplicaSet(d, r.owned())
 	for i, rs := range r.cluster.ReplicaSets {

@@ -6,6 +6,7 @@ import (
 	"github.com/rolloutplan/rolloutplan/model"
 	"github.com/rolloutplan/rolloutplan/plan"
 	"github.com/rolloutplan/rolloutplan/plan/plantest"
+	"github.com/rolloutplan/rolloutplan/plan/render"
 )
 
 // Trace is the record of a simulation.
@@ -42,8 +43,11 @@ type Step struct {
 
 // Write is one write of a plan, as the trace keeps it.
 type Write struct {
-	Kind plan.ActionKind `json:"kind"`
-	Name string          `json:"name"`
+	// Kind is the request the cluster received: a scale
+	// (plan.ScaleReplicaSet) is an UpdateReplicaSet request, as upstream
+	// sends it.
+	Kind render.Kind `json:"kind"`
+	Name string      `json:"name"`
 	// Replicas is the spec.replicas a ReplicaSet create or update sends.
 	Replicas *int32      `json:"replicas,omitempty"`
 	Applied  bool        `json:"applied"`

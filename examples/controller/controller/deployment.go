@@ -2,6 +2,7 @@ package controller
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/rolloutplan/rolloutplan/examples/appsv1"
@@ -253,7 +254,11 @@ func SyncDeployment(ctx context.Context, client kubernetes.Interface, s appsv1.S
 		syncFn = opts.Syncer.Sync
 	}
 	out, p, err := syncFn(s)
-	if err != nil {
+	// A *plan.SyncError is the error upstream's sync ends with: the plan
+	// still holds the writes made before it, which are sent, and the error
+	// is returned after them (upstream requeues the key rate limited).
+	var syncErr *plan.SyncError
+	if err != nil && !errors.As(err, &syncErr) {
 		return DeploymentSync{}, fmt.Errorf("plan %s/%s: %w", s.Deployment.Namespace, s.Deployment.Name, err)
 	}
 	res := DeploymentSync{Planned: true, Output: out, Plan: p}
@@ -265,7 +270,7 @@ func SyncDeployment(ctx context.Context, client kubernetes.Interface, s appsv1.S
 	if recorder != nil {
 		done := res.Result.AcceptedPrefix()
 		for _, e := range p.Events {
-			if e.AfterAction < done {
+			if e.AfterWrites <= done {
 				recorder.Event(s.Deployment, eventType(e.Type), e.Reason, e.Message)
 			}
 		}
@@ -273,8 +278,8 @@ func SyncDeployment(ctx context.Context, client kubernetes.Interface, s appsv1.S
 	if err != nil {
 		return res, err
 	}
-	if p.Err != nil {
-		return res, p.Err
+	if syncErr != nil {
+		return res, syncErr
 	}
 	return res, nil
 }

@@ -23,7 +23,9 @@ func ExampleSyncDeployment() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println("conflict at write", res.Plan.ConflictAt)
+	if i, ok := res.Plan.Rejected(); ok {
+		fmt.Println("conflict at write", i)
+	}
 	// Output:
 	// deployment default/nginx: create replicasets default/nginx-56fd7b57c8: CreateNewReplicaSet: no ReplicaSet has the current template: create nginx-56fd7b57c8 (revision 1) with 3: Recreate sizes the new ReplicaSet to replicas 3 at once
 	// deployment default/nginx: update deployments/status default/nginx: SyncRevision: the Deployment records revision 1 and its new ReplicaSet nginx-56fd7b57c8

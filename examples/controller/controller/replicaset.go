@@ -2,6 +2,7 @@ package controller
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -243,14 +244,24 @@ func (c *ReplicaSetController) syncOne(ctx context.Context, key string, rs *apps
 		mrss = append(mrss, mr)
 	}
 	p, err := replicaset.Sync(m, mpods, mrss, c.opts.Now())
-	if err != nil {
+	// A *replicaset.SyncError (a failed create or delete) comes with a valid
+	// plan: its writes are sent, and the error is returned after them, for
+	// the rate-limited requeue upstream's sync ends with.
+	var syncErr *replicaset.SyncError
+	if err != nil && !errors.As(err, &syncErr) {
 		return replicaset.Plan{}, fmt.Errorf("plan %s: %w", key, err)
 	}
 	if c.opts.Shadow {
 		printReplicaSetShadow(c.opts.Out, key, p.Actions)
 		return p, nil
 	}
-	return p, c.apply(ctx, key, rs, m, p)
+	if err := c.apply(ctx, key, rs, m, p); err != nil {
+		return p, err
+	}
+	if syncErr != nil {
+		return p, syncErr
+	}
+	return p, nil
 }
 
 // apply sends the plan's writes as upstream's ReplicaSet controller does:

@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"errors"
 	"os"
 	"slices"
 	"sort"
@@ -9,7 +10,9 @@ import (
 
 	"github.com/rolloutplan/rolloutplan/model"
 	"github.com/rolloutplan/rolloutplan/plan"
+	"github.com/rolloutplan/rolloutplan/plan/inmemory"
 	"github.com/rolloutplan/rolloutplan/plan/plantest"
+	"github.com/rolloutplan/rolloutplan/plan/render"
 )
 
 // edgeStates is how many states TestEdgeStates plans: 2 000 by default, and
@@ -42,33 +45,39 @@ func TestEdgeStates(t *testing.T) {
 	for i := range n {
 		s := EdgeState(200).Example(i)
 		p, err := plan.Sync(s)
-		if err != nil {
+		var serr *plan.SyncError
+		if err != nil && !errors.As(err, &serr) {
 			t.Fatalf("state %d: generated state rejected: %v", i, err)
 		}
+		first, rejected := p.Rejected()
 		for j, a := range p.Actions {
 			if a.Invalid != "" {
 				invalidMarked++
-				if j < p.ConflictAt || p.ConflictAt < 0 {
-					t.Fatalf("state %d: invalid write %d (%s) before ConflictAt %d", i, j, a, p.ConflictAt)
+				if !rejected || j < first {
+					t.Fatalf("state %d: invalid write %d (%s) before the first rejected write %d", i, j, a, first)
 				}
 			}
 		}
-		if p.ConflictAt >= 0 && p.Actions[p.ConflictAt].Invalid != "" &&
-			(p.Err == nil || p.Err.Kind != plan.ErrKindInvalid || p.Err.Message != p.Actions[p.ConflictAt].Invalid) {
-			t.Fatalf("state %d: first rejected write is invalid but Err = %v", i, p.Err)
+		if rejected && p.Actions[first].Invalid != "" &&
+			(serr == nil || serr.Kind != plan.ErrKindInvalid || serr.Message != p.Actions[first].Invalid) {
+			t.Fatalf("state %d: first rejected write is invalid but Sync returned %v", i, err)
 		}
-		for _, a := range p.Accepted() {
+		writes, err := render.Writes(s, p)
+		if err != nil {
+			t.Fatalf("state %d: %v", i, err)
+		}
+		for _, w := range render.Accepted(writes) {
 			acceptedWrites++
-			if msg := serverRejects(a); msg != "" {
-				t.Fatalf("state %d: accepted write %s is one a server rejects: %s", i, a, msg)
+			if msg := serverRejects(w); msg != "" {
+				t.Fatalf("state %d: accepted write %s %s is one a server rejects: %s", i, w.Kind, w.Name, msg)
 			}
-			if a.ReplicaSet != nil && negativeAnnotation(a.ReplicaSet) {
+			if w.ReplicaSet != nil && negativeAnnotation(w.ReplicaSet) {
 				negativeAnnotations++
 			}
 		}
 		// The accepted view, applied, leaves a namespace that validates.
-		c := &plantest.Cluster{Deployment: s.Deployment, ReplicaSets: slices.Clone(s.ReplicaSets)}
-		if errs := c.ApplyPlan(p, plantest.ApplyAccepted, s.Now); len(errs) > 0 {
+		c := &inmemory.Cluster{Deployment: s.Deployment, ReplicaSets: slices.Clone(s.ReplicaSets)}
+		if errs := c.ApplyPlan(p, inmemory.ApplyAccepted, s.Now); len(errs) > 0 {
 			t.Fatalf("state %d: applying the accepted writes: %v", i, errs)
 		}
 		if err := c.State(s.Now).Validate(); err != nil {
@@ -94,17 +103,17 @@ func TestEdgeStates(t *testing.T) {
 
 // serverRejects restates, independently of the planner, the apps/v1
 // validation rules a controller write can break through int32 arithmetic:
-// model validation of the written ReplicaSet, and non-negative, consistent
+// model validation of the ReplicaSet sent, and non-negative, consistent
 // status counts for a status write.
-func serverRejects(a plan.Action) string {
+func serverRejects(w render.Write) string {
 	switch {
-	case a.ReplicaSet != nil:
-		if a.ReplicaSet.SpecReplicas() < 0 {
+	case w.ReplicaSet != nil:
+		if w.ReplicaSet.SpecReplicas() < 0 {
 			return "negative spec.replicas"
 		}
-	case a.Deployment != nil && a.Kind == plan.UpdateDeploymentStatus:
-		st := a.Deployment.Status
-		if err := model.ValidateDeployment(a.Deployment); err != nil {
+	case w.Deployment != nil && w.Kind == render.UpdateDeploymentStatus:
+		st := w.Deployment.Status
+		if err := model.ValidateDeployment(w.Deployment); err != nil {
 			return err.Error()
 		}
 		if st.UpdatedReplicas > st.Replicas || st.ReadyReplicas > st.Replicas || st.AvailableReplicas > st.Replicas || st.AvailableReplicas > st.ReadyReplicas {
@@ -132,8 +141,8 @@ func TestEdgeProportionalReasonsAddUp(t *testing.T) {
 		s := EdgeState(20).Example(i)
 		for _, opts := range [][]plan.Option{nil, {plan.ExactProportions()}} {
 			p, err := plan.Sync(s, opts...)
-			if err != nil {
-				t.Fatal(err)
+			if serr := (*plan.SyncError)(nil); err != nil && !errors.As(err, &serr) {
+				t.Fatalf("state %d: generated state rejected: %v", i, err)
 			}
 			for _, a := range p.Actions {
 				if a.Reason.Code != plan.ReasonProportional {
@@ -146,8 +155,8 @@ func TestEdgeProportionalReasonsAddUp(t *testing.T) {
 				prop, _ := r.Value("proportion")
 				left, _ := r.Value("leftover")
 				clamped, _ := r.Value("clamped")
-				if int64(int32(from+prop+left))+clamped != to || to != int64(a.ReplicaSet.SpecReplicas()) {
-					t.Fatalf("state %d: %s writes %d", i, r, a.ReplicaSet.SpecReplicas())
+				if int64(int32(from+prop+left))+clamped != to || to != int64(a.Update.Replicas) {
+					t.Fatalf("state %d: %s writes %d", i, r, a.Update.Replicas)
 				}
 			}
 		}

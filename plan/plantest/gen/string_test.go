@@ -8,11 +8,13 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/rolloutplan/rolloutplan/plan"
+	"github.com/rolloutplan/rolloutplan/plan/render"
 )
 
-// The String methods of the snapshot, the plan and every object in them
-// print one line without raw pointers for any drawn state, the extreme ones
-// included, so a counterexample reads as a listing.
+// The String methods of the snapshot, the plan, its actions and every
+// object in them and in the rendered writes print one line without raw
+// pointers for any drawn state, the extreme ones included, so a
+// counterexample reads as a listing.
 func TestStringsAreOneReadableLine(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		s := EdgeState(4).Draw(t, "state")
@@ -22,11 +24,21 @@ func TestStringsAreOneReadableLine(t *testing.T) {
 			lines = append(lines, rs.String())
 		}
 		for _, a := range p.Actions {
+			lines = append(lines, a.String())
 			if a.ReplicaSet != nil {
 				lines = append(lines, a.ReplicaSet.String())
 			}
-			if a.Deployment != nil {
-				lines = append(lines, a.Deployment.String())
+		}
+		writes, err := render.Writes(s, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range writes {
+			if w.ReplicaSet != nil {
+				lines = append(lines, w.ReplicaSet.String())
+			}
+			if w.Deployment != nil {
+				lines = append(lines, w.Deployment.String())
 			}
 		}
 		for _, l := range lines {

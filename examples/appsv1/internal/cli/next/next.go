@@ -113,8 +113,11 @@ func RunNamed(name string, args []string, stdin io.Reader, stdout, stderr io.Wri
 		return exitInput
 	}
 	input.Report(stderr, name, ignored)
+	// A sync that ends with an error (a *plan.SyncError) is a plan too:
+	// its writes and error are printed, as upstream's sync ends.
 	out, p, err := appsv1.Sync(state)
-	if err != nil {
+	var syncErr *plan.SyncError
+	if err != nil && !errors.As(err, &syncErr) {
 		fmt.Fprintf(stderr, "%s: planning: %v\n", name, err)
 		return exitInput
 	}

@@ -6,6 +6,7 @@
 package status
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -90,7 +91,8 @@ A predicted stall is printed; it does not change the exit code.`, stderr)
 // writes and notes with the numbers behind them.
 func explainSync(w io.Writer, s appsv1.State) error {
 	_, p, err := appsv1.Sync(s)
-	if err != nil {
+	var syncErr *plan.SyncError
+	if err != nil && !errors.As(err, &syncErr) {
 		return fmt.Errorf("explain: planning the next sync: %w", err)
 	}
 	fmt.Fprintf(w, "Why: the Deployment controller's next sync (at %s)", s.Now.UTC().Format(time.RFC3339))
@@ -99,7 +101,7 @@ func explainSync(w io.Writer, s appsv1.State) error {
 	} else {
 		fmt.Fprintln(w, " writes:")
 		for _, a := range p.Actions {
-			fmt.Fprintf(w, "  - %s %s/%s", a.Kind, a.Namespace, a.Name)
+			fmt.Fprintf(w, "  - %s %s/%s", writeKind(a.Kind), a.Object.Namespace, a.Object.Name)
 			if a.Conflict {
 				fmt.Fprint(w, " (rejected with a conflict by a real API server)")
 			}
@@ -112,13 +114,22 @@ func explainSync(w io.Writer, s appsv1.State) error {
 			fmt.Fprintf(w, "  - %s\n", reasonLine(n))
 		}
 	}
-	if p.Err != nil {
-		fmt.Fprintf(w, "The sync ends with the error: %s\n", p.Err.Message)
+	if syncErr != nil {
+		fmt.Fprintf(w, "The sync ends with the error: %s\n", syncErr.Message)
 	}
 	if p.Requeue.Kind == plan.RequeueAfter {
 		fmt.Fprintf(w, "The controller checks the progress deadline again in %s.\n", p.Requeue.After)
 	}
 	return nil
+}
+
+// writeKind names an action by the write request upstream sends for it, as
+// package plan/render names it: a scale is an update of the ReplicaSet.
+func writeKind(k plan.ActionKind) plan.ActionKind {
+	if k == plan.ScaleReplicaSet {
+		return plan.UpdateReplicaSet
+	}
+	return k
 }
 
 // reasonLine renders a reason with its numbers: "Code: message [a=1 b=2]".
