@@ -38,6 +38,25 @@ type Pod struct {
 type PodSpec struct {
 	NodeName string `json:"nodeName,omitempty"`
 	Body     string `json:"body,omitempty"`
+	// Hostname and Subdomain are the pod's spec.hostname and spec.subdomain;
+	// the StatefulSet controller sets them to the pod's name and the set's
+	// serviceName when it creates a pod.
+	Hostname  string `json:"hostname,omitempty"`
+	Subdomain string `json:"subdomain,omitempty"`
+	// Volumes names the pod's volumes and the claim each mounts, in the
+	// pod's order: what the StatefulSet controller reads to check that a
+	// pod mounts the claims of its volumeClaimTemplates. The volumes' full
+	// definitions, when a caller keeps them, stay in Body.
+	Volumes []Volume `json:"volumes,omitempty"`
+}
+
+// Volume is a pod volume as the StatefulSet controller reads it: its name
+// and, for a persistentVolumeClaim volume, the claim's name.
+type Volume struct {
+	Name string `json:"name"`
+	// ClaimName is the claim of a persistentVolumeClaim volume; "" for
+	// any other kind of volume.
+	ClaimName string `json:"claimName,omitempty"`
 }
 
 // PodStatus holds the phase, conditions and container restart counts.
@@ -66,6 +85,7 @@ func (p *Pod) DeepCopy() *Pod {
 		return nil
 	}
 	out := &Pod{ObjectMeta: p.ObjectMeta.DeepCopy(), Spec: p.Spec, Status: p.Status}
+	out.Spec.Volumes = slices.Clone(p.Spec.Volumes)
 	out.Status.Conditions = slices.Clone(p.Status.Conditions)
 	out.Status.ContainerStatuses = slices.Clone(p.Status.ContainerStatuses)
 	return out

@@ -28,6 +28,8 @@ var direct = map[string][]string{
 	"plan/render":              {"plan"},
 	"plan/inmemory":            {"plan/render"},
 	"plan/replicaset":          {"plan"},
+	"plan/statefulset":         {"plan"},
+	"plan/daemonset":           {"plan/replicaset"},
 	"plan/plantest":            {"plan/replicaset"},
 	"plan/plantest/gen":        {"plan/plantest"},
 	"plan/sim":                 {"plan/plantest", "plan/inmemory"},
