@@ -29,6 +29,7 @@ var direct = map[string][]string{
 	"plan/inmemory":            {"plan/render"},
 	"plan/replicaset":          {"plan"},
 	"plan/statefulset":         {"plan"},
+	"plan/daemonset":           {"plan/replicaset"},
 	"plan/plantest":            {"plan/replicaset"},
 	"plan/plantest/gen":        {"plan/plantest"},
 	"plan/sim":                 {"plan/plantest", "plan/inmemory"},
