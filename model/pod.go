@@ -124,11 +124,12 @@ func IsPodReady(p *Pod) bool {
 	return c != nil && c.Status == ConditionTrue
 }
 
-// IsPodAvailable reports whether p is ready and has been ready for more than
-// minReadySeconds at now. With minReadySeconds 0 ready means available; a
-// ready pod without a transition time is never available otherwise. For
-// example a pod ready since 10:00:00 with minReadySeconds 5 is available at
-// 10:00:05.000000001 but not at 10:00:05.
+// IsPodAvailable reports whether p is ready and has been ready for at least
+// minReadySeconds at now, as v1.36's podutil.IsPodAvailable decides. With
+// minReadySeconds 0 ready means available; a ready pod without a transition
+// time is never available otherwise. For example a pod ready since 10:00:00
+// with minReadySeconds 5 is available at 10:00:05 but not at
+// 10:00:04.999999999 (releases before v1.35 wanted a moment more).
 func IsPodAvailable(p *Pod, minReadySeconds int32, now time.Time) bool {
 	c := p.ReadyCondition()
 	if c == nil || c.Status != ConditionTrue {
@@ -140,5 +141,5 @@ func IsPodAvailable(p *Pod, minReadySeconds int32, now time.Time) bool {
 	if c.LastTransitionTime.IsZero() {
 		return false
 	}
-	return c.LastTransitionTime.Add(time.Duration(minReadySeconds) * time.Second).Before(now)
+	return !c.LastTransitionTime.Add(time.Duration(minReadySeconds) * time.Second).After(now)
 }

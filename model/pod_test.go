@@ -97,9 +97,9 @@ func TestIsPodAvailable(t *testing.T) {
 		want     bool
 	}
 	runCases(t, []c{
-		{tc{"exactly minReady later", "upstream IsPodAvailable: ready for MORE than minReadySeconds (strict); T+5s is not"},
-			readyPod(model.ConditionTrue, T), 5, T.Add(5 * time.Second), false},
-		{tc{"one ns after", "upstream IsPodAvailable strict inequality: T+5s+1ns is available (cf. upstream TestDeploymentTimedOut boundary)"},
+		{tc{"exactly minReady later", "v1.36 podutil.IsPodAvailable: LastTransitionTime+minReadySeconds compared with now by <= 0, so T+5s is available (recordings ds-s1-0004, ds-s1-0151)"},
+			readyPod(model.ConditionTrue, T), 5, T.Add(5 * time.Second), true},
+		{tc{"one ns after", "v1.36 podutil.IsPodAvailable: past the boundary"},
 			readyPod(model.ConditionTrue, T), 5, T.Add(5*time.Second + time.Nanosecond), true},
 		{tc{"one ns before", "upstream IsPodAvailable: not yet"}, readyPod(model.ConditionTrue, T), 5, T.Add(5*time.Second - time.Nanosecond), false},
 		{tc{"well after", "upstream IsPodAvailable"}, readyPod(model.ConditionTrue, T), 5, T.Add(time.Hour), true},
@@ -116,13 +116,13 @@ func TestIsPodAvailable(t *testing.T) {
 		{tc{"not ready long ago", "upstream podutil.IsPodAvailable: IsPodReady first"}, readyPod(model.ConditionFalse, T), 5, T.Add(time.Hour), false},
 		{tc{"no conditions", "upstream podutil.IsPodAvailable: not ready"}, &model.Pod{}, 0, T, false},
 		{tc{"sub-second transition", "upstream compares full in-memory precision: sub-second input is honoured as given"},
-			readyPod(model.ConditionTrue, T.Add(500*time.Millisecond)), 1, T.Add(1500 * time.Millisecond), false},
+			readyPod(model.ConditionTrue, T.Add(500*time.Millisecond)), 1, T.Add(1500*time.Millisecond - 1), false},
 		{tc{"sub-second transition after", "upstream compares full in-memory precision: sub-second input is honoured as given"},
 			readyPod(model.ConditionTrue, T.Add(500*time.Millisecond)), 1, T.Add(1500*time.Millisecond + 1), true},
 		{tc{"max minReady no overflow", "int32 seconds fit in a Duration"},
 			readyPod(model.ConditionTrue, T), model.NoLimit, T.Add(time.Duration(model.NoLimit)*time.Second + 1), true},
 		{tc{"max minReady not yet", "int32 seconds fit in a Duration"},
-			readyPod(model.ConditionTrue, T), model.NoLimit, T.Add(time.Duration(model.NoLimit) * time.Second), false},
+			readyPod(model.ConditionTrue, T), model.NoLimit, T.Add(time.Duration(model.NoLimit)*time.Second - 1), false},
 	}, func(t *testing.T, c c) {
 		if got := model.IsPodAvailable(c.pod, c.minReady, c.now); got != c.want {
 			t.Fatalf("IsPodAvailable(minReady=%d, now=%v) = %v, want %v", c.minReady, c.now, got, c.want)

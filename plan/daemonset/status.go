@@ -38,7 +38,7 @@ func CalculateStatus(ds *model.DaemonSet, placements []Placement, byNode map[str
 		})
 		if model.IsPodReady(oldest) {
 			ready++
-			if podAvailable(oldest, ds.Spec.MinReadySeconds, now) {
+			if model.IsPodAvailable(oldest, ds.Spec.MinReadySeconds, now) {
 				available++
 			}
 		}

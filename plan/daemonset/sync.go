@@ -298,24 +298,7 @@ func IsPodUpdated(pod *model.Pod, hash string, generation *int64) bool {
 func (s *syncer) updated(pi *podInfo) bool { return IsPodUpdated(pi.pod, s.hash, s.generation) }
 
 func (s *syncer) available(pi *podInfo) bool {
-	return podAvailable(pi.pod, s.ds.Spec.MinReadySeconds, s.s.Now)
-}
-
-// podAvailable is upstream podutil.IsPodAvailable as of v1.36: ready, and
-// ready since at least minReadySeconds at now. A pod ready since 10:00:00
-// with minReadySeconds 10 is available at 10:00:10 already (where
-// model.IsPodAvailable, which follows earlier releases, wants a moment
-// more); a ready pod without a transition time is available only with
-// minReadySeconds 0.
-func podAvailable(p *model.Pod, minReadySeconds int32, now time.Time) bool {
-	c := p.ReadyCondition()
-	if c == nil || c.Status != model.ConditionTrue {
-		return false
-	}
-	if minReadySeconds == 0 {
-		return true
-	}
-	return !c.LastTransitionTime.IsZero() && !c.LastTransitionTime.Add(time.Duration(minReadySeconds)*time.Second).After(now)
+	return model.IsPodAvailable(pi.pod, s.ds.Spec.MinReadySeconds, s.s.Now)
 }
 
 // toDelete is a pod a step wants deleted, with why.

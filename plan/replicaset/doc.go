@@ -42,9 +42,9 @@
 // created in slow-start batches of 1, 2, 4, … (at most [BurstReplicas] per
 // sync), surplus pods are deleted in ranking order (also at most
 // [BurstReplicas]). The status is then computed from the pods as they were
-// at the start of the sync (the ReplicaSet controller's calculateStatus) and written if it changed; when every
-// desired pod is ready but some are not yet available, upstream asks for
-// another sync after minReadySeconds ([Plan.RequeueAfter]).
+// at the start of the sync (the ReplicaSet controller's calculateStatus) and written if it changed; when
+// ready pods are not yet available, upstream asks for another sync when the
+// first of them will be ([Plan.RequeueAfter]).
 //
 // Upstream's in-memory expectations (which stop a sync from acting twice on
 // pods it has not yet seen) are taken as satisfied: the caller supplies the

@@ -34,9 +34,11 @@ type Plan struct {
 	// the generation has not been observed yet, so an UpdateReplicaSetStatus
 	// action is planned.
 	StatusChanged bool `json:"statusChanged"`
-	// RequeueAfter is non-zero when upstream asks for another sync after
-	// minReadySeconds: every desired pod is ready but not every one is
-	// available yet. Zero means no timed requeue; when Sync returns a
+	// RequeueAfter is non-zero when upstream asks for another sync because
+	// ready pods are not yet available (minReadySeconds > 0): when the
+	// first of them has been ready for minReadySeconds, or after
+	// minReadySeconds when none has a transition time. Zero means no timed
+	// requeue; when Sync returns a
 	// *SyncError upstream requeues with rate limiting instead.
 	RequeueAfter time.Duration `json:"requeueAfter,omitempty"`
 	// Notes say what the sync decided about the pod count and why, including
@@ -226,8 +228,8 @@ const (
 	NoteDeleting ReasonCode = "ReplicaSetDeleting"
 	// NoteStatusUnchanged: the computed status equals the stored one.
 	NoteStatusUnchanged ReasonCode = "StatusUnchanged"
-	// NoteRequeueMinReady: every desired pod is ready but some are not yet
-	// available; upstream syncs again after minReadySeconds.
+	// NoteRequeueMinReady: some ready pods are not yet available; upstream
+	// syncs again when the first of them has been ready for minReadySeconds.
 	NoteRequeueMinReady ReasonCode = "RequeueMinReadySeconds"
 )
 

@@ -238,7 +238,7 @@ func TestPropSync(t *testing.T) {
 			st.TerminatingReplicas == nil || *st.TerminatingReplicas < 0 || st.ObservedGeneration != w.rs.Generation {
 			t.Fatalf("inconsistent status %+v", st)
 		}
-		if (p.RequeueAfter != 0) != (w.rs.Spec.MinReadySeconds > 0 && int(st.ReadyReplicas) == w.spec && int(st.AvailableReplicas) != w.spec) {
+		if (p.RequeueAfter != 0) != (w.rs.Spec.MinReadySeconds > 0 && st.ReadyReplicas != st.AvailableReplicas) {
 			t.Fatalf("requeue %v with status %+v", p.RequeueAfter, st)
 		}
 		if len(p.Notes) == 0 {

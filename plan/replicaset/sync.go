@@ -98,11 +98,15 @@ func Sync(rs *model.ReplicaSet, pods []*model.Pod, replicaSets []*model.ReplicaS
 	} else {
 		s.note(Reason{Code: NoteStatusUnchanged, Message: "the computed status equals the stored one"})
 	}
-	if s.err == nil && rs.Spec.MinReadySeconds > 0 && int(st.ReadyReplicas) == s.spec && int(st.AvailableReplicas) != s.spec {
-		s.plan.RequeueAfter = time.Duration(rs.Spec.MinReadySeconds) * time.Second
+	if s.err == nil && rs.Spec.MinReadySeconds > 0 && st.ReadyReplicas != st.AvailableReplicas {
+		after, ok := nextAvailabilityCheck(s.active, rs.Spec.MinReadySeconds, now)
+		if !ok {
+			after = time.Duration(rs.Spec.MinReadySeconds) * time.Second
+		}
+		s.plan.RequeueAfter = after
 		s.note(Reason{Code: NoteRequeueMinReady,
-			Message: fmt.Sprintf("all %d desired pods are ready but %d available: sync again in %ds (minReadySeconds)", s.spec, st.AvailableReplicas, rs.Spec.MinReadySeconds),
-			Values:  []Value{val("desired", int64(s.spec)), val("available", int64(st.AvailableReplicas)), val("minReadySeconds", int64(rs.Spec.MinReadySeconds))}})
+			Message: fmt.Sprintf("%d pods are ready but %d available: sync again in %v, when the next one has been ready for minReadySeconds %d", st.ReadyReplicas, st.AvailableReplicas, after, rs.Spec.MinReadySeconds),
+			Values:  []Value{val("ready", int64(st.ReadyReplicas)), val("available", int64(st.AvailableReplicas)), val("minReadySeconds", int64(rs.Spec.MinReadySeconds))}})
 	}
 	if s.err != nil {
 		return s.plan, s.err
@@ -428,4 +432,27 @@ func explain(v, kept *podKey, logScale bool, now time.Time) (Rule, string, []Val
 			[]Value{val("createdBucket", v.createdBkt)}
 	}
 	return rule, string(rule), nil
+}
+
+// nextAvailabilityCheck is how long until the first of pods that is ready
+// but not yet available becomes available (upstream
+// FindMinNextPodAvailabilityCheck, with the status and the check evaluated
+// at the same now): the least LastTransitionTime + minReadySeconds − now
+// that is positive. ok is false when no pod has one (no ready pod waits, or
+// those that wait have no transition time); upstream then falls back to
+// minReadySeconds.
+func nextAvailabilityCheck(pods []*model.Pod, minReadySeconds int32, now time.Time) (time.Duration, bool) {
+	var least time.Duration
+	found := false
+	for _, p := range pods {
+		c := p.ReadyCondition()
+		if c == nil || c.Status != model.ConditionTrue || c.LastTransitionTime.IsZero() {
+			continue
+		}
+		next := c.LastTransitionTime.Add(time.Duration(minReadySeconds) * time.Second).Sub(now)
+		if next > 0 && (!found || next < least) {
+			least, found = next, true
+		}
+	}
+	return least, found
 }

@@ -423,10 +423,10 @@ func TestMinReadySecondsBoundary(t *testing.T) {
 		available    int32
 		requeue      time.Duration
 	}{
-		{"exactly-min", "upstream IsPodAvailable: ready for exactly minReadySeconds is not available; all ready, so requeue after 10s", t0, 10, 0, 10 * time.Second},
-		{"one-ns-later", "upstream IsPodAvailable: strictly after the boundary the pod is available", t0.Add(time.Nanosecond), 10, 2, 0},
+		{"exactly-min", "v1.36 podutil.IsPodAvailable: ready for exactly minReadySeconds is available (LastTransitionTime+minReady compared with now by <= 0)", t0, 10, 2, 0},
+		{"one-ns-early", "v1.36 podutil.IsPodAvailable: one nanosecond before the boundary the pods are not available; FindMinNextPodAvailabilityCheck: requeue in 1ns", t0.Add(-time.Nanosecond), 10, 0, time.Nanosecond},
 		{"zero-min", "upstream IsPodAvailable: with minReadySeconds 0 ready means available", t0, 0, 2, 0},
-		{"before", "ready for 9 s of 10: not available", t0.Add(-time.Second), 10, 0, 10 * time.Second},
+		{"before", "ready for 9 s of 10: not available; the next check is when they are (1s)", t0.Add(-time.Second), 10, 0, time.Second},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -446,15 +446,26 @@ func TestMinReadySecondsBoundary(t *testing.T) {
 			}
 		})
 	}
-	// Not all desired pods ready: no timed requeue.
+	// v1.36 requeues whenever ready pods wait for minReadySeconds, also when
+	// not every desired pod is ready (older releases waited for all of them):
+	// here 2 of 3 are ready, both for 5 s of 10, so the next check is in 5 s.
 	rs := mkRS("web", 3)
 	rs.Spec.MinReadySeconds = 10
-	p, err := Sync(rs, owned(rs, mkPod("a", running("n1", readySince)), mkPod("b", running("n2", readySince))), nil, t0)
+	p, err := Sync(rs, owned(rs, mkPod("a", running("n1", t0.Add(-5*time.Second))), mkPod("b", running("n2", t0.Add(-5*time.Second)))), nil, t0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.RequeueAfter != 0 {
-		t.Errorf("requeue %v with 2 of 3 ready", p.RequeueAfter)
+	if p.RequeueAfter != 5*time.Second {
+		t.Errorf("requeue %v with 2 of 3 ready for 5 s of 10, want 5s", p.RequeueAfter)
+	}
+	// The earliest pod decides: ready 8 s and 3 s ago with minReadySeconds
+	// 10 requeues in 2 s.
+	p, err = Sync(rs, owned(rs, mkPod("a", running("n1", t0.Add(-8*time.Second))), mkPod("b", running("n2", t0.Add(-3*time.Second))), mkPod("c", running("n3", t0.Add(-3*time.Second)))), nil, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.RequeueAfter != 2*time.Second {
+		t.Errorf("requeue %v, want 2s (the pod ready 8 s ago)", p.RequeueAfter)
 	}
 }
 

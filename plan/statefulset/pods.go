@@ -57,19 +57,10 @@ func runningAndReady(p *model.Pod) bool {
 	return p.Status.Phase == model.PodRunning && model.IsPodReady(p)
 }
 
-// available is upstream's podutil.IsPodAvailable of v1.36: ready, and ready
-// for at least minReadySeconds at now (a ready condition without a
-// transition time is available only with minReadySeconds 0).
+// available is model.IsPodAvailable with the set's minReadySeconds at the
+// sync's now.
 func (sy *syncer) available(p *model.Pod) bool {
-	c := p.ReadyCondition()
-	if c == nil || c.Status != model.ConditionTrue {
-		return false
-	}
-	m := sy.set.Spec.MinReadySeconds
-	if m == 0 {
-		return true
-	}
-	return !c.LastTransitionTime.IsZero() && !c.LastTransitionTime.Add(seconds(m)).After(sy.now)
+	return model.IsPodAvailable(p, sy.set.Spec.MinReadySeconds, sy.now)
 }
 
 func (sy *syncer) unavailable(p *model.Pod) bool { return !sy.available(p) || isTerminating(p) }
