@@ -3,6 +3,11 @@
 // annotation, label and condition constants of the upstream controller, apps/v1
 // defaulting ([Default]) and validation ([Validate]).
 //
+// The StatefulSet and DaemonSet planners read [StatefulSet],
+// [ControllerRevision], [PersistentVolumeClaim], [DaemonSet] and [Node], with
+// their own defaulting ([DefaultStatefulSet], [DefaultDaemonSet]) and
+// validation.
+//
 // To start: write a [Deployment] literal, pass it through [Default] (the
 // defaults the API server would apply) and check it with [ValidateDeployment];
 // the Example for ValidateDeployment shows a bad value and the error that

@@ -99,6 +99,7 @@
 //	        ├── hash ────────┼── plan ──────────┤                                   ├── plan/sim ── plan/rollout
 //	        └── revision ────┘                   └── plan/replicaset ── plan/plantest ┘
 //
+//	other workloads, on plan's Reason, Event and SyncError:  plan/statefulset, plan/daemonset (also on plan/replicaset's pod names)
 //	beside plan, on model alone:  plan/restart (plan/restart/replay on top), plan/enqueue
 //	outside the core module:      examples/appsv1, examples/kubectl, examples/controller, examples/bench
 //
@@ -107,7 +108,9 @@
 // pod-template-hash, revision the revision annotations, cleanup order and
 // kubectl's rollback choice. plan decides one Deployment sync; plan/render
 // turns its typed actions into upstream's write requests; plan/inmemory is an
-// in-memory API server that applies them; plan/replicaset decides one
+// in-memory API server that applies them; plan/statefulset and
+// plan/daemonset plan one StatefulSet or DaemonSet sync with the same
+// action and reason design; plan/replicaset decides one
 // ReplicaSet sync (which pods to create and delete). plan/plantest checks the
 // rollout invariants (plan/plantest/gen adds rapid generators); plan/sim runs both planners sync
 // after sync until a rollout settles; plan/rollout answers what kubectl rollout
@@ -125,6 +128,8 @@
 //   - plan/render imports plan and below; plan/inmemory imports plan/render
 //     and below;
 //   - plan/replicaset imports plan and below;
+//   - plan/statefulset imports plan and below; plan/daemonset imports
+//     plan/replicaset and below;
 //   - plan/plantest imports plan, plan/replicaset and below;
 //     plan/plantest/gen may also import rapid, the only core package that may;
 //   - plan/sim imports plan/plantest, plan/inmemory and below;
