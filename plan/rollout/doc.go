@@ -7,6 +7,20 @@
 //
 // Each of these has an Example; the one for Status is the shortest start.
 //
+// StatefulSets have their own functions, from the set and the
+// ControllerRevisions of its namespace: [StatefulSetStatus] (kubectl's
+// StatefulSet status viewer, partitions included), [StatefulSetHistory] and
+// [StatefulSetHistoryRevision], [StatefulSetUndo] (the revision's data as
+// the patch) and [StatefulSetUndoDryRun], [StatefulSetRestart], and
+// [StatefulSetPause] and [StatefulSetResume], which kubectl refuses.
+//
+// DaemonSets likewise: [DaemonSetStatus] (kubectl's DaemonSet status
+// viewer), [DaemonSetHistory] and [DaemonSetHistoryRevision] (the template
+// each ControllerRevision's data restores, [DaemonSetRevisionTemplate]),
+// [DaemonSetUndo] (the revision's data as the patch) and
+// [DaemonSetUndoDryRun], [DaemonSetRestart], and [DaemonSetPause] and
+// [DaemonSetResume], which kubectl refuses.
+//
 // The package sits under plan because it is a view over the same objects the
 // planner reads, and because [Lint] simulates rollouts with package plan/sim;
 // it builds on package revision for the choice of ReplicaSets (history,

@@ -1,29 +1,42 @@
 // Command rolloutplan-next answers "what will the Deployment controller do
-// next?": it reads a cluster state on standard input (or -f FILE), plans one
-// sync of a Deployment the way kube-controller-manager v1.36 does, and
-// prints the writes, events, requeue and error as the conformance Output
-// JSON of the rolloutplan repository.
+// next?": it reads a Deployment's state from standard input (or -f FILE),
+// plans one sync the way kube-controller-manager v1.36 does, and prints the
+// writes, events, requeue and error as the conformance Output JSON of the
+// rolloutplan repository.
 //
-//	kubectl get deployment,replicasets,pods -n NS -o json |
-//	    rolloutplan-next -deployment NAME -now 2025-03-01T10:00:00Z
+//	kubectl get deployment,replicasets,pods -n NS -o yaml | rolloutplan-next NAME --explain
 //	rolloutplan-next < case.json
 //
-// It is the `next` subcommand of kubectl-rolloutplan (package
-// internal/cli/next documents the input, -explain and the exit codes: 0 a
-// plan was printed, 1 unreadable or unplannable input, 2 bad flags).
+// It is `kubectl rolloutplan next` (package internal/cli/next) reading
+// standard input when -f is not given; `kubectl rolloutplan next` reads the
+// live cluster instead. The exit codes are kubectl-rolloutplan's: 0 a plan
+// was printed, 1 an error, 2 bad flags or arguments.
 package main
 
 import (
+	"context"
 	"io"
 	"os"
+	"os/signal"
 
 	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/next"
+	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/rolloutio"
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	env := rolloutio.NewEnv(os.Stdin, os.Stdout, os.Stderr)
+	env.Context = ctx
+	code := run(env, os.Args[1:])
+	stop()
+	os.Exit(code)
 }
 
-func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return next.RunNamed("rolloutplan-next", args, stdin, stdout, stderr)
+func run(env *rolloutio.Env, args []string) int {
+	return rolloutio.Execute(rolloutio.AsRoot(env, next.NewStandalone(env)), env, args)
+}
+
+// runStreams runs the command on the given streams (tests).
+func runStreams(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return run(rolloutio.NewEnv(stdin, stdout, stderr), args)
 }

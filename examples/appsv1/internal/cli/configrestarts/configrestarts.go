@@ -1,106 +1,347 @@
-// Package configrestarts is the "config-restarts" subcommand of
-// kubectl-rolloutplan: it replays a script of informer events and
-// restart-check ticks (the format of the recorded behaviour of the original
-// kubernetes-deployment-restart-controller) through the config-change
-// restart planner and prints the trace.
+// Package configrestarts is `kubectl rolloutplan config-restarts`: it
+// replays a script of edits to ConfigMaps, Secrets and workloads (and the
+// restart checks between them) through the config-change restart planner
+// (plan/restart, the decisions of the kubernetes-deployment-restart-
+// controller) and says which workloads restart, when and why; with -o json
+// or -o yaml it prints the planner's whole trace.
 package configrestarts
 
 import (
+	"bytes"
 	"encoding/json"
-	"flag"
+	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"os"
+	"slices"
 	"strings"
 	"time"
+
+	"github.com/spf13/cobra"
+	"sigs.k8s.io/yaml"
 
 	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/rolloutio"
 	core "github.com/rolloutplan/rolloutplan/plan/restart"
 	"github.com/rolloutplan/rolloutplan/plan/restart/replay"
 )
 
-const usage = `usage: kubectl-rolloutplan config-restarts [flags] < script.json
+const long = `Replays a script of edits to ConfigMaps, Secrets, Deployments and
+StatefulSets through the config-change restart planner (the decisions of the
+kubernetes-deployment-restart-controller v1.3.0) and says which workloads
+restart, when and why. -o json (or yaml) prints the planner's whole trace,
+step by step.
 
-Replays a restart script (JSON; a line {"script": ..., "trace": ...} of a
-recorded .jsonl works too) through the config-change restart planner and
-prints the trace as one JSON document.
+A workload takes part when it has the annotation
+com.xing.deployment-restart: enabled; the planner restarts it when a
+ConfigMap or Secret it references changes, one grace period after the first
+edit is seen, by setting its pod template annotation
+com.xing.deployment-restart.timestamp.
 
-Flags:
-`
+The script (-f FILE, or -f - for standard input) is JSON or YAML:
 
-// Run runs the subcommand. Exit status: 0 when a trace was printed, 1 for
-// unreadable input, 2 for bad flags.
-func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("config-restarts", flag.ContinueOnError)
-	original := fs.Bool("original-references", false, "track only the original controller's references (containers' envFrom and ConfigMap volumes)")
-	binary := fs.Bool("include-binary-data", false, "let ConfigMap checksums cover binaryData (the original ignores it)")
-	layout := fs.String("timestamp", "stamp", "restart annotation format: stamp (time.Stamp, as the original) or rfc3339")
-	compat := fs.String("compat", "", "comma-separated shortfalls of the original to reproduce: recreated-config-unlinked, miss-single-update, no-retry, same-second-timestamp, or all")
-	indent := fs.Bool("indent", false, "indent the JSON output")
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), usage)
-		fs.PrintDefaults()
-		fmt.Fprint(fs.Output(), "\nExit codes: 0 a trace was printed; 1 unreadable input; 2 bad flags or arguments.\n")
-	}
-	// Help asked for goes to stdout and exits 0; a flag error prints the
-	// error and the usage on stderr and exits 2 (rolloutio.ParseFlags, as
-	// every subcommand).
-	pos, code, stop := rolloutio.ParseFlags(fs, args, stdout)
-	if stop {
-		return code
-	}
-	if len(pos) > 0 {
-		return rolloutio.BadFlag(fs, fmt.Errorf("unexpected argument %q (the script is read from standard input)", pos[0]))
-	}
-	opts := core.Options{OriginalReferences: *original, IncludeBinaryData: *binary}
-	switch *layout {
-	case "stamp":
-	case "rfc3339":
-		opts.TimestampLayout = time.RFC3339
-	default:
-		return rolloutio.BadFlag(fs, fmt.Errorf("-timestamp %q: want stamp or rfc3339", *layout))
-	}
-	c, err := parseCompat(*compat)
-	if err != nil {
-		return rolloutio.BadFlag(fs, fmt.Errorf("-compat: %w", err))
-	}
-	opts.Compat = c
+  name: my-scenario                # optional
+  comment: what it shows           # optional
+  gracePeriodSeconds: 5            # the planner's grace period (default 5)
+  echoDelaySeconds: 0.5            # optional: each patched workload comes
+                                   # back as an update after this delay
+  ignoredErrors: ["conflict"]      # optional: patch errors that are not fatal
+  events:                          # in time order; at: seconds after
+                                   # 2024-01-01T00:00:00Z
+  - {at: 0, op: update, object: {kind: ConfigMap, ...}}   # created or edited
+  - {at: 0, op: update, object: {kind: Deployment, ...}}  # a ConfigMap, Secret,
+                                                          # Deployment or StatefulSet
+  - {at: 1, op: tick}              # the restart check runs
+  - {at: 8, op: delete, object: {...}, tombstone: true}   # tombstone: seen as
+                                                          # a missed delete
+  - {at: 9, op: failPatches, resource: deployment/default/web, error: "conflict"}
+                                   # patches of it fail (error "": succeed again)
+  - {at: 10, op: stop}             # the controller stops (kill: crashes;
+  - {at: 11, op: start}            # start: starts again and lists everything)
 
-	in, err := io.ReadAll(stdin)
-	if err != nil {
-		fmt.Fprintf(stderr, "config-restarts: reading standard input: %v\n", err)
-		return 1
+An update of a workload keeps the two annotations the planner owns unless
+replace: true. A line {"script": ..., "trace": ...} of a recorded .jsonl
+works too.`
+
+const example = `  # Which workloads restart, and why
+  kubectl rolloutplan config-restarts -f scenario.yaml
+
+  # The whole trace, as the original controller's recorded behaviour is written
+  kubectl rolloutplan config-restarts -f scenario.json -o json --compat all`
+
+// NewCommand returns the config-restarts subcommand.
+func NewCommand(env *rolloutio.Env) *cobra.Command {
+	var (
+		files    []string
+		out      rolloutio.Output
+		original bool
+		binary   bool
+		layout   string
+		compat   string
+		indent   bool
+	)
+	cmd := &cobra.Command{
+		Use:     "config-restarts -f SCRIPT [flags]",
+		Short:   "Replay ConfigMap and Secret edits through the restart planner: which workloads restart, when and why",
+		Long:    long,
+		Example: example,
+		Args:    rolloutio.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := out.Validate(); err != nil {
+				return err
+			}
+			switch len(files) {
+			case 0:
+				return rolloutio.Usagef("give the script with -f FILE (- for standard input); reading the live cluster's ConfigMaps and workloads is not implemented")
+			case 1:
+			default:
+				return rolloutio.Usagef("-f given %d times: give one script", len(files))
+			}
+			rolloutio.Warn(env, cmd, "indent", "-o json is indented")
+			if indent && out.Format != "json" {
+				return rolloutio.Usagef("--indent applies to -o json")
+			}
+			opts := core.Options{OriginalReferences: original, IncludeBinaryData: binary}
+			switch layout {
+			case "stamp":
+			case "rfc3339":
+				opts.TimestampLayout = time.RFC3339
+			default:
+				return rolloutio.Usagef("--timestamp %q: want stamp or rfc3339", layout)
+			}
+			c, err := parseCompat(compat)
+			if err != nil {
+				return rolloutio.Usagef("--compat: %v", err)
+			}
+			opts.Compat = c
+			in, err := read(env, files[0])
+			if err != nil {
+				return err
+			}
+			s, err := parse(in)
+			if err != nil {
+				return err
+			}
+			tr, err := replay.Run(s, replay.Options{Planner: opts})
+			if err != nil {
+				return err
+			}
+			if out.Structured() {
+				return out.Print(env.Out, tr)
+			}
+			summarize(env.Out, s, tr)
+			return nil
+		},
 	}
-	s, err := parse(in)
-	if err != nil {
-		fmt.Fprintf(stderr, "config-restarts: %v\n", err)
-		return 1
-	}
-	tr, err := replay.Run(s, replay.Options{Planner: opts})
-	if err != nil {
-		fmt.Fprintf(stderr, "config-restarts: %v\n", err)
-		return 1
-	}
-	enc := json.NewEncoder(stdout)
-	if *indent {
-		enc.SetIndent("", "  ")
-	}
-	if err := enc.Encode(tr); err != nil {
-		fmt.Fprintf(stderr, "config-restarts: writing the trace: %v\n", err)
-		return 1
-	}
-	return 0
+	fs := cmd.Flags()
+	fs.StringArrayVarP(&files, "filename", "f", nil, "The script to replay (- for standard input)")
+	out.AddFlag(fs)
+	fs.Lookup("output").Usage = "Output format: json or yaml, the planner's whole trace (default: the restarts, as text)"
+	fs.BoolVar(&original, "original-references", false, "Track only the original controller's references (containers' envFrom and ConfigMap volumes)")
+	fs.BoolVar(&binary, "include-binary-data", false, "Let ConfigMap checksums cover binaryData (the original ignores it)")
+	fs.StringVar(&layout, "timestamp", "stamp", "Restart annotation format: stamp (time.Stamp, as the original) or rfc3339")
+	fs.StringVar(&compat, "compat", "", "Comma-separated shortfalls of the original to reproduce: recreated-config-unlinked, miss-single-update, no-retry, same-second-timestamp, or all")
+	fs.BoolVar(&indent, "indent", false, "Indent the JSON output")
+	rolloutio.Deprecate(cmd, "indent")
+	rolloutio.CompleteOutput(cmd)
+	_ = cmd.RegisterFlagCompletionFunc("timestamp", cobra.FixedCompletions([]cobra.Completion{"stamp", "rfc3339"}, cobra.ShellCompDirectiveNoFileComp))
+	return cmd
 }
 
-// parse reads a script, or the script of a recorded line.
+func read(env *rolloutio.Env, name string) ([]byte, error) {
+	if name == "-" {
+		if env.In == nil {
+			return nil, nil
+		}
+		b, err := io.ReadAll(env.In)
+		if err != nil {
+			return nil, fmt.Errorf("reading standard input: %w", err)
+		}
+		return b, nil
+	}
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return nil, fmt.Errorf("reading the script: %w", err)
+	}
+	return b, nil
+}
+
+// parse reads a script, or the script of a recorded line, in JSON or
+// YAML. A Kubernetes object or List is refused with what was expected.
 func parse(in []byte) (replay.Script, error) {
-	var line struct {
-		Script json.RawMessage `json:"script"`
+	trimmed := bytes.TrimSpace(in)
+	if len(trimmed) == 0 {
+		return replay.Script{}, errors.New("empty script: give a restart script (see --help for its format)")
 	}
-	if err := json.Unmarshal(in, &line); err == nil && len(line.Script) > 0 {
-		return replay.ParseScript(line.Script)
+	data := trimmed
+	if trimmed[0] != '{' {
+		// A second YAML document would be dropped by the conversion.
+		for i, line := range bytes.Split(trimmed, []byte("\n")) {
+			if i > 0 && bytes.HasPrefix(line, []byte("---")) {
+				return replay.Script{}, errors.New("the input has several YAML documents: a restart script is one document with \"events\" (see --help)")
+			}
+		}
+		j, err := yaml.YAMLToJSON(trimmed)
+		if err != nil {
+			return replay.Script{}, fmt.Errorf("the script is neither JSON nor YAML: %w", err)
+		}
+		data = j
 	}
-	return replay.ParseScript(in)
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(data, &top); err != nil {
+		// Not an object: the script parser says where.
+		return replay.ParseScript(data)
+	}
+	if _, ok := top["events"]; !ok {
+		if _, ok := top["script"]; ok { // a line of a recorded .jsonl
+			return replay.ParseScript(top["script"])
+		}
+		var kind string
+		_ = json.Unmarshal(top["kind"], &kind)
+		if kind != "" {
+			return replay.Script{}, fmt.Errorf("the input is a Kubernetes %s, not a restart script: a script lists edits in time, {\"events\": [{\"at\": 0, \"op\": \"update\", \"object\": {...the %s...}}, {\"at\": 5, \"op\": \"tick\"}, ...]} (see --help)", kind, kind)
+		}
+		return replay.Script{}, errors.New(`the input is not a restart script: it has no "events" (see --help for the format)`)
+	}
+	return replay.ParseScript(data)
+}
+
+// summarize prints what the trace did for people: each restart and
+// checksum update with its reason, the failures, and a total.
+func summarize(w io.Writer, s replay.Script, tr replay.Trace) {
+	type edit struct {
+		at       float64
+		checksum string
+	}
+	edits := map[string]edit{}                // config → its last edit
+	applied := map[string]map[string]string{} // workload → config → checksum applied
+	restarts, updates, failures := 0, 0, 0
+	workloads := map[string]bool{}
+	if s.Name != "" {
+		fmt.Fprintf(w, "Script %s: %d events over %s\n", s.Name, len(s.Events), seconds(lastAt(s)))
+	} else {
+		fmt.Fprintf(w, "Script: %d events over %s\n", len(s.Events), seconds(lastAt(s)))
+	}
+	for _, st := range tr.Steps {
+		kind, _, _ := strings.Cut(st.Resource, "/")
+		switch {
+		case st.Op == "update" && (kind == "configmap" || kind == "secret") && st.Checksum != "":
+			edits[st.Resource] = edit{st.At, st.Checksum}
+		case st.Op == "update" && st.AppliedChecksums != nil:
+			applied[st.Resource] = maps.Clone(*st.AppliedChecksums)
+		}
+		for _, p := range st.Patches {
+			name := strings.ToLower(p.Kind) + "/" + p.Namespace + "/" + p.Name
+			when := fmt.Sprintf("%s (%s)", seconds(st.At), replay.Epoch().Add(time.Duration(st.At*float64(time.Second))).Format(time.RFC3339))
+			newSums := patchedChecksums(p.Body)
+			if p.Error != "" {
+				failures++
+				fmt.Fprintf(w, "%s: the patch of %s %s/%s failed: %s\n", when, p.Kind, p.Namespace, p.Name, p.Error)
+				continue
+			}
+			var why []string
+			for _, cfg := range slices.Sorted(maps.Keys(newSums)) {
+				old, had := applied[name][cfg]
+				if had && old == newSums[cfg] {
+					continue
+				}
+				e := edits[cfg]
+				switch {
+				case !had:
+					why = append(why, fmt.Sprintf("%s checksum %s recorded", cfg, newSums[cfg]))
+				case e.checksum == newSums[cfg]:
+					why = append(why, fmt.Sprintf("%s changed at %s (checksum %s → %s)", cfg, seconds(e.at), old, newSums[cfg]))
+				default:
+					why = append(why, fmt.Sprintf("%s changed (checksum %s → %s)", cfg, old, newSums[cfg]))
+				}
+			}
+			for _, cfg := range slices.Sorted(maps.Keys(applied[name])) {
+				if _, ok := newSums[cfg]; !ok && newSums != nil {
+					why = append(why, cfg+" no longer referenced")
+				}
+			}
+			if p.Restart {
+				restarts++
+				workloads[name] = true
+				fmt.Fprintf(w, "%s: restart %s %s/%s", when, p.Kind, p.Namespace, p.Name)
+				if ts := restartedAt(p.Body); ts != "" {
+					fmt.Fprintf(w, " (%s = %q)", core.AnnotationTimestamp, ts)
+				}
+				fmt.Fprintln(w)
+			} else {
+				updates++
+				fmt.Fprintf(w, "%s: record the config checksums of %s %s/%s (no restart)\n", when, p.Kind, p.Namespace, p.Name)
+			}
+			for _, r := range why {
+				fmt.Fprintf(w, "    %s\n", r)
+			}
+			if newSums != nil {
+				applied[name] = newSums
+			}
+		}
+		if st.Fatal != "" {
+			fmt.Fprintf(w, "%s: the controller stops on an error: %s\n", seconds(st.At), st.Fatal)
+		}
+		for _, warn := range st.Warnings {
+			fmt.Fprintf(w, "%s: warning: %s\n", seconds(st.At), strings.TrimPrefix(warn, "W "))
+		}
+	}
+	fmt.Fprintf(w, "%d restarts of %d workloads, %d checksum updates without restart, %d failed patches\n", restarts, len(workloads), updates, failures)
+}
+
+// patchedChecksums reads the applied-checksums annotation a patch sets
+// (nil when it sets none).
+func patchedChecksums(body json.RawMessage) map[string]string {
+	var p struct {
+		Metadata struct {
+			Annotations map[string]*string `json:"annotations"`
+		} `json:"metadata"`
+	}
+	if json.Unmarshal(body, &p) != nil {
+		return nil
+	}
+	v := p.Metadata.Annotations[core.AnnotationChecksums]
+	if v == nil {
+		return nil
+	}
+	m, err := core.ParseChecksums(*v)
+	if err != nil {
+		return nil
+	}
+	if m == nil {
+		m = map[string]string{}
+	}
+	return m
+}
+
+// restartedAt reads the restart annotation a patch sets on the pod
+// template.
+func restartedAt(body json.RawMessage) string {
+	var p struct {
+		Spec struct {
+			Template struct {
+				Metadata struct {
+					Annotations map[string]string `json:"annotations"`
+				} `json:"metadata"`
+			} `json:"template"`
+		} `json:"spec"`
+	}
+	if json.Unmarshal(body, &p) != nil {
+		return ""
+	}
+	return p.Spec.Template.Metadata.Annotations[core.AnnotationTimestamp]
+}
+
+func lastAt(s replay.Script) float64 {
+	if len(s.Events) == 0 {
+		return 0
+	}
+	return s.Events[len(s.Events)-1].At
+}
+
+// seconds is "+13s", "+1.5s".
+func seconds(at float64) string {
+	return "+" + (time.Duration(at * float64(time.Second))).String()
 }
 
 func parseCompat(v string) (core.Compat, error) {

@@ -15,14 +15,14 @@ func TestExplainManifestStream(t *testing.T) {
 		one     = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: one\n  namespace: shop\nspec:\n  replicas: 1\n  selector:\n    matchLabels: {app: one}\n  template:\n    metadata:\n      labels: {app: one}\n"
 		two     = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: two\n  namespace: shop\nspec:\n  replicas: 4\n  selector:\n    matchLabels: {app: two}\n  template:\n    metadata:\n      labels: {app: two}\n"
 	)
-	clitest.Run(t, Run, []clitest.Case{
-		{Name: "service and deployment", Stdin: service + "---\n" + one,
+	clitest.Run(t, NewCommand, []clitest.Case{
+		{Name: "service and deployment", Args: []string{"-f", "-"}, Stdin: service + "---\n" + one,
 			StdoutContains: "deployment.apps/one: RollingUpdate, 1 replicas\n",
 			Stderr:         "explain: ignored 1 input objects: 1 Service (v1) (not an apps/v1 Deployment or ReplicaSet or a v1 Pod)\n"},
-		{Name: "two deployments", Stdin: service + "---\n" + one + "---\n" + two, Code: 1,
-			Stderr: "error: 2 Deployments match (shop/one, shop/two): name one with the deployment and namespace flags\n"},
-		{Name: "two deployments, one named", Args: []string{"deployment/two"}, Stdin: service + "---\n" + one + "---\n" + two,
+		{Name: "two deployments", Args: []string{"-f", "-"}, Stdin: service + "---\n" + one + "---\n" + two, Code: 1,
+			Stderr: "error: 2 Deployments match (shop/one, shop/two): name one, with -n NAMESPACE when the name is in several\n"},
+		{Name: "two deployments, one named", Args: []string{"deployment/two", "-f", "-"}, Stdin: service + "---\n" + one + "---\n" + two,
 			StdoutContains: "deployment.apps/two: RollingUpdate, 4 replicas\n",
-			StderrContains: "1 Deployment in namespace shop (not the Deployment planned)"},
+			StderrContains: "1 Deployment in namespace shop (another Deployment)"},
 	})
 }

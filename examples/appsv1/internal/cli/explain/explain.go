@@ -1,4 +1,4 @@
-// Package explain is `kubectl-rolloutplan explain`: a what-if review of a
+// Package explain is `kubectl rolloutplan explain`: a what-if review of a
 // Deployment's strategy before it is applied (plan/rollout.Lint): the
 // resolved fenceposts, the peak pods, the minimum available, the scaling
 // steps and the duration of a simulated rollout, and the pitfalls found.
@@ -9,48 +9,134 @@ import (
 	"io"
 	"time"
 
+	"github.com/spf13/cobra"
+
+	"github.com/rolloutplan/rolloutplan/examples/appsv1"
 	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/rolloutio"
 	"github.com/rolloutplan/rolloutplan/model"
 	"github.com/rolloutplan/rolloutplan/plan/rollout"
 )
 
-// Run runs the subcommand: flags and arguments in args, the Deployment on
-// stdin (or -f), the review on stdout. It returns 0 when the review was
-// printed (warnings included), 1 for unreadable or invalid input, 2 for bad
-// flags.
-func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	c := rolloutio.NewCommand("explain", "[deployment/NAME] [flags]", `Reviews a Deployment's strategy before it is applied: reads a Deployment
-(JSON or YAML: a manifest, 'kubectl get deployment NAME -o yaml', or a List) and
-simulates a template change on it.`,
-		`Exit codes: 0 the review was printed (warnings included); 1 unreadable or
-invalid input; 2 bad flags or arguments.`, stderr)
-	fs, t := c.FlagSet, &c.Target
-	readyAfter := fs.Duration("ready-after", 0, "how long a new pod takes to become ready (`duration`, e.g. 30s)")
-	grace := fs.Duration("termination-grace", 0, "how long a deleted pod keeps terminating (`duration`)")
-	minAvailable := fs.Int("min-available", 0, "pods that must stay available, as a PodDisruptionBudget's minAvailable (`count`, 0: none)")
-	if code, stop := c.Parse(args, stdout); stop {
-		return code
+const long = `Reviews a Deployment's rollout strategy before a change is applied: the
+maxSurge and maxUnavailable it resolves to, and a simulated change of its pod
+template (the peak pods, the fewest available, the scaling steps, how long it
+takes), with the pitfalls found (percentages that round to zero, a progress
+deadline shorter than the rollout, a single replica, …).
+
+It reads the Deployment from the live cluster, or from -f: a manifest such
+as the Kubernetes documentation's nginx-deployment.yaml (without a namespace
+it takes -n or the context's namespace, as 'kubectl apply -f' does; the API
+server's defaults are filled in), 'kubectl get deployment NAME -o yaml', or
+a List. With -o json|yaml it prints the review as data.`
+
+const example = `  # Review a manifest before applying it
+  kubectl rolloutplan explain -f nginx-deployment.yaml --ready-after 10s
+
+  # Review every Deployment of the namespace labelled tier=web
+  kubectl rolloutplan explain -l tier=web`
+
+// Review is what -o json|yaml prints for one Deployment.
+type Review struct {
+	Deployment     string            `json:"deployment"`
+	Strategy       string            `json:"strategy"`
+	Replicas       int32             `json:"replicas"`
+	MaxSurge       int32             `json:"maxSurge"`
+	MaxUnavailable int32             `json:"maxUnavailable"`
+	ReadyAfter     string            `json:"readyAfter"`
+	PeakPods       int32             `json:"peakPods"`
+	MinAvailable   int32             `json:"minAvailable"`
+	Steps          int               `json:"steps"`
+	Completed      bool              `json:"completed"`
+	Duration       string            `json:"duration,omitempty"`
+	Findings       []rollout.Finding `json:"findings"`
+}
+
+// NewCommand returns the explain subcommand.
+func NewCommand(env *rolloutio.Env) *cobra.Command {
+	var (
+		t            rolloutio.Target
+		out          rolloutio.Output
+		readyAfter   time.Duration
+		grace        time.Duration
+		minAvailable int
+	)
+	cmd := &cobra.Command{
+		Use:               "explain (NAME | deployment/NAME | -f FILE) [flags]",
+		Short:             "Review a Deployment's rollout strategy before it is applied",
+		Long:              long,
+		Example:           example,
+		ValidArgsFunction: t.Complete(env),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := t.Prepare(env, args); err != nil {
+				return err
+			}
+			if err := out.Validate(); err != nil {
+				return err
+			}
+			switch {
+			case readyAfter < 0:
+				return rolloutio.Usagef("--ready-after %s: must not be negative", readyAfter)
+			case grace < 0:
+				return rolloutio.Usagef("--grace %s: must not be negative", grace)
+			case minAvailable < 0 || minAvailable > 1<<31-1:
+				return rolloutio.Usagef("--min-available %d: must be between 0 and 2147483647", minAvailable)
+			}
+			src, err := t.Open(env, "explain")
+			if err != nil {
+				return err
+			}
+			refs, err := src.Refs()
+			if err != nil {
+				return err
+			}
+			for _, ref := range refs {
+				st, err := src.Get(ref, 0)
+				if err != nil {
+					return err
+				}
+				d := st.Deployment
+				r, err := rollout.Lint(d, rollout.LintOptions{ReadyAfter: readyAfter, TerminationGrace: grace, MinAvailable: int32(minAvailable)})
+				if err != nil {
+					return err
+				}
+				if out.Structured() {
+					if err := out.Print(env.Out, review(st, r, readyAfter)); err != nil {
+						return err
+					}
+					continue
+				}
+				if st.Manifest != nil {
+					// The fenceposts as the manifest writes them.
+					if d, err = appsv1.DeploymentToModel(st.Manifest); err != nil {
+						return err
+					}
+				}
+				report(env.Out, d, r, readyAfter)
+			}
+			return nil
+		},
 	}
-	switch {
-	case *readyAfter < 0:
-		return rolloutio.BadFlag(fs, fmt.Errorf("--ready-after %s: must not be negative", *readyAfter))
-	case *grace < 0:
-		return rolloutio.BadFlag(fs, fmt.Errorf("--termination-grace %s: must not be negative", *grace))
-	case *minAvailable < 0 || *minAvailable > 1<<31-1:
-		return rolloutio.BadFlag(fs, fmt.Errorf("--min-available %d: must be between 0 and 2147483647", *minAvailable))
+	fs := cmd.Flags()
+	t.AddFlags(fs, rolloutio.WithSelector|rolloutio.WithAllNamespaces)
+	out.AddFlag(fs)
+	fs.DurationVar(&readyAfter, "ready-after", 0, "How long a new pod takes to become ready (e.g. 30s)")
+	fs.DurationVar(&grace, "grace", 0, "How long a deleted pod keeps terminating (also --termination-grace)")
+	fs.IntVar(&minAvailable, "min-available", 0, "Pods that must stay available, as a PodDisruptionBudget's minAvailable (0: none)")
+	rolloutio.Normalize(fs, map[string]string{"termination-grace": "grace"})
+	rolloutio.CompleteOutput(cmd)
+	return cmd
+}
+
+func review(st *rolloutio.State, r rollout.Report, readyAfter time.Duration) Review {
+	rv := Review{Deployment: st.Ref.String(), Strategy: string(r.Strategy), Replicas: r.Replicas, MaxSurge: r.MaxSurge, MaxUnavailable: r.MaxUnavailable,
+		ReadyAfter: readyAfter.String(), PeakPods: r.PeakPods, MinAvailable: r.MinAvailable, Steps: r.Steps, Completed: r.Completed, Findings: r.Findings}
+	if r.Completed {
+		rv.Duration = r.Duration.String()
 	}
-	t.Single = true
-	st, err := t.Read(stdin, stderr, "explain", time.Time{})
-	if err != nil {
-		return rolloutio.Fail(stderr, err)
+	if rv.Findings == nil {
+		rv.Findings = []rollout.Finding{}
 	}
-	d := st.Deployment
-	r, err := rollout.Lint(d, rollout.LintOptions{ReadyAfter: *readyAfter, TerminationGrace: *grace, MinAvailable: int32(*minAvailable)})
-	if err != nil {
-		return rolloutio.Fail(stderr, err)
-	}
-	report(stdout, d, r, *readyAfter)
-	return 0
+	return rv
 }
 
 func report(w io.Writer, d *model.Deployment, r rollout.Report, readyAfter time.Duration) {

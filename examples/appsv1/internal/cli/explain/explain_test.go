@@ -12,7 +12,7 @@ import (
 // a scale-up (20 steps), 21 s apart with pods ready after 20 s (the sync
 // after the pod turns ready), 3m30s in all.
 func TestExplain(t *testing.T) {
-	clitest.Run(t, Run, []clitest.Case{
+	clitest.Run(t, NewCommand, []clitest.Case{
 		{Name: "rounds to zero", Args: []string{"-f", clitest.Data + "web-deployment.json", "--ready-after=20s", "--min-available=9"},
 			Stdout: "deployment.apps/web: RollingUpdate, 10 replicas\n" +
 				"  maxSurge 0 → 0, maxUnavailable 5% → 1: at most 10 pods, at least 9 available\n" +
@@ -30,14 +30,14 @@ func TestExplain(t *testing.T) {
 				"info: SingleReplica: 1 replica with maxSurge 33% and maxUnavailable 75%: the percentages resolve to surge 1 and unavailable 0, and a single pod carries all traffic\n"},
 		{Name: "wrong name", Args: []string{"deployment/api", "-f", clitest.Data + "web-deployment.json"}, Code: 1,
 			Stderr: "error: no such deployment: \"api\" (the input has default/web)\n"},
-		{Name: "negative ready", Args: []string{"--ready-after=-1s"}, Code: 2, StderrContains: "--ready-after -1s: must not be negative"},
+		{Name: "negative ready", Args: []string{"--ready-after=-1s"}, Code: 2, Stderr: "error: --ready-after -1s: must not be negative. See 'kubectl rolloutplan explain --help'.\n"},
 		{Name: "negative min", Args: []string{"--min-available=-1"}, Code: 2, StderrContains: "--min-available -1"},
-		{Name: "not apps/v1", Stdin: "kind: Deployment", Code: 1, StderrContains: `a Deployment of apiVersion ""; only apps/v1 is read`},
-		{Name: "yaml manifest", Stdin: "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: one\n  namespace: shop\nspec:\n  replicas: 1\n  selector:\n    matchLabels: {app: one}\n  template:\n    metadata:\n      labels: {app: one}\n",
+		{Name: "not apps/v1", Args: []string{"-f", "-"}, Stdin: "kind: Deployment", Code: 1, StderrContains: `a Deployment of apiVersion ""; only apps/v1 is read`},
+		{Name: "yaml manifest", Args: []string{"-f", "-"}, Stdin: "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: one\n  namespace: shop\nspec:\n  replicas: 1\n  selector:\n    matchLabels: {app: one}\n  template:\n    metadata:\n      labels: {app: one}\n",
 			StdoutContains: "deployment.apps/one: RollingUpdate, 1 replicas\n  maxSurge 25% → 1, maxUnavailable 25% → 0 (the defaults)\n"},
-		{Name: "yaml unknown field", Stdin: "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: one\nspec:\n  replica: 1\n", Code: 1,
-			Stderr: "error: items[0] (Deployment /one): unknown field \"spec.replica\"\n"},
-		{Name: "invalid", Stdin: `{"kind":"Deployment","apiVersion":"apps/v1","metadata":{"name":"x"},"spec":{"replicas":-1,"selector":{"matchLabels":{"a":"b"}},"template":{"metadata":{"labels":{"a":"b"}}}}}`,
+		{Name: "yaml unknown field", Args: []string{"-f", "-"}, Stdin: "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: one\nspec:\n  replica: 1\n", Code: 1,
+			Stderr: "error: Deployment /one: unknown field \"spec.replica\"\n"},
+		{Name: "invalid", Args: []string{"-f", "-"}, Stdin: `{"kind":"Deployment","apiVersion":"apps/v1","metadata":{"name":"x"},"spec":{"replicas":-1,"selector":{"matchLabels":{"a":"b"}},"template":{"metadata":{"labels":{"a":"b"}}}}}`,
 			Code: 1, StderrContains: "spec.replicas"},
 	})
 }

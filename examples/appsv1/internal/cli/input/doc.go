@@ -49,8 +49,8 @@
 //     and the size cap to the whole input.
 //
 // An input of one document reads as before: a List, a Case, or with
-// [Options.Single] a Deployment (one object alone is refused without
-// Single: it is a manifest, not a cluster state).
+// [Options.Single] an object, as a document of a stream is read (one object
+// alone is refused without Single: it is a manifest, not a cluster state).
 //
 // # Strictness
 //
@@ -72,9 +72,9 @@
 //     their counts (other kinds, other namespaces, other Deployments), for
 //     the command to report on standard error.
 //
-// With [Options.Single] a single apps/v1 Deployment object (a manifest) is
-// read as a List of one, for the subcommands that review a Deployment
-// before it exists. A manifest file of several documents (a Service and a
+// With [Options.Single] a single object (a manifest, or what `kubectl get
+// deployment NAME -o yaml` prints) is read as a List of one; a Deployment
+// must be apps/v1. A manifest file of several documents (a Service and a
 // Deployment, say) reads as any stream: [Objects.Select] needs exactly one
 // Deployment, or the one named, an error lists several that match, and the
 // other kinds are reported as ignored. When no Deployment is found, the

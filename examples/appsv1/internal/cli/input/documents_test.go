@@ -249,11 +249,11 @@ func TestSingleSeveralDocuments(t *testing.T) {
 	}
 	two := service + "---\n" + web + "---\n" + api
 	if _, _, err := Read(strings.NewReader(two), Options{Single: true}, Selector{Latest: true}); err == nil ||
-		err.Error() != "2 Deployments match (shop/api, shop/web): name one with the deployment and namespace flags" {
+		err.Error() != "2 Deployments match (shop/api, shop/web): name one, with -n NAMESPACE when the name is in several" {
 		t.Errorf("two Deployments: %v", err)
 	}
 	s, ignored, err := Read(strings.NewReader(two), Options{Single: true}, Selector{Deployment: "web", Latest: true})
-	if err != nil || s.Deployment.Name != "web" || len(ignored) != 2 || ignored[1].Why != WhyOtherDeployment {
+	if err != nil || s.Deployment.Name != "web" || len(ignored) != 2 || ignored[0].Why != WhyOtherDeployment {
 		t.Errorf("two Deployments, one named: %v, %v, %v", s.Deployment, ignored, err)
 	}
 	_, _, err = Read(strings.NewReader(service+"---\n"+old), Options{Single: true}, Selector{Latest: true})
@@ -386,7 +386,7 @@ func TestDocumentsCap(t *testing.T) {
 func TestNullDocumentsLeaveALoneDocument(t *testing.T) {
 	const web = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: shop}\n"
 	for _, input := range []string{web + "---\n~\n", "null\n---\n" + web, "~\n---\n" + web + "---\nnull\n"} {
-		if _, err := ReadObjects(strings.NewReader(input), Options{}); err == nil || err.Error() != "the input is a single Deployment; give a List (kubectl get deployment,replicasets,pods -o json) or a conformance Case" {
+		if _, err := ReadObjects(strings.NewReader(input), Options{}); err == nil || err.Error() != "the input is a single Deployment; give a List (kubectl get deployment,replicasets,pods -o json)" {
 			t.Errorf("%q without Single: %v, want the error of a single Deployment", input, err)
 		}
 		objs, err := ReadObjects(strings.NewReader(input), Options{Single: true})

@@ -35,6 +35,11 @@ type Options struct {
 	Single bool
 }
 
+// giveInput says what the input may be, in the words of kubectl users.
+const giveInput = "give a Deployment manifest, or what 'kubectl get deployment NAME -o yaml' or 'kubectl get deployment,replicasets,pods -o yaml' prints"
+
+const emptyInput = "empty input: " + giveInput
+
 // Format is the detected input format.
 type Format string
 
@@ -78,7 +83,7 @@ func ReadObjects(r io.Reader, opts Options) (*Objects, error) {
 		return nil, fmt.Errorf("%w: more than %d bytes (the cap)", ErrTooLarge, limit)
 	}
 	if len(bytes.TrimLeft(data, " \t\r\n")) == 0 {
-		return nil, errors.New("empty input: give `kubectl get deployment,replicasets,pods -o json` (or -o yaml) output or a conformance Case")
+		return nil, errors.New(emptyInput)
 	}
 	docs, format, err := splitDocuments(data)
 	if err != nil {
@@ -89,7 +94,7 @@ func ReadObjects(r io.Reader, opts Options) (*Objects, error) {
 	other := map[string]int{}
 	switch len(docs) {
 	case 0:
-		return nil, errors.New("empty input: only empty YAML documents and comments; give `kubectl get deployment,replicasets,pods -o json` (or -o yaml) output or a conformance Case")
+		return nil, errors.New("empty input: only empty YAML documents and comments; " + giveInput)
 	case 1:
 		if err := objs.readOnly(docs[0], opts, other); err != nil {
 			return nil, err
@@ -137,13 +142,17 @@ func (o *Objects) readOnly(doc document, opts Options, other map[string]int) err
 		if apiVersion != "apps/v1" {
 			return fmt.Errorf("the input is a Deployment of apiVersion %q; only apps/v1 is read", apiVersion)
 		}
-		wrapped := append(append([]byte(`{"apiVersion":"v1","kind":"List","items":[`), data...), ']', '}')
-		return o.readList(wrapped, other)
+	}
+	if kind != "" && opts.Single {
+		// One object is an item of its own, as in a stream of documents:
+		// a Deployment is read, any other kind is reported as ignored.
+		o.Items++
+		return o.readItem(data, "", other)
 	}
 	if kind != "" {
-		return fmt.Errorf("the input is a single %s; give a List (kubectl get deployment,replicasets,pods -o json) or a conformance Case", kind)
+		return fmt.Errorf("the input is a single %s; give a List (kubectl get deployment,replicasets,pods -o json)", kind)
 	}
-	return errors.New(`the input is neither a List (no "items") nor a conformance Case (no "deployment")`)
+	return errors.New(`the input is not a Kubernetes object or List: it has no "kind"`)
 }
 
 // readDocument reads one document of a stream of several: a List or a

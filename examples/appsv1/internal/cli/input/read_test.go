@@ -106,7 +106,7 @@ func TestReadRejects(t *testing.T) {
 		{"duplicate YAML key", string(y) + "kind: List\n", `line 275: key "kind" already set in map`},
 		{"an item without kind", `{"kind":"List","apiVersion":"v1","items":[{"metadata":{}}]}`, `items[0]: no kind`},
 		{"a single object", `{"kind":"Deployment","apiVersion":"apps/v1"}`, `the input is a single Deployment`},
-		{"neither", `{"foo": 1}`, `neither a List`},
+		{"neither", `{"foo": 1}`, `not a Kubernetes object or List: it has no "kind"`},
 		{"empty", " \n", "empty input"},
 		{"case with unknown field", `{"now":"2025-03-01T10:00:00Z","deployment":{},"extra":1}`, `the case: unknown field "extra"`},
 		{"case with a DEPLOYMENT key", `{"now":"2025-03-01T10:00:00Z","deployment":{"metadata":{"name":"a"}},"DEPLOYMENT":{"metadata":{"name":"b"}}}`, `the case: unknown field "DEPLOYMENT"`},

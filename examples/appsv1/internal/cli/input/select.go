@@ -16,7 +16,7 @@ import (
 const (
 	WhyOtherKind       = "not an apps/v1 Deployment or ReplicaSet or a v1 Pod"
 	WhyOtherNamespace  = "other namespace"
-	WhyOtherDeployment = "not the Deployment planned"
+	WhyOtherDeployment = "another Deployment"
 )
 
 // Ignored is a group of input items a command does not use.
@@ -97,7 +97,7 @@ func (o *Objects) Select(sel Selector) (appsv1.State, []Ignored, error) {
 	case len(matches) == 0:
 		return appsv1.State{}, nil, fmt.Errorf("%w: %q%s (the input has %s%s)", appsv1.ErrNoDeployment, sel.Deployment, inNamespace(sel.Namespace), o.deploymentNames(nil), prefixed("; ", o.ignoredNote()))
 	case len(matches) > 1:
-		return appsv1.State{}, nil, fmt.Errorf("%d Deployments match (%s): name one with the deployment and namespace flags", len(matches), o.deploymentNames(matches))
+		return appsv1.State{}, nil, fmt.Errorf("%d Deployments match (%s): name one, with -n NAMESPACE when the name is in several", len(matches), o.deploymentNames(matches))
 	}
 	d := o.Deployments[matches[0]]
 	now := sel.Now

@@ -27,14 +27,15 @@ func TestDocuments(t *testing.T) {
 		}
 		stream = append(append(stream, "---\n"...), y...)
 	}
-	code, stdout, stderr := runCmd(t, stream, "-now", l.Case["now"].(string), "-deployment", "api")
+	code, stdout, stderr := runCmd(t, stream, "--now", l.Case["now"].(string), "api")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	if diff := cmp.Diff(expected(l.Expect), decodeOutput(t, stdout)); diff != "" {
 		t.Errorf("output of the stream (-want +got):\n%s", diff)
 	}
-	if want := "next: ignored 2 input objects: 1 ConfigMap (v1) (not an apps/v1 Deployment or ReplicaSet or a v1 Pod), 1 Deployment in namespace elsewhere (not the Deployment planned)\n"; stderr != want {
+	if want := "next: ignored 2 input objects: 1 Deployment in namespace elsewhere (another Deployment), 1 ConfigMap (v1) (not an apps/v1 Deployment or ReplicaSet or a v1 Pod)\n" +
+		"Time: " + l.Case["now"].(string) + " (--now)\n"; stderr != want {
 		t.Errorf("stderr %q, want %q", stderr, want)
 	}
 }

@@ -1,137 +1,154 @@
-// Package next is the `next` subcommand: "what will the Deployment
-// controller do next?". It reads a cluster state, plans one sync of a
-// Deployment the way kube-controller-manager v1.36 does, and prints the
-// writes, events, requeue and error as the conformance Output JSON of the
-// rolloutplan repository.
+// Package next is `kubectl rolloutplan next`: "what will the Deployment
+// controller do next?". It reads a Deployment's state (the live cluster, or
+// a snapshot with -f), plans one sync the way kube-controller-manager v1.36
+// does, and prints the writes, events, requeue and error as JSON (the
+// conformance Output of the rolloutplan repository), or YAML with -o yaml.
 //
-//	kubectl get deployment,replicasets,pods -n NS -o yaml |
-//	    kubectl-rolloutplan next deployment/NAME -now 2025-03-01T10:00:00Z
-//	kubectl-rolloutplan next -f case.json
+// With --explain, standard error gets one line per write with the
+// planner's reason (and whether a real API server rejects it with a
+// conflict), the fields each Deployment write changes (old → new), then the
+// planner's notes; standard output stays one document.
 //
-// The input (standard input, or -f FILE) is read by package input: JSON or
-// YAML, a v1 List or several documents as kubectl -f reads them, each a
-// List or an object (which need -now and, when they hold several Deployments,
-// the Deployment's name, as NAME, deployment/NAME or -deployment NAME, and
-// perhaps -namespace) or a conformance Case (whose clock is
-// used unless -now is given). Objects the plan does not use (other kinds,
-// other namespaces, other Deployments) are counted on standard error.
-//
-// With -explain, standard error gets one line per write with the planner's
-// reason (and whether a real API server rejects it with a conflict), the
-// fields each Deployment write changes (old → new), then the planner's
-// notes; standard output stays one JSON document.
-//
-// Exit status: 0 when a plan was printed (a plan may itself end with an
-// error, as upstream's sync can), 1 for unreadable or unplannable input, 2
-// for bad flags. -h prints the usage on standard output and exits 0.
+// The standalone command rolloutplan-next is this subcommand reading
+// standard input when -f is not given (NewStandalone).
 package next
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 
+	"github.com/spf13/cobra"
 	apps "k8s.io/api/apps/v1"
+	"sigs.k8s.io/yaml"
 
 	"github.com/rolloutplan/rolloutplan/examples/appsv1"
-	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/input"
 	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/rolloutio"
 	"github.com/rolloutplan/rolloutplan/plan"
 )
 
-// Exit codes.
-const (
-	exitOK    = 0
-	exitInput = 1
-	exitUsage = 2
-)
+const long = `Plans the Deployment controller's next sync of a Deployment, as
+kube-controller-manager v1.36 would carry it out, and prints it as JSON: the
+writes in upstream's order (each with its verb, resource, object and
+reason), the events, the requeue and the error the sync ends with.
 
-// Run is the subcommand: flags in args, the state on stdin (or -f), the plan
-// on stdout, explanations and errors on stderr. It returns the exit code.
-func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return RunNamed("next", args, stdin, stdout, stderr)
+The time of the sync: live, now; on a snapshot, the latest timestamp it
+holds unless --now. The snapshot must hold the Deployment's ReplicaSets and
+Pods ('kubectl get deployment,replicasets,pods -o yaml'), or be a manifest
+(the first sync of a new Deployment).`
+
+const example = `  # The next sync of deployment/web, with the reasons on standard error
+  kubectl rolloutplan next deployment/web --explain
+
+  # On a snapshot, at a given time, as YAML
+  kubectl get deployment,replicasets,pods -n shop -o yaml > state.yaml
+  kubectl rolloutplan next web -f state.yaml --now 2025-03-01T10:00:00Z -o yaml`
+
+// NewCommand returns the next subcommand.
+func NewCommand(env *rolloutio.Env) *cobra.Command { return newCommand(env, false) }
+
+// NewStandalone returns the command rolloutplan-next: next, reading
+// standard input when -f is not given.
+func NewStandalone(env *rolloutio.Env) *cobra.Command { return newCommand(env, true) }
+
+func newCommand(env *rolloutio.Env, stdin bool) *cobra.Command {
+	var (
+		t          rolloutio.Target
+		out        rolloutio.Output
+		deployment string
+		explainOn  bool
+	)
+	cmd := &cobra.Command{
+		Use:               "next (NAME | deployment/NAME) [flags]",
+		Short:             "Show the writes, events and requeue of the Deployment controller's next sync",
+		Long:              long,
+		Example:           example,
+		ValidArgsFunction: t.Complete(env),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := t.ParseArgs(args); err != nil {
+				return err
+			}
+			rolloutio.Warn(env, cmd, "deployment", "give the name as the argument: next NAME")
+			if err := t.TakeNameFlag(deployment); err != nil {
+				return err
+			}
+			if stdin && t.Live() {
+				t.Files = []string{"-"}
+			}
+			if err := t.Validate(env); err != nil {
+				return err
+			}
+			if err := out.Validate(); err != nil {
+				return err
+			}
+			src, err := t.Open(env, cmd.Name())
+			if err != nil {
+				return err
+			}
+			refs, err := src.Refs()
+			if err != nil {
+				return err
+			}
+			st, err := src.Get(refs[0], rolloutio.NeedReplicaSets|rolloutio.NeedPods)
+			if err != nil {
+				return err
+			}
+			st.Time.Print(env.ErrOut)
+			// A sync that ends with an error (a *plan.SyncError) is a plan
+			// too: its writes and error are printed, as upstream's sync ends.
+			o, p, err := appsv1.Sync(st.Apps)
+			var syncErr *plan.SyncError
+			if err != nil && !errors.As(err, &syncErr) {
+				return fmt.Errorf("planning: %w", err)
+			}
+			if err := printPlan(env.Out, out.Format, o); err != nil {
+				return err
+			}
+			if explainOn {
+				explain(env.ErrOut, st.Apps.Deployment, o, p)
+			}
+			return nil
+		},
+	}
+	fs := cmd.Flags()
+	t.AddFlags(fs, rolloutio.WithNow)
+	out.AddFlag(fs)
+	fs.Lookup("output").Usage = "Output format: json (the default) or yaml"
+	fs.BoolVar(&explainOn, "explain", false, "Print each write's reason, the fields it changes and the planner's notes on standard error")
+	fs.StringVar(&deployment, "deployment", "", "The Deployment's name, as the NAME argument")
+	rolloutio.Deprecate(cmd, "deployment")
+	rolloutio.CompleteOutput(cmd)
+	if stdin {
+		cmd.Use = "rolloutplan-next (NAME | deployment/NAME) [flags] < state"
+		cmd.Annotations = map[string]string{cobra.CommandDisplayNameAnnotation: "rolloutplan-next"}
+		cmd.Long += "\n\nWithout -f it reads standard input."
+		cmd.Example = `  kubectl get deployment,replicasets,pods -n shop -o yaml | rolloutplan-next web --explain`
+	}
+	return cmd
 }
 
-// RunNamed is Run with the command's name for messages and usage ("next",
-// or "rolloutplan-next" for the standalone command).
-func RunNamed(name string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var t rolloutio.Target
-	var deployment, nowFlag string
-	t.AddFlags(fs)
-	fs.StringVar(&deployment, "deployment", "", "`name` of the Deployment to plan, as the positional NAME (optional when the input has one)")
-	fs.StringVar(&nowFlag, "now", "", "the controller's clock, RFC 3339 (required for List input; overrides a Case's)")
-	explainFlag := fs.Bool("explain", false, "print each write's reason, the status fields it changes and the planner's notes on stderr")
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: %s [deployment/NAME] [-now RFC3339] [-explain] [-f FILE] [flags] < state\n", name)
-		fmt.Fprintln(fs.Output(), "input: `kubectl get deployment,replicasets,pods -o json` (or -o yaml) output, several YAML documents\nor JSON objects as kubectl -f reads them, or a conformance Case\n\nFlags:")
-		fs.PrintDefaults()
-		fmt.Fprintln(fs.Output(), "\nexit codes: 0 a plan was printed, 1 unreadable or unplannable input, 2 bad flags")
-	}
-	pos, code, stop := rolloutio.ParseFlags(fs, args, stdout)
-	if stop {
-		return code
-	}
-	if err := t.ParseDeployment(pos, deployment); err != nil {
-		return rolloutio.BadFlag(fs, err)
-	}
-	if err := t.Validate(); err != nil {
-		return rolloutio.BadFlag(fs, err)
-	}
-	now, err := rolloutio.ParseNow(nowFlag, nil)
-	if err != nil {
-		return rolloutio.BadFlag(fs, err)
-	}
-	in, closeIn, err := t.Open(stdin)
-	if err != nil {
-		fmt.Fprintf(stderr, "%s: -f: %v\n", name, err)
-		return exitInput
-	}
-	defer closeIn()
-	objs, err := input.ReadObjects(in, input.Options{MaxBytes: t.MaxInput})
-	if err != nil {
-		fmt.Fprintf(stderr, "%s: %v\n", name, err)
-		if errors.Is(err, input.ErrTooLarge) {
-			fmt.Fprintf(stderr, "%s: raise -max-input (now %d bytes) to read more\n", name, t.MaxInput)
-		}
-		return exitInput
-	}
-	if !objs.Case && now.IsZero() {
-		fmt.Fprintf(stderr, "%s: -now is required with List input (the controller's clock, e.g. -now 2025-03-01T10:00:00Z)\n", name)
-		return exitUsage
-	}
-	state, ignored, err := objs.Select(input.Selector{Deployment: t.Name, Namespace: t.Namespace, Now: now})
-	if errors.Is(err, input.ErrNoClock) {
-		fmt.Fprintf(stderr, "%s: the case has no \"now\"; give -now\n", name)
-		return exitUsage
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "%s: %v\n", name, err)
-		return exitInput
-	}
-	input.Report(stderr, name, ignored)
-	// A sync that ends with an error (a *plan.SyncError) is a plan too:
-	// its writes and error are printed, as upstream's sync ends.
-	out, p, err := appsv1.Sync(state)
-	var syncErr *plan.SyncError
-	if err != nil && !errors.As(err, &syncErr) {
-		fmt.Fprintf(stderr, "%s: planning: %v\n", name, err)
-		return exitInput
-	}
-	enc := json.NewEncoder(stdout)
+// printPlan writes the plan as JSON indented by two spaces (the conformance
+// Output's form), or as YAML.
+func printPlan(w io.Writer, format string, o appsv1.Output) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(out); err != nil {
-		fmt.Fprintf(stderr, "%s: writing the plan: %v\n", name, err)
-		return exitInput
+	if err := enc.Encode(o); err != nil {
+		return fmt.Errorf("writing the plan: %w", err)
 	}
-	if *explainFlag {
-		explain(stderr, state.Deployment, out, p)
+	data := buf.Bytes()
+	if format == "yaml" {
+		y, err := yaml.JSONToYAML(data)
+		if err != nil {
+			return fmt.Errorf("writing the plan: %w", err)
+		}
+		data = y
 	}
-	return exitOK
+	_, err := w.Write(data)
+	return err
 }
 
 func explain(w io.Writer, d *apps.Deployment, out appsv1.Output, p plan.Plan) {

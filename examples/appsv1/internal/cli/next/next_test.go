@@ -6,11 +6,14 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"sigs.k8s.io/yaml"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"sigs.k8s.io/yaml"
+
+	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/clitest"
 )
 
 const seedFile = "../../../testdata/conformance/public-seed1.jsonl"
@@ -56,11 +59,14 @@ func seeds(t *testing.T) map[string]seedLine {
 // (full Deployment update).
 var commandCases = []string{"s1-0000", "s1-0161", "s1-0016", "s1-0034", "s1-0010"}
 
+// runCmd runs next on the snapshot on standard input, or on the -f in
+// args.
 func runCmd(t *testing.T, stdin []byte, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
-	var o, e bytes.Buffer
-	code = Run(args, bytes.NewReader(stdin), &o, &e)
-	return code, o.String(), e.String()
+	if !slices.Contains(args, "-f") {
+		args = append([]string{"-f", "-"}, args...)
+	}
+	return clitest.Exec(t, NewCommand, clitest.Options{}, string(stdin), args...)
 }
 
 // expected drops the writes the API server rejected (none in these cases)
@@ -137,7 +143,7 @@ func TestListInput(t *testing.T) {
 		t.Run(id, func(t *testing.T) {
 			l := all[id]
 			name := l.Case["deployment"].(map[string]any)["metadata"].(map[string]any)["name"].(string)
-			code, stdout, stderr := runCmd(t, toList(l.Case), "--deployment", name, "--now", l.Case["now"].(string), "-explain")
+			code, stdout, stderr := runCmd(t, toList(l.Case), name, "--now", l.Case["now"].(string), "--explain")
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}
@@ -178,7 +184,7 @@ func TestListInput(t *testing.T) {
 
 func TestExplainNamesReasons(t *testing.T) {
 	l := seeds(t)["s1-0000"]
-	code, _, stderr := runCmd(t, l.Line, "-explain")
+	code, _, stderr := runCmd(t, l.Line, "--explain")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -210,18 +216,20 @@ func TestBadInput(t *testing.T) {
 		{"two documents", []byte(`{} {}`), nil, 1, `document 1 (line 1): the document is neither a List (no "items") nor an object (no "kind")`},
 		{"data after the JSON document", []byte(`{} x`), nil, 1, "JSON syntax error at byte 3 (line 1, column 4): data after the JSON document"},
 		{"a JSON array", []byte(`[1]`), nil, 1, "the input is not a JSON object"},
-		{"neither form", []byte(`{"foo": 1}`), nil, 1, "neither a List"},
-		{"a single object", []byte(`{"kind": "Deployment", "metadata": {}}`), nil, 1, "single Deployment"},
-		{"list without --now", list, []string{"--deployment", "api"}, 2, "-now is required"},
+		{"neither form", []byte(`{"foo": 1}`), nil, 1, `not a Kubernetes object or List: it has no "kind"`},
+		{"a single object", []byte(`{"kind": "Deployment", "metadata": {}}`), nil, 1, `a Deployment of apiVersion ""; only apps/v1 is read`},
 		{"bad --now", list, []string{"--now", "yesterday"}, 2, "not an RFC 3339 time"},
-		{"unknown flag", list, []string{"--frobnicate"}, 2, "flag provided but not defined"},
+		{"unknown flag", list, []string{"--frobnicate"}, 2, "error: unknown flag: --frobnicate. See 'kubectl rolloutplan next --help'."},
 		{"too many arguments", list, []string{"a", "b", "c"}, 2, "too many arguments"},
-		{"flag and argument disagree", list, []string{"deployment/web", "-deployment", "api"}, 2, `-deployment "api" and argument "web" name different Deployments`},
+		{"flag and argument disagree", list, []string{"deployment/web", "--deployment", "api"}, 2, `--deployment "api" and argument "web" name different Deployments`},
+		{"single-dash long flag", list, []string{"-deployment", "api"}, 2, "flag -deployment: a long flag takes two dashes, --deployment"},
 		{"positional name", list, []string{"deployment/nope", "--now", "2025-01-01T00:00:00Z"}, 1, `no such deployment: "nope"`},
 		{"no such deployment in a list", list, []string{"--deployment", "nope", "--now", "2025-01-01T00:00:00Z"}, 1, `no such deployment: "nope"`},
 		{"no such deployment in a case", l.Line, []string{"--deployment", "nope"}, 1, "no such deployment"},
 		{"a case without a deployment", []byte(`{"now": "2025-01-01T00:00:00Z", "deployment": null}`), nil, 1, "deployment is null"},
-		{"a case without now", []byte(`{"deployment": {"metadata": {"name": "x"}}}`), nil, 2, `no "now"`},
+		// A case without its time, and no timestamp in it: the wall clock,
+		// said so; the Deployment is invalid.
+		{"a case without now", []byte(`{"deployment": {"metadata": {"name": "x"}}}`), nil, 1, "(now: the snapshot holds no timestamp; --now sets another)\nerror: planning: "},
 		{"a malformed case", []byte(`{"now": "soon", "deployment": {}}`), nil, 1, "case:"},
 		{"an invalid Deployment", []byte(`{"now": "2025-01-01T00:00:00Z", "deployment": {"metadata": {"name": "x"}}}`), nil, 1, "planning:"},
 	}
@@ -243,7 +251,7 @@ func TestBadInput(t *testing.T) {
 
 func TestHelp(t *testing.T) {
 	code, stdout, _ := runCmd(t, nil, "-h")
-	if code != 0 || !strings.Contains(stdout, "usage: next") || !strings.Contains(stdout, "exit codes") {
+	if code != 0 || !strings.Contains(stdout, "kubectl rolloutplan next (NAME | deployment/NAME) [flags]") || !strings.Contains(stdout, "Exit codes") {
 		t.Errorf("-h: exit %d, stdout %q", code, stdout)
 	}
 }
@@ -264,7 +272,7 @@ func TestYAMLIgnoredAndStatusFields(t *testing.T) {
 		t.Fatal(err)
 	}
 	now := l.Case["now"].(string)
-	code, stdout, stderr := runCmd(t, nil, "-f", file, "-now", now, "-deployment", "api", "-explain")
+	code, stdout, stderr := runCmd(t, nil, "-f", file, "--now", now, "api", "--explain")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -272,7 +280,7 @@ func TestYAMLIgnoredAndStatusFields(t *testing.T) {
 		t.Errorf("YAML output (-want +got):\n%s", diff)
 	}
 	for _, want := range []string{
-		"next: ignored 2 input objects: 1 ConfigMap (v1) (not an apps/v1 Deployment or ReplicaSet or a v1 Pod), 1 Deployment in namespace elsewhere (not the Deployment planned)",
+		"next: ignored 2 input objects: 1 Deployment in namespace elsewhere (another Deployment), 1 ConfigMap (v1) (not an apps/v1 Deployment or ReplicaSet or a v1 Pod)",
 		"write 2: update deployments/status default/api: ",
 		"  status.observedGeneration: 0 → 1\n  status.unavailableReplicas: 0 → 14",
 		`  metadata.annotations[deployment.kubernetes.io/revision]: (none) → "1"`,
@@ -286,12 +294,12 @@ func TestYAMLIgnoredAndStatusFields(t *testing.T) {
 
 func TestInputCap(t *testing.T) {
 	l := seeds(t)["s1-0000"]
-	code, _, stderr := runCmd(t, l.Line, "-max-input", "100")
-	if code != 1 || !strings.Contains(stderr, "input too large: more than 100 bytes") || !strings.Contains(stderr, "raise -max-input") {
+	code, _, stderr := runCmd(t, l.Line, "--max-input", "100")
+	if code != 1 || !strings.Contains(stderr, "input too large: more than 100 bytes") || !strings.Contains(stderr, "raise --max-input") {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
-	code, _, stderr = runCmd(t, l.Line, "-max-input", "0")
-	if code != 2 || !strings.Contains(stderr, "-max-input 0: out of range 1 to") {
+	code, _, stderr = runCmd(t, l.Line, "--max-input", "0")
+	if code != 2 || !strings.Contains(stderr, "--max-input 0: out of range 1 to") {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 }

@@ -7,11 +7,12 @@ package predict
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"time"
+
+	"github.com/spf13/pflag"
 
 	"github.com/rolloutplan/rolloutplan/examples/appsv1"
 	"github.com/rolloutplan/rolloutplan/model"
@@ -34,15 +35,15 @@ type World struct {
 	SVG string
 }
 
-// AddFlags registers the world-model flags on fs: -ready-after, -grace,
-// -never-ready, -fidelity, -max-work and -svg.
-func (w *World) AddFlags(fs *flag.FlagSet) {
-	fs.DurationVar(&w.ReadyAfter, "ready-after", 0, "time a pod takes from creation to ready, 0s to 8760h")
-	fs.DurationVar(&w.Grace, "grace", 0, "time a deleted pod keeps terminating, 0s to 8760h")
-	fs.BoolVar(&w.NeverReady, "never-ready", false, "pods of the Deployment's current template never become ready")
-	fs.StringVar(&w.Fidelity, "fidelity", "pods", "pods (every pod, runs the ReplicaSet planner) or counts (fast)")
-	fs.Int64Var(&w.MaxWork, "max-work", DefaultMaxWork, "work bound: objects modelled summed over syncs, 1 to 9223372036854775807")
-	fs.StringVar(&w.SVG, "svg", "", "write the predicted timeline as an SVG chart to this `file`")
+// AddFlags registers the world-model flags on fs: --ready-after, --grace,
+// --never-ready, --fidelity, --max-work and --svg.
+func (w *World) AddFlags(fs *pflag.FlagSet) {
+	fs.DurationVar(&w.ReadyAfter, "ready-after", 0, "Time a pod takes from creation to ready, 0s to 8760h")
+	fs.DurationVar(&w.Grace, "grace", 0, "Time a deleted pod keeps terminating, 0s to 8760h")
+	fs.BoolVar(&w.NeverReady, "never-ready", false, "Pods of the Deployment's current template never become ready")
+	fs.StringVar(&w.Fidelity, "fidelity", "pods", "How pods are modelled: pods (every pod, with the ReplicaSet planner) or counts (fast)")
+	fs.Int64Var(&w.MaxWork, "max-work", DefaultMaxWork, "Work bound: objects modelled summed over syncs, 1 to 9223372036854775807")
+	fs.StringVar(&w.SVG, "svg", "", "Write the predicted timeline as an SVG chart to this file")
 }
 
 // Validate checks the flags, naming the flag and its range.
@@ -50,16 +51,16 @@ func (w World) Validate() error {
 	for _, f := range []struct {
 		name string
 		d    time.Duration
-	}{{"-ready-after", w.ReadyAfter}, {"-grace", w.Grace}} {
+	}{{"--ready-after", w.ReadyAfter}, {"--grace", w.Grace}} {
 		if f.d < 0 || f.d > MaxDuration {
 			return fmt.Errorf("%s %s: out of range 0s to 8760h", f.name, f.d)
 		}
 	}
 	if w.Fidelity != "pods" && w.Fidelity != "counts" {
-		return fmt.Errorf("-fidelity %q: want pods or counts", w.Fidelity)
+		return fmt.Errorf("--fidelity %q: want pods or counts", w.Fidelity)
 	}
 	if w.MaxWork < 1 {
-		return fmt.Errorf("-max-work %d: out of range 1 to 9223372036854775807", w.MaxWork)
+		return fmt.Errorf("--max-work %d: out of range 1 to 9223372036854775807", w.MaxWork)
 	}
 	return nil
 }
@@ -98,7 +99,7 @@ func Run(s appsv1.State, w World) (*Prediction, error) {
 	trace, err := sim.Run(cfg)
 	if err != nil {
 		if errors.Is(err, sim.ErrWorkBound) {
-			err = fmt.Errorf("%w (-max-work %d: use -fidelity counts or raise -max-work)", err, w.MaxWork)
+			err = fmt.Errorf("%w (--max-work %d: use --fidelity counts or raise --max-work)", err, w.MaxWork)
 		}
 		return nil, err
 	}
@@ -165,4 +166,36 @@ func strategy(d *model.Deployment) string {
 		return string(s.Type)
 	}
 	return fmt.Sprintf("RollingUpdate maxSurge %s maxUnavailable %s", s.RollingUpdate.MaxSurge, s.RollingUpdate.MaxUnavailable)
+}
+
+// Summary is a prediction as -o json|yaml prints it.
+type Summary struct {
+	Start       time.Time `json:"start"`
+	Assumptions string    `json:"assumptions"`
+	Fidelity    string    `json:"fidelity"`
+	Completed   bool      `json:"completed"`
+	// CompletesIn and CompletesAt are set when the rollout completes.
+	CompletesIn string     `json:"completesIn,omitempty"`
+	CompletesAt *time.Time `json:"completesAt,omitempty"`
+	Syncs       int        `json:"syncs"`
+	// StallsAfter and StallReason are set when it stalls.
+	StallsAfter  string `json:"stallsAfter,omitempty"`
+	StallReason  string `json:"stallReason,omitempty"`
+	PeakPods     int32  `json:"peakPods"`
+	MinAvailable int32  `json:"minAvailable"`
+	Violations   int    `json:"violations"`
+}
+
+// Summarize returns the prediction's Summary.
+func (p *Prediction) Summarize() Summary {
+	s := p.Trace.Summary
+	out := Summary{Start: p.Start.UTC(), Assumptions: p.readiness(), Fidelity: fmt.Sprint(p.Fidelity), Completed: s.Completed,
+		PeakPods: s.PeakPods, MinAvailable: s.MinAvailable, Violations: s.Violations, Syncs: s.Syncs}
+	if s.Completed {
+		at := p.Start.Add(s.CompletedAfter).UTC()
+		out.CompletesIn, out.CompletesAt, out.Syncs = s.CompletedAfter.String(), &at, s.CompletedSyncs
+	} else {
+		out.StallsAfter, out.StallReason = s.Elapsed.String(), s.StallReason
+	}
+	return out
 }

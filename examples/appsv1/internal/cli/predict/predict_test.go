@@ -1,11 +1,12 @@
 package predict
 
 import (
-	"flag"
 	"os"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/spf13/pflag"
 
 	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/input"
 )
@@ -16,14 +17,14 @@ func TestValidate(t *testing.T) {
 		want string
 	}{
 		{nil, ""},
-		{[]string{"-ready-after", "8760h", "-grace", "0s", "-fidelity", "counts"}, ""},
-		{[]string{"-ready-after", "-1s"}, "-ready-after -1s: out of range 0s to 8760h"},
-		{[]string{"-grace", "8761h"}, "-grace 8761h0m0s: out of range 0s to 8760h"},
-		{[]string{"-fidelity", "x"}, `-fidelity "x": want pods or counts`},
-		{[]string{"-max-work", "0"}, "-max-work 0: out of range 1 to 9223372036854775807"},
+		{[]string{"--ready-after", "8760h", "--grace", "0s", "--fidelity", "counts"}, ""},
+		{[]string{"--ready-after", "-1s"}, "--ready-after -1s: out of range 0s to 8760h"},
+		{[]string{"--grace", "8761h"}, "--grace 8761h0m0s: out of range 0s to 8760h"},
+		{[]string{"--fidelity", "x"}, `--fidelity "x": want pods or counts`},
+		{[]string{"--max-work", "0"}, "--max-work 0: out of range 1 to 9223372036854775807"},
 	} {
 		var w World
-		fs := flag.NewFlagSet("x", flag.ContinueOnError)
+		fs := pflag.NewFlagSet("x", pflag.ContinueOnError)
 		w.AddFlags(fs)
 		if err := fs.Parse(tc.args); err != nil {
 			t.Fatal(err)
@@ -62,7 +63,7 @@ func TestRunAndVerdict(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
 	}
 	w.MaxWork = 1
-	if _, err := Run(s, w); err == nil || !strings.Contains(err.Error(), "-max-work 1") {
+	if _, err := Run(s, w); err == nil || !strings.Contains(err.Error(), "--max-work 1") {
 		t.Errorf("work bound: %v", err)
 	}
 }

@@ -10,13 +10,24 @@ import (
 	"time"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/clitest"
+	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/rolloutio"
 )
 
+// The exit codes of the shared table that simulate uses.
+const (
+	exitOK         = rolloutio.ExitOK
+	exitFail       = rolloutio.ExitFail
+	exitUsage      = rolloutio.ExitUsage
+	exitStalled    = rolloutio.ExitStall
+	exitViolations = rolloutio.ExitViolation
+)
+
+// runCmd runs simulate on a snapshot on standard input.
 func runCmd(t *testing.T, stdin []byte, args ...string) (int, string, string) {
 	t.Helper()
-	var out, errOut bytes.Buffer
-	code := Run(args, bytes.NewReader(stdin), &out, &errOut)
-	return code, out.String(), errOut.String()
+	return clitest.Exec(t, NewCommand, clitest.Options{}, string(stdin), append([]string{"-f", "-"}, args...)...)
 }
 
 // recordedCompletion reads the recorded upstream scenario
@@ -78,7 +89,7 @@ func TestPredictionMatchesTheRecording(t *testing.T) {
 		t.Fatalf("recording: %d syncs", syncs)
 	}
 	for _, in := range [][]byte{list, y} {
-		code, stdout, stderr := runCmd(t, in, "-now", "2025-03-01T10:00:06Z")
+		code, stdout, stderr := runCmd(t, in, "--now", "2025-03-01T10:00:06Z")
 		if code != exitOK || !strings.Contains(stdout, want) {
 			t.Errorf("exit %d, stderr %q, stdout:\n%s\nwant %q", code, stderr, stdout, want)
 		}
@@ -92,22 +103,23 @@ func TestPredictionMatchesTheRecording(t *testing.T) {
 	}
 }
 
-// Without -now a List starts at the latest time it records; at count
-// fidelity the same rollout completes too.
+// Without --now a snapshot starts at the latest time it records, and says
+// so; at count fidelity the same rollout completes too.
 func TestDefaultClockAndCounts(t *testing.T) {
 	list, _ := os.ReadFile("testdata/nginx-mid.json")
-	code, stdout, _ := runCmd(t, list, "-fidelity", "counts")
-	if code != exitOK || !strings.Contains(stdout, "at 2025-03-01T10:00:05Z") || !strings.Contains(stdout, "prediction: the rollout completes") {
-		t.Errorf("exit %d:\n%s", code, stdout)
+	code, stdout, stderr := runCmd(t, list, "--fidelity", "counts")
+	if code != exitOK || !strings.Contains(stdout, "at 2025-03-01T10:00:05Z") || !strings.Contains(stdout, "prediction: the rollout completes") ||
+		stderr != "Time: 2025-03-01T10:00:05Z (the latest timestamp in the snapshot; --now sets another)\n" {
+		t.Errorf("exit %d, stderr %q:\n%s", code, stderr, stdout)
 	}
 }
 
 // Pods of the new template that never become ready: the prediction is a
-// stall at the progress deadline, exit 1, and the chart is written.
+// stall at the progress deadline, exit 3, and the chart is written.
 func TestPredictedStall(t *testing.T) {
 	list, _ := os.ReadFile("testdata/nginx-mid.json")
 	svg := filepath.Join(t.TempDir(), "c.svg")
-	code, stdout, _ := runCmd(t, list, "-never-ready", "-svg", svg)
+	code, stdout, _ := runCmd(t, list, "--never-ready", "--svg", svg)
 	if code != exitStalled || !strings.Contains(stdout, "prediction: the rollout stalls after") || !strings.Contains(stdout, "ProgressDeadlineExceeded") {
 		t.Errorf("exit %d:\n%s", code, stdout)
 	}
@@ -118,19 +130,23 @@ func TestPredictedStall(t *testing.T) {
 
 func TestFlags(t *testing.T) {
 	code, stdout, _ := runCmd(t, nil, "-h")
-	if code != exitOK || !strings.Contains(stdout, "-ready-after") || !strings.Contains(stdout, "exit codes") {
+	if code != exitOK || !strings.Contains(stdout, "--ready-after") || !strings.Contains(stdout, "Exit codes") {
 		t.Errorf("-h: exit %d, %q", code, stdout)
 	}
 	for _, tc := range []struct {
 		args []string
 		want string
 	}{
-		{[]string{"-ready-after", "-1s"}, "-ready-after -1s: out of range 0s to 8760h"},
-		{[]string{"-grace", "10000h"}, "-grace 10000h0m0s: out of range 0s to 8760h"},
-		{[]string{"-fidelity", "x"}, `-fidelity "x": want pods or counts`},
-		{[]string{"-max-input", "0"}, "-max-input 0: out of range"},
-		{[]string{"-max-work", "0"}, "-max-work 0: out of range"},
-		{[]string{"-now", "soon"}, `--now "soon": not an RFC 3339 time`},
+		{[]string{"--ready-after", "-1s"}, "--ready-after -1s: out of range 0s to 8760h"},
+		{[]string{"--grace", "10000h"}, "--grace 10000h0m0s: out of range 0s to 8760h"},
+		{[]string{"--fidelity", "x"}, `--fidelity "x": want pods or counts`},
+		{[]string{"--max-input", "0"}, "--max-input 0: out of range"},
+		{[]string{"--max-work", "0"}, "--max-work 0: out of range"},
+		{[]string{"--now", "soon"}, `--now "soon": not an RFC 3339 time`},
+		// The previous command line's single-dash flags are refused, not
+		// read as -n ow.
+		{[]string{"-now", "2025-03-01T10:00:06Z"}, "flag -now: a long flag takes two dashes, --now"},
+		{[]string{"-o", "table"}, `--output "table": want json or yaml`},
 		{[]string{"a", "b", "c"}, `too many arguments`},
 		{[]string{"pod/x"}, `argument "pod/x": only deployments are supported`},
 	} {
@@ -139,8 +155,9 @@ func TestFlags(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q", tc.args, code, stderr)
 		}
 	}
+	// Unreadable input is an error (1), as in every subcommand.
 	code, _, stderr := runCmd(t, []byte(`{"kind":"List","items":[`))
-	if code != exitUsage || !strings.Contains(stderr, "JSON syntax error at byte 24 (line 1, column 25)") {
+	if code != exitFail || !strings.Contains(stderr, "JSON syntax error at byte 24 (line 1, column 25)") {
 		t.Errorf("truncated input: exit %d, stderr %q", code, stderr)
 	}
 }

@@ -37,12 +37,12 @@ func TestStatusDocuments(t *testing.T) {
 	const pending = "Waiting for deployment \"api\" rollout to finish: 1 old replicas are pending termination...\n"
 	// Lines 1-4: the comment and the Service; 5: ---; 6: the Deployment.
 	broken := strings.Replace(stream, "\nspec:\n", "\nspec:\n  replica: 1\n", 1)
-	clitest.Run(t, Run, []clitest.Case{
-		{Name: "stream", Args: []string{"api"}, Stdin: stream, Stdout: pending,
+	clitest.Run(t, NewCommand, []clitest.Case{
+		{Name: "stream", Args: []string{"api", "-f", "-"}, Stdin: stream, Stdout: pending,
 			Stderr: "status: ignored 1 input objects: 1 Service (v1) (not an apps/v1 Deployment or ReplicaSet or a v1 Pod)\n"},
-		{Name: "JSON stream", Args: []string{"api"}, Stdin: string(raw) + "\n" + `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c"}}`, Stdout: pending,
+		{Name: "JSON stream", Args: []string{"api", "-f", "-"}, Stdin: string(raw) + "\n" + `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c"}}`, Stdout: pending,
 			StderrContains: "ignored 1 input objects: 1 ConfigMap (v1)"},
-		{Name: "unknown field in the second document", Args: []string{"api"}, Stdin: broken, Code: 1,
+		{Name: "unknown field in the second document", Args: []string{"api", "-f", "-"}, Stdin: broken, Code: 1,
 			Stderr: "error: document 2 (line 6): Deployment default/api: unknown field \"spec.replica\"\n"},
 	})
 }

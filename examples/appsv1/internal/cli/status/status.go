@@ -1,16 +1,27 @@
-// Package status is `kubectl-rolloutplan status`: what `kubectl rollout
-// status --watch=false` prints for a Deployment in a given cluster state,
-// with --explain why the rollout waits, from the Deployment controller's own
-// reasons for its next sync, and with --predict how long it will take, from
-// the simulator (package predict, shared with the simulate subcommand).
+// Package status is `kubectl rolloutplan status`: what `kubectl rollout
+// status` prints for a Deployment, watching the live rollout until it is
+// done as kubectl does (or one look with --watch=false, and always on a
+// snapshot), with --explain why the rollout waits, from the Deployment
+// controller's own reasons for its next sync, and with --predict how long it
+// will take, from the simulator (package predict, shared with simulate).
 package status
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"strings"
 	"time"
+
+	"github.com/spf13/cobra"
+	apps "k8s.io/api/apps/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/fields"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/tools/cache"
+	watchtools "k8s.io/client-go/tools/watch"
 
 	"github.com/rolloutplan/rolloutplan/examples/appsv1"
 	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/predict"
@@ -19,108 +30,335 @@ import (
 	"github.com/rolloutplan/rolloutplan/plan/rollout"
 )
 
-// Run runs the subcommand: flags and arguments in args, the state on stdin
-// (or -f), kubectl's output on stdout and stderr. It returns the exit
-// status: 0 when kubectl exits 0 (done or still waiting: a state is one
-// look, as with --watch=false), 1 for kubectl's errors, unreadable input and
-// a failed prediction, 2 for bad flags.
-func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return run(args, stdin, stdout, stderr, time.Now)
+const long = `Shows the status of a Deployment's rollout, as 'kubectl rollout status'
+does: on the live cluster it watches the rollout until it is done, printing
+kubectl's line at every change (--watch=false: one look); on a snapshot
+(-f) it is one look.
+
+--explain adds, after each line, why the rollout waits: the Deployment
+controller's next sync and the budget arithmetic behind it. --predict adds
+how long the rollout will take, or why it will stall, from the simulator
+(as 'kubectl rolloutplan simulate' predicts it; --ready-after, --grace,
+--never-ready, --fidelity, --max-work and --svg set what it assumes).
+
+With -o json|yaml each look is printed as one document: the Deployment, the
+time, kubectl's message, whether it is done, and the explanation and
+prediction asked for.`
+
+const example = `  # Watch the rollout of deployment/web until it is done, as kubectl does
+  kubectl rolloutplan status deployment/web
+
+  # One look, with why it waits and how long it will take
+  kubectl rolloutplan status web --watch=false --explain --predict --ready-after 20s
+
+  # The same on a snapshot taken with kubectl get
+  kubectl get deployment,replicasets,pods -n shop -o yaml > state.yaml
+  kubectl rolloutplan status web -f state.yaml --explain`
+
+type options struct {
+	env      *rolloutio.Env
+	target   rolloutio.Target
+	out      rolloutio.Output
+	world    predict.World
+	revision int64
+	watch    bool
+	timeout  time.Duration
+	explain  bool
+	predict  bool
+	cmd      *cobra.Command
 }
 
-func run(args []string, stdin io.Reader, stdout, stderr io.Writer, clock func() time.Time) int {
-	c := rolloutio.NewCommand("status", "[deployment/NAME] [flags]", `Prints what 'kubectl rollout status --watch=false' prints for the Deployment
-in a cluster state ('kubectl get deployment,replicasets,pods -o json' or -o yaml).
---explain adds why the rollout waits, --predict how long it will take (as
-'kubectl-rolloutplan simulate' predicts it; -ready-after, -grace, -never-ready,
--fidelity, -max-work and -svg set its world model).`,
-		`Exit codes (kubectl's): 0 the rollout is done or still in progress (one look,
-as --watch=false), 1 kubectl's errors (revision mismatch, progress deadline
-exceeded), unreadable input or a failed prediction; 2 bad flags or arguments.
-A predicted stall is printed; it does not change the exit code.`, stderr)
-	fs, t := c.FlagSet, &c.Target
-	revision := fs.Int64("revision", 0, "require this `revision`: a Deployment at another one is an error (0: any)")
-	explain := fs.Bool("explain", false, "after kubectl's line, say why the rollout waits: the controller's next sync and the budget arithmetic behind it")
-	nowFlag := fs.String("now", "", "the controller's clock for --explain and the start of --predict, RFC 3339 (default: now)")
-	predictFlag := fs.Bool("predict", false, "after kubectl's line, predict how long the rollout will take (or why it will stall): the simulator from this state, under the world-model flags below")
-	var w predict.World
-	w.AddFlags(fs)
-	if code, stop := c.Parse(args, stdout); stop {
-		return code
+// NewCommand returns the status subcommand.
+func NewCommand(env *rolloutio.Env) *cobra.Command {
+	o := &options{env: env}
+	cmd := &cobra.Command{
+		Use:               "status (NAME | deployment/NAME) [flags]",
+		Short:             "Show the status of a rollout, why it waits and how long it will take",
+		Long:              long,
+		Example:           example,
+		ValidArgsFunction: o.target.Complete(env),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.cmd = cmd
+			return o.run(args)
+		},
 	}
-	if err := w.Validate(); err != nil {
-		return rolloutio.BadFlag(fs, err)
+	fs := cmd.Flags()
+	o.target.AddFlags(fs, rolloutio.WithNow|rolloutio.WithSelector)
+	o.out.AddFlag(fs)
+	fs.Int64Var(&o.revision, "revision", 0, "Pin to a specific revision for showing its status; a Deployment at another one is an error (0: any)")
+	fs.BoolVarP(&o.watch, "watch", "w", true, "Watch the status of the rollout until it is done (live cluster only)")
+	fs.DurationVar(&o.timeout, "timeout", 0, "The length of time to wait before ending the watch, zero means never (e.g. 1s, 2m, 3h)")
+	fs.BoolVar(&o.explain, "explain", false, "After kubectl's line, say why the rollout waits: the controller's next sync and its arithmetic")
+	fs.BoolVar(&o.predict, "predict", false, "After kubectl's line, predict how long the rollout will take, or why it will stall")
+	o.world.AddFlags(fs)
+	rolloutio.CompleteOutput(cmd)
+	return cmd
+}
+
+func (o *options) run(args []string) error {
+	if err := o.target.Prepare(o.env, args); err != nil {
+		return err
 	}
-	if err := rolloutio.CheckRevision(*revision); err != nil {
-		return rolloutio.Fail(stderr, err)
+	if err := o.world.Validate(); err != nil {
+		return &rolloutio.UsageError{Err: err}
 	}
-	now, err := rolloutio.ParseNow(*nowFlag, clock)
-	if err != nil {
-		return rolloutio.BadFlag(fs, err)
+	if err := o.out.Validate(); err != nil {
+		return err
 	}
-	s, err := t.Read(stdin, stderr, "status", now)
-	if err != nil {
-		return rolloutio.Fail(stderr, err)
+	if o.timeout < 0 {
+		return rolloutio.Usagef("--timeout %s: must not be negative", o.timeout)
 	}
-	msg, _, statusErr := rollout.Status(s.Deployment, *revision)
-	fmt.Fprint(stdout, msg)
-	if *explain {
-		if err := explainSync(stdout, s.Apps); err != nil {
-			return rolloutio.Fail(stderr, err)
+	fs := o.cmd.Flags()
+	for _, name := range []string{"ready-after", "grace", "never-ready", "fidelity", "max-work", "svg"} {
+		if fs.Changed(name) && !o.predict {
+			return rolloutio.Usagef("--%s sets what --predict assumes: add --predict", name)
 		}
 	}
-	if *predictFlag {
-		p, err := predict.Run(s.Apps, w)
+	if o.target.Live() {
+		if !o.watch && fs.Changed("timeout") {
+			return rolloutio.Usagef("--timeout applies to --watch only")
+		}
+	} else {
+		if o.watch && fs.Changed("watch") {
+			return rolloutio.Usagef("--watch: a snapshot (-f) cannot be watched; it is one look, as --watch=false")
+		}
+		if fs.Changed("timeout") {
+			return rolloutio.Usagef("--timeout applies to watching the live cluster, not to a snapshot (-f)")
+		}
+	}
+	// kubectl checks the revision after the flags, and ends with its error.
+	if err := rolloutio.CheckRevision(o.revision); err != nil {
+		return err
+	}
+	src, err := o.target.Open(o.env, "status")
+	if err != nil {
+		return err
+	}
+	refs, err := src.Refs()
+	if err != nil {
+		return err
+	}
+	// Each Deployment in turn, as kubectl visits them.
+	for i, ref := range refs {
+		st, err := src.Get(ref, o.need())
 		if err != nil {
-			return rolloutio.Fail(stderr, fmt.Errorf("predict: %w", err))
+			return err
 		}
-		// The assumptions first: a prediction is only as good as them.
-		p.WriteHeader(stdout)
-		p.WriteVerdict(stdout)
-		if err := p.WriteChart(stdout); err != nil {
-			return rolloutio.Fail(stderr, fmt.Errorf("predict: %w", err))
+		if i == 0 && (o.explain || o.predict) {
+			st.Time.Print(o.env.ErrOut)
+		}
+		done, err := o.look(st)
+		if err != nil {
+			return err
+		}
+		if done || !src.Live() || !o.watch {
+			continue
+		}
+		if err := o.watchRollout(src, st); err != nil {
+			return err
 		}
 	}
-	if statusErr != nil {
-		return rolloutio.Fail(stderr, statusErr)
+	return nil
+}
+
+func (o *options) need() rolloutio.Need {
+	if o.explain || o.predict {
+		return rolloutio.NeedReplicaSets | rolloutio.NeedPods
 	}
 	return 0
 }
 
-// explainSync plans the controller's next sync of the state and prints its
-// writes and notes with the numbers behind them.
-func explainSync(w io.Writer, s appsv1.State) error {
+// Look is one look as -o json|yaml prints it.
+type Look struct {
+	Deployment  string                `json:"deployment"`
+	Time        *time.Time            `json:"time,omitempty"`
+	Message     string                `json:"message,omitempty"`
+	Done        bool                  `json:"done"`
+	Error       string                `json:"error,omitempty"`
+	Explanation *Explanation          `json:"explanation,omitempty"`
+	Prediction  *predict.Summary      `json:"prediction,omitempty"`
+	Revision    string                `json:"revision,omitempty"`
+	Status      apps.DeploymentStatus `json:"status"`
+}
+
+// look prints kubectl's line for st and what --explain and --predict add,
+// and returns whether the rollout is done, or kubectl's error.
+func (o *options) look(st *rolloutio.State) (bool, error) {
+	msg, done, statusErr := rollout.Status(st.Deployment, o.revision)
+	w := o.env.Out
+	var doc *Look
+	if o.out.Structured() {
+		doc = &Look{Deployment: st.Ref.String(), Message: strings.TrimSuffix(msg, "\n"), Done: done,
+			Revision: st.Apps.Deployment.Annotations["deployment.kubernetes.io/revision"], Status: st.Apps.Deployment.Status}
+		if statusErr != nil {
+			doc.Error = statusErr.Error()
+		}
+		if o.explain || o.predict {
+			at := st.Apps.Now.UTC()
+			doc.Time = &at
+		}
+		w = io.Discard
+	}
+	fmt.Fprint(w, msg)
+	if o.explain {
+		e, err := Explain(st.Apps)
+		if err != nil {
+			return false, err
+		}
+		e.Write(w)
+		if doc != nil {
+			doc.Explanation = &e
+		}
+	}
+	if o.predict {
+		p, err := predict.Run(st.Apps, o.world)
+		if err != nil {
+			return false, fmt.Errorf("predict: %w", err)
+		}
+		// The assumptions first: a prediction is only as good as them.
+		p.WriteHeader(w)
+		p.WriteVerdict(w)
+		if err := p.WriteChart(o.env.ErrOut); err != nil {
+			return false, fmt.Errorf("predict: %w", err)
+		}
+		if doc != nil {
+			s := p.Summarize()
+			doc.Prediction = &s
+		}
+	}
+	if doc != nil {
+		if err := o.out.Print(o.env.Out, doc); err != nil {
+			return false, err
+		}
+	}
+	return done, statusErr
+}
+
+// watchRollout watches the Deployment as kubectl rollout status does
+// (an informer on the one object, until the status viewer says done, the
+// object is deleted or --timeout passes), printing a look at every event.
+func (o *options) watchRollout(src *rolloutio.Source, first *rolloutio.State) error {
+	ns, name := first.Ref.Namespace, first.Ref.Name
+	client := src.Client()
+	fieldSelector := fields.OneTermEqualSelector("metadata.name", name).String()
+	parent := o.env.Context
+	if parent == nil {
+		parent = o.cmd.Context()
+	}
+	lw := &cache.ListWatch{
+		ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
+			opts.FieldSelector = fieldSelector
+			return client.AppsV1().Deployments(ns).List(ctx, opts)
+		},
+		WatchFuncWithContext: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+			opts.FieldSelector = fieldSelector
+			return client.AppsV1().Deployments(ns).Watch(ctx, opts)
+		},
+	}
+	ctx, cancel := watchtools.ContextWithOptionalTimeout(parent, o.timeout)
+	defer cancel()
+	seen := first.Apps.Deployment.ResourceVersion
+	// The client says whether it streams the initial list in a watch (a
+	// fake clientset does not).
+	_, err := watchtools.UntilWithSync(ctx, cache.ToListWatcherWithWatchListSemantics(lw, client), &apps.Deployment{}, nil, func(e watch.Event) (bool, error) {
+		switch e.Type {
+		case watch.Added, watch.Modified:
+			d, ok := e.Object.(*apps.Deployment)
+			if !ok || d.Name != name || d.Namespace != ns {
+				return false, nil
+			}
+			// The first look was printed from the same object.
+			if d.ResourceVersion == seen {
+				return false, nil
+			}
+			seen = ""
+			// The status viewer reads the object of the event, as kubectl's.
+			st, err := src.Refresh(d.DeepCopy(), o.need())
+			if err != nil {
+				return false, err
+			}
+			return o.look(st)
+		case watch.Deleted:
+			// As kubectl: abort rather than silently watch a new object.
+			return true, errors.New("object has been deleted")
+		default:
+			return true, fmt.Errorf("internal error: unexpected event %#v", e)
+		}
+	})
+	return err
+}
+
+// Explanation is why the rollout waits: the Deployment controller's next
+// sync.
+type Explanation struct {
+	Time   time.Time `json:"time"`
+	Writes []Write   `json:"writes"`
+	Notes  []string  `json:"notes,omitempty"`
+	// SyncError is the error the sync ends with.
+	SyncError string `json:"syncError,omitempty"`
+	// RequeueAfter is when the controller checks the progress deadline
+	// again.
+	RequeueAfter string `json:"requeueAfter,omitempty"`
+}
+
+// Write is one write of the next sync.
+type Write struct {
+	Kind     string `json:"kind"`
+	Object   string `json:"object"`
+	Reason   string `json:"reason"`
+	Conflict bool   `json:"conflict,omitempty"`
+}
+
+// Explain plans the controller's next sync of s.
+func Explain(s appsv1.State) (Explanation, error) {
 	_, p, err := appsv1.Sync(s)
 	var syncErr *plan.SyncError
 	if err != nil && !errors.As(err, &syncErr) {
-		return fmt.Errorf("explain: planning the next sync: %w", err)
+		return Explanation{}, fmt.Errorf("explain: planning the next sync: %w", err)
 	}
-	fmt.Fprintf(w, "Why: the Deployment controller's next sync (at %s)", s.Now.UTC().Format(time.RFC3339))
-	if len(p.Actions) == 0 {
+	e := Explanation{Time: s.Now.UTC()}
+	for _, a := range p.Actions {
+		e.Writes = append(e.Writes, Write{Kind: string(writeKind(a.Kind)), Object: a.Object.Namespace + "/" + a.Object.Name, Reason: reasonLine(a.Reason), Conflict: a.Conflict})
+	}
+	for _, n := range p.Notes {
+		e.Notes = append(e.Notes, reasonLine(n))
+	}
+	if syncErr != nil {
+		e.SyncError = syncErr.Message
+	}
+	if p.Requeue.Kind == plan.RequeueAfter {
+		e.RequeueAfter = p.Requeue.After.String()
+	}
+	return e, nil
+}
+
+// Write prints the explanation as text.
+func (e Explanation) Write(w io.Writer) {
+	fmt.Fprintf(w, "Why: the Deployment controller's next sync (at %s)", e.Time.Format(time.RFC3339))
+	if len(e.Writes) == 0 {
 		fmt.Fprintln(w, " writes nothing.")
 	} else {
 		fmt.Fprintln(w, " writes:")
-		for _, a := range p.Actions {
-			fmt.Fprintf(w, "  - %s %s/%s", writeKind(a.Kind), a.Object.Namespace, a.Object.Name)
+		for _, a := range e.Writes {
+			fmt.Fprintf(w, "  - %s %s", a.Kind, a.Object)
 			if a.Conflict {
 				fmt.Fprint(w, " (rejected with a conflict by a real API server)")
 			}
-			fmt.Fprintf(w, "\n    %s\n", reasonLine(a.Reason))
+			fmt.Fprintf(w, "\n    %s\n", a.Reason)
 		}
 	}
-	if len(p.Notes) > 0 {
+	if len(e.Notes) > 0 {
 		fmt.Fprintln(w, "and notes:")
-		for _, n := range p.Notes {
-			fmt.Fprintf(w, "  - %s\n", reasonLine(n))
+		for _, n := range e.Notes {
+			fmt.Fprintf(w, "  - %s\n", n)
 		}
 	}
-	if syncErr != nil {
-		fmt.Fprintf(w, "The sync ends with the error: %s\n", syncErr.Message)
+	if e.SyncError != "" {
+		fmt.Fprintf(w, "The sync ends with the error: %s\n", e.SyncError)
 	}
-	if p.Requeue.Kind == plan.RequeueAfter {
-		fmt.Fprintf(w, "The controller checks the progress deadline again in %s.\n", p.Requeue.After)
+	if e.RequeueAfter != "" {
+		fmt.Fprintf(w, "The controller checks the progress deadline again in %s.\n", e.RequeueAfter)
 	}
-	return nil
 }
 
 // writeKind names an action by the write request upstream sends for it, as

@@ -1,10 +1,10 @@
 package status
 
 import (
+	"encoding/json"
 	"os"
 	"strings"
 	"testing"
-	"time"
 
 	"sigs.k8s.io/yaml"
 
@@ -15,7 +15,7 @@ import (
 // The expected lines are kubectl v0.36.3's, recorded for the same states in
 // the kubectl-views conformance file (cases s1-0006, s1-0029, s1-0131).
 func TestStatus(t *testing.T) {
-	clitest.Run(t, Run, []clitest.Case{
+	clitest.Run(t, NewCommand, []clitest.Case{
 		{Name: "pending", Args: []string{"-f", clitest.Data + "rollout.json"},
 			Stdout: "Waiting for deployment \"api\" rollout to finish: 1 old replicas are pending termination...\n"},
 		{Name: "pending, yaml", Args: []string{"deployment/api", "-f", clitest.Data + "rollout.yaml"},
@@ -31,34 +31,52 @@ func TestStatus(t *testing.T) {
 		{Name: "negative revision", Args: []string{"--revision=-1"}, Code: 1,
 			Stderr: "error: revision must be a positive integer: -1\n"},
 		{Name: "bad now", Args: []string{"--now=soon"}, Code: 2, StderrContains: "--now \"soon\""},
-		{Name: "bad flag", Args: []string{"--watch"}, Code: 2, StderrContains: "flag provided but not defined: -watch"},
-		{Name: "bad ready-after", Args: []string{"--predict", "--ready-after=-1s"}, Code: 2, StderrContains: "-ready-after -1s: out of range 0s to 8760h"},
-		{Name: "bad fidelity", Args: []string{"--predict", "--fidelity=all"}, Code: 2, StderrContains: `-fidelity "all": want pods or counts`},
-		{Name: "bad max-input", Args: []string{"--max-input=0"}, Code: 2, StderrContains: "-max-input 0: out of range 1 to 9223372036854775806\nUsage: kubectl-rolloutplan status"},
-		{Name: "help", Args: []string{"-h"}, StdoutContains: "Usage: kubectl-rolloutplan status"},
-		{Name: "neither list nor case", Stdin: "apiVersion: v1", Code: 1,
-			Stderr: "error: the input is neither a List (no \"items\") nor a conformance Case (no \"deployment\")\n"},
+		// One line, ending with where to look, for every usage error.
+		{Name: "bad flag", Args: []string{"--no-such-flag"}, Code: 2, Stderr: "error: unknown flag: --no-such-flag. See 'kubectl rolloutplan status --help'.\n"},
+		{Name: "bad ready-after", Args: []string{"--predict", "--ready-after=-1s"}, Code: 2,
+			Stderr: "error: --ready-after -1s: out of range 0s to 8760h. See 'kubectl rolloutplan status --help'.\n"},
+		{Name: "bad fidelity", Args: []string{"--predict", "--fidelity=all"}, Code: 2, StderrContains: `--fidelity "all": want pods or counts`},
+		{Name: "world flag without --predict", Args: []string{"--ready-after=1s", "-f", clitest.Data + "rollout.json"}, Code: 2,
+			StderrContains: "--ready-after sets what --predict assumes: add --predict"},
+		{Name: "bad max-input", Args: []string{"--max-input=0"}, Code: 2,
+			Stderr: "error: --max-input 0: out of range 1 to 9223372036854775806. See 'kubectl rolloutplan status --help'.\n"},
+		{Name: "bad output", Args: []string{"-o", "wide"}, Code: 2, StderrContains: `--output "wide": want json or yaml`},
+		{Name: "help", Args: []string{"-h"}, StdoutContains: "kubectl rolloutplan status (NAME | deployment/NAME) [flags]"},
+		{Name: "not an object", Args: []string{"-f", "-"}, Stdin: "apiVersion: v1", Code: 1,
+			Stderr: "error: the input is not a Kubernetes object or List: it has no \"kind\"\n"},
+		// A snapshot is one look: --watch=false, typed out of habit, is
+		// accepted; --watch and --timeout are refused rather than ignored.
+		{Name: "watch=false on a snapshot", Args: []string{"--watch=false", "-f", clitest.Data + "rollout.json"},
+			Stdout: "Waiting for deployment \"api\" rollout to finish: 1 old replicas are pending termination...\n"},
+		{Name: "watch on a snapshot", Args: []string{"--watch", "-f", clitest.Data + "rollout.json"}, Code: 2,
+			StderrContains: "--watch: a snapshot (-f) cannot be watched"},
+		{Name: "timeout on a snapshot", Args: []string{"--timeout=1m", "-f", clitest.Data + "rollout.json"}, Code: 2,
+			StderrContains: "--timeout applies to watching the live cluster"},
+		// The Kubernetes documentation's manifest, as kubectl sees it right
+		// after kubectl apply: created at generation 1, not yet observed.
+		{Name: "nginx-deployment.yaml", Args: []string{"-f", clitest.Data + "nginx-deployment.yaml"},
+			Stdout: "Waiting for deployment spec update to be observed...\n"},
 		{Name: "unknown deployment", Args: []string{"web", "-f", clitest.Data + "rollout.json"}, Code: 1,
 			StderrContains: `no such deployment: "web"`},
 	})
 }
 
 func TestStatusExplain(t *testing.T) {
-	var out, errOut strings.Builder
-	at := func() time.Time { return time.Date(2025, 6, 19, 4, 19, 56, 0, time.UTC) }
-	code := run([]string{"--explain", "-f", clitest.Data + "deadline.json"}, strings.NewReader(""), &out, &errOut, at)
-	if code != 1 || errOut.String() != "error: deployment \"payments\" exceeded its progress deadline\n" {
-		t.Fatalf("exit %d, stderr %q", code, errOut.String())
+	code, out, errOut := clitest.Exec(t, NewCommand, clitest.Options{}, "", "--explain", "-f", clitest.Data+"deadline.json")
+	// The time is the latest the snapshot holds, and is said.
+	if code != 1 || errOut != "Time: 2025-06-19T04:20:26Z (the latest timestamp in the snapshot; --now sets another)\n"+
+		"error: deployment \"payments\" exceeded its progress deadline\n" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
-	// The state's own clock: the controller scales the new ReplicaSet up by
-	// the surge budget, replicas 81 + maxSurge 1 − total 21 = 61.
+	// The controller scales the new ReplicaSet up by the surge budget,
+	// replicas 81 + maxSurge 1 − total 21 = 61.
 	for _, want := range []string{
-		"Why: the Deployment controller's next sync (at 2025-06-19T04:19:56Z) writes:",
+		"Why: the Deployment controller's next sync (at 2025-06-19T04:20:26Z) writes:",
 		"UpdateReplicaSet prod/payments-5687bd7fbb",
 		"replicas 81 + maxSurge 1 − total 21",
 	} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("explanation lacks %q:\n%s", want, out.String())
+		if !strings.Contains(out, want) {
+			t.Errorf("explanation lacks %q:\n%s", want, out)
 		}
 	}
 }
@@ -68,13 +86,13 @@ func TestStatusExplain(t *testing.T) {
 // the recorded completion 4 syncs later, at 10:00:10, JSON and YAML alike.
 func TestStatusPredict(t *testing.T) {
 	const state = "../simulate/testdata/nginx-mid.json"
-	var simOut, simErr strings.Builder
-	if code := simulate.Run([]string{"-f", state, "-now", "2025-03-01T10:00:06Z"}, strings.NewReader(""), &simOut, &simErr); code != 0 {
-		t.Fatalf("simulate: exit %d, %s", code, simErr.String())
+	code, simOut, simErr := clitest.Exec(t, simulate.NewCommand, clitest.Options{}, "", "-f", state, "--now", "2025-03-01T10:00:06Z")
+	if code != 0 {
+		t.Fatalf("simulate: exit %d, %s", code, simErr)
 	}
 	const verdict = "prediction: the rollout completes in 4s (at 2025-03-01T10:00:10Z), after 4 syncs\n"
-	if !strings.Contains(simOut.String(), verdict) {
-		t.Fatalf("simulate printed\n%s", simOut.String())
+	if !strings.Contains(simOut, verdict) {
+		t.Fatalf("simulate printed\n%s", simOut)
 	}
 	list, err := os.ReadFile(state)
 	if err != nil {
@@ -88,17 +106,40 @@ func TestStatusPredict(t *testing.T) {
 	header := func(fidelity string) string {
 		return "Deployment default/nginx at 2025-03-01T10:00:06Z: 3 replicas, RollingUpdate maxSurge 25% maxUnavailable 25%; pods ready 0s after creation (" + fidelity + " fidelity)\n"
 	}
-	if !strings.HasPrefix(simOut.String(), header("pods")) {
-		t.Fatalf("simulate's header differs:\n%s", simOut.String())
+	if !strings.HasPrefix(simOut, header("pods")) {
+		t.Fatalf("simulate's header differs:\n%s", simOut)
 	}
-	clitest.Run(t, Run, []clitest.Case{
-		{Name: "json", Args: []string{"--predict", "--now=2025-03-01T10:00:06Z", "-f", state}, Stdout: kubectl + header("pods") + verdict},
-		{Name: "yaml", Args: []string{"nginx", "--predict", "--now=2025-03-01T10:00:06Z"}, Stdin: string(y), Stdout: kubectl + header("pods") + verdict},
-		{Name: "counts", Args: []string{"--predict", "--fidelity=counts", "--now=2025-03-01T10:00:06Z", "-f", state}, Stdout: kubectl + header("counts") + verdict},
+	const given = "Time: 2025-03-01T10:00:06Z (--now)\n"
+	clitest.Run(t, NewCommand, []clitest.Case{
+		{Name: "json", Args: []string{"--predict", "--now=2025-03-01T10:00:06Z", "-f", state}, Stdout: kubectl + header("pods") + verdict, Stderr: given},
+		{Name: "yaml", Args: []string{"nginx", "--predict", "--now=2025-03-01T10:00:06Z", "-f", "-"}, Stdin: string(y), Stdout: kubectl + header("pods") + verdict, Stderr: given},
+		{Name: "counts", Args: []string{"--predict", "--fidelity=counts", "--now=2025-03-01T10:00:06Z", "-f", state}, Stdout: kubectl + header("counts") + verdict, Stderr: given},
 		// A predicted stall is printed; the exit code stays kubectl's.
-		{Name: "stall", Args: []string{"--predict", "--never-ready", "--now=2025-03-01T10:00:06Z", "-f", state},
+		{Name: "stall", Args: []string{"--predict", "--never-ready", "--now=2025-03-01T10:00:06Z", "-f", state}, Stderr: given,
 			StdoutContains: "pods ready 0s after creation, those of the current template never (pods fidelity)\nprediction: the rollout stalls after 10m3s: Progressing=False/ProgressDeadlineExceeded"},
 		{Name: "work bound", Args: []string{"--predict", "--max-work=1", "--now=2025-03-01T10:00:06Z", "-f", state}, Code: 1,
 			Stdout: kubectl, StderrContains: "error: predict: "},
 	})
+}
+
+// -o json and -o yaml print one document per look, with the explanation
+// and the prediction asked for.
+func TestStatusOutput(t *testing.T) {
+	const state = "../simulate/testdata/nginx-mid.json"
+	code, out, errOut := clitest.Exec(t, NewCommand, clitest.Options{}, "", "-f", state, "--explain", "--predict", "-o", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var look Look
+	if err := json.Unmarshal([]byte(out), &look); err != nil {
+		t.Fatalf("%v:\n%s", err, out)
+	}
+	if look.Deployment != "default/nginx" || look.Done || look.Message != "Waiting for deployment \"nginx\" rollout to finish: 1 out of 3 new replicas have been updated..." ||
+		look.Time == nil || look.Explanation == nil || len(look.Explanation.Writes) == 0 || look.Prediction == nil || !look.Prediction.Completed {
+		t.Errorf("look %+v", look)
+	}
+	code, out, _ = clitest.Exec(t, NewCommand, clitest.Options{}, "", "-f", state, "-o", "yaml")
+	if code != 0 || !strings.HasPrefix(out, "deployment: default/nginx\ndone: false\nmessage: 'Waiting for deployment \"nginx\"") {
+		t.Errorf("yaml: exit %d\n%s", code, out)
+	}
 }

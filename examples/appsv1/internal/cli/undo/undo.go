@@ -1,72 +1,117 @@
-// Package undo is `kubectl-rolloutplan undo`: what `kubectl rollout undo`
-// prints for a Deployment in a given cluster state, and the patch it would
-// send.
+// Package undo is `kubectl rolloutplan undo`: `kubectl rollout undo` for a
+// Deployment. Live, it sends kubectl's patch; on a snapshot it prints what
+// kubectl prints and, with --show-patch, the patch it would send.
 package undo
 
 import (
 	"fmt"
-	"io"
-	"time"
+
+	"github.com/spf13/cobra"
+	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/rolloutplan/rolloutplan/examples/appsv1"
 	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/rolloutio"
 	"github.com/rolloutplan/rolloutplan/model"
 	"github.com/rolloutplan/rolloutplan/plan/rollout"
+	"github.com/rolloutplan/rolloutplan/revision"
 )
 
-// Run runs the subcommand: flags and arguments in args, the state on stdin
-// (or -f), kubectl's output on stdout and stderr. With --show-patch the
-// JSON patch kubectl would send follows on stdout. It returns 0, 1 for
-// kubectl's errors and unreadable input, 2 for bad flags.
-func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	c := rolloutio.NewCommand("undo", "[deployment/NAME] [--to-revision=N] [--dry-run=none|client|server] [flags]", `Prints what 'kubectl rollout undo' prints for the Deployment in a cluster
-state ('kubectl get deployment,replicasets -o json' or -o yaml). Nothing is
-sent anywhere.`,
-		`Exit codes: 0 printed (rolled back or skipped); 1 kubectl's errors (paused, revision
-not found, bad --dry-run value, as kubectl) or unreadable input; 2 bad flags or arguments.`, stderr)
-	fs, t := c.FlagSet, &c.Target
-	toRevision := fs.Int64("to-revision", 0, "the `revision` to roll back to (0: the previous one)")
-	dryRun := fs.String("dry-run", "none", "`none`, client (print the template that would be restored) or server (as none, marked server dry run)")
-	showPatch := fs.Bool("show-patch", false, "also print the JSON patch kubectl would send to the Deployment")
-	if code, stop := c.Parse(args, stdout); stop {
-		return code
+const long = `Rolls a Deployment back to a previous revision, as 'kubectl rollout undo'
+does: live, it sends kubectl's JSON patch (the revision's pod template and
+annotations); on a snapshot (-f) nothing is sent and it prints what kubectl
+would print. Only the ReplicaSets of the Deployment's namespace that it
+controls are revisions, as for kubectl.
+
+--dry-run=client prints the pod template that would be restored;
+--dry-run=server sends the patch as a server dry run; --show-patch prints the
+patch after kubectl's line.`
+
+const example = `  # Roll back to the previous revision
+  kubectl rolloutplan undo deployment/web
+
+  # See revision 3's pod template, then the patch that restores it, without sending it
+  kubectl rolloutplan undo web --to-revision=3 --dry-run=client
+  kubectl rolloutplan undo web --to-revision=3 -f state.yaml --show-patch`
+
+// NewCommand returns the undo subcommand.
+func NewCommand(env *rolloutio.Env) *cobra.Command {
+	var (
+		t          rolloutio.Target
+		toRevision int64
+		dryRun     string
+		showPatch  bool
+	)
+	cmd := &cobra.Command{
+		Use:               "undo (NAME | deployment/NAME) [flags]",
+		Short:             "Undo a previous rollout",
+		Long:              long,
+		Example:           example,
+		ValidArgsFunction: t.Complete(env),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := t.Prepare(env, args); err != nil {
+				return err
+			}
+			d := rolloutio.DryRun(dryRun)
+			if err := d.Validate(); err != nil {
+				return err
+			}
+			src, err := t.Open(env, "undo")
+			if err != nil {
+				return err
+			}
+			refs, err := src.Refs()
+			if err != nil {
+				return err
+			}
+			for _, ref := range refs {
+				s, err := src.Get(ref, rolloutio.NeedReplicaSets)
+				if err != nil {
+					return err
+				}
+				if err := undo(env, src, s, toRevision, d, showPatch); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
 	}
-	switch *dryRun {
-	case "none", "client", "server":
-	default:
-		// kubectl's text, capitalised as kubectl has it.
-		fmt.Fprintf(stderr, "error: Invalid dry-run value (%s). Must be \"none\", \"server\", or \"client\".\n", *dryRun)
-		return 1
-	}
-	s, err := t.Read(stdin, stderr, "undo", time.Time{})
-	if err != nil {
-		return rolloutio.Fail(stderr, err)
-	}
+	fs := cmd.Flags()
+	t.AddFlags(fs, rolloutio.WithSelector)
+	fs.Int64Var(&toRevision, "to-revision", 0, "The revision to roll back to (0: the previous one)")
+	fs.StringVar(&dryRun, "dry-run", "none", "Dry run: none, client (print the pod template that would be restored) or server (send the patch as a server dry run)")
+	fs.BoolVar(&showPatch, "show-patch", false, "Also print the JSON patch kubectl sends to the Deployment")
+	_ = cmd.RegisterFlagCompletionFunc("dry-run", cobra.FixedCompletions([]cobra.Completion{"none", "client", "server"}, cobra.ShellCompDirectiveNoFileComp))
+	return cmd
+}
+
+func undo(env *rolloutio.Env, src *rolloutio.Source, s *rolloutio.State, toRevision int64, dryRun rolloutio.DryRun, showPatch bool) error {
 	d := s.Deployment
 	if _, ok := d.Annotations[model.LastAppliedConfigAnnotation]; ok {
-		fmt.Fprintf(stderr, "Warning: resource deployments/%[1]s was previously managed with '%[3]s apply'. "+
+		fmt.Fprintf(env.ErrOut, "Warning: resource deployments/%[1]s was previously managed with '%[3]s apply'. "+
 			"Rolling back will not update the %[2]s annotation, which may cause unexpected behavior on future '%[3]s apply' operations. "+
 			"Consider using '%[3]s apply' with your previous configuration file instead.\n", d.Name, model.LastAppliedConfigAnnotation, "kubectl")
 	}
-	if *dryRun == "client" {
-		out, err := rollout.UndoDryRun(d, s.ReplicaSets, *toRevision)
+	if dryRun == "client" {
+		out, err := rollout.UndoDryRun(d, s.ReplicaSets, toRevision)
 		if err != nil {
-			return rolloutio.Fail(stderr, err)
+			return err
 		}
-		fmt.Fprintf(stdout, "%s %s (dry run)\n", rolloutio.ObjectName(d), out)
-		return 0
+		fmt.Fprintf(env.Out, "%s %s (dry run)\n", rolloutio.ObjectName(d), out)
+		return nil
 	}
-	r, err := rollout.Undo(d, s.ReplicaSets, *toRevision, appsv1.TemplateJSON)
+	r, err := rollout.Undo(d, s.ReplicaSets, toRevision, appsv1.TemplateJSON)
 	if err != nil {
-		return rolloutio.Fail(stderr, err)
+		return err
 	}
-	suffix := ""
-	if *dryRun == "server" {
-		suffix = " (server dry run)"
+	if r.Patch != nil {
+		if err := src.Patch(s.Ref, types.PatchType(rollout.JSONPatchType), r.Patch, dryRun); err != nil {
+			v, _ := revision.Revision(r.Target.Annotations)
+			return fmt.Errorf("failed restoring revision %d: %v", v, err)
+		}
 	}
-	fmt.Fprintf(stdout, "%s %s%s\n", rolloutio.ObjectName(d), r.Output, suffix)
-	if *showPatch && r.Patch != nil {
-		fmt.Fprintf(stdout, "%s\n", r.Patch)
+	fmt.Fprintf(env.Out, "%s %s%s\n", rolloutio.ObjectName(d), r.Output, dryRun.Suffix())
+	if showPatch && r.Patch != nil {
+		fmt.Fprintf(env.Out, "%s\n", r.Patch)
 	}
-	return 0
+	return nil
 }

@@ -16,7 +16,7 @@ const patchTo1 = `[{"op":"replace","path":"/spec/template","value":{"metadata":{
 
 func TestUndo(t *testing.T) {
 	state := clitest.Data + "rollout.json"
-	clitest.Run(t, Run, []clitest.Case{
+	clitest.Run(t, NewCommand, []clitest.Case{
 		{Name: "previous", Args: []string{"-f", state}, Stdout: "deployment.apps/api rolled back\n"},
 		{Name: "patch", Args: []string{"-f", state, "--to-revision=1", "--show-patch"},
 			Stdout: "deployment.apps/api rolled back\n" + patchTo1 + "\n"},
@@ -39,7 +39,7 @@ func TestUndo(t *testing.T) {
 			Stderr: "error: unable to find specified revision 9 in history\n"},
 		{Name: "bad dry run", Args: []string{"--dry-run=maybe"}, Code: 1,
 			Stderr: "error: Invalid dry-run value (maybe). Must be \"none\", \"server\", or \"client\".\n"},
-		{Name: "last applied", Code: 1,
+		{Name: "last applied", Args: []string{"-f", "-"}, Code: 1,
 			Stdin: `{"kind":"List","items":[{"kind":"Deployment","apiVersion":"apps/v1","metadata":{"name":"web","namespace":"default","annotations":{"kubectl.kubernetes.io/last-applied-configuration":"{}"}},"spec":{"selector":{"matchLabels":{"app":"web"}},"template":{"metadata":{"labels":{"app":"web"}}}}}]}`,
 			Stderr: "Warning: resource deployments/web was previously managed with 'kubectl apply'. Rolling back will not update the kubectl.kubernetes.io/last-applied-configuration annotation, which may cause unexpected behavior on future 'kubectl apply' operations. Consider using 'kubectl apply' with your previous configuration file instead.\n" +
 				"error: no rollout history found for deployment \"web\"\n"},

@@ -1,0 +1,466 @@
+package rolloutio
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	apps "k8s.io/api/apps/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/client-go/kubernetes"
+
+	"github.com/rolloutplan/rolloutplan/examples/appsv1"
+	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/input"
+	"github.com/rolloutplan/rolloutplan/model"
+)
+
+// Source is where a subcommand reads its Deployments: a snapshot or the
+// live cluster.
+type Source struct {
+	env     *Env
+	t       *Target
+	command string
+
+	objs *input.Objects // snapshot
+
+	client kubernetes.Interface // live
+
+	// ns is -n, or live the context's namespace; nsExplicit reports -n.
+	ns         string
+	nsExplicit bool
+
+	reported bool
+	multi    bool
+	manifest *apps.Deployment // of the last snapshot Get
+}
+
+// Ref names one Deployment. In a snapshot, an empty Name is the
+// snapshot's only Deployment (in Namespace, when set).
+type Ref struct{ Namespace, Name string }
+
+func (r Ref) String() string { return r.Namespace + "/" + r.Name }
+
+// Need says what of a Deployment's state a subcommand reads.
+type Need uint8
+
+// What a subcommand needs besides the Deployment.
+const (
+	NeedReplicaSets Need = 1 << iota
+	NeedPods
+)
+
+// State is what a subcommand reads for one Deployment: the apps/v1 state
+// at its time, and the model of the Deployment and its ReplicaSets.
+type State struct {
+	Apps        appsv1.State
+	Deployment  *model.Deployment
+	ReplicaSets []*model.ReplicaSet
+	// Time says how Apps.Now was chosen.
+	Time Time
+	// Ref is the Deployment's namespace and name.
+	Ref Ref
+	// Manifest is the Deployment as written when the snapshot has it as a
+	// manifest (no UID or resourceVersion): Apps.Deployment is then a copy
+	// with the API server's spec defaults filled in.
+	Manifest *apps.Deployment
+}
+
+// Time is the time a subcommand works at and where it comes from.
+type Time struct {
+	At  time.Time
+	Why string
+}
+
+// String is "2025-03-01T10:00:06Z (why)".
+func (t Time) String() string { return t.At.Format(time.RFC3339) + " (" + t.Why + ")" }
+
+// Print writes the time used on w: "Time: 2025-03-01T10:00:06Z (the latest
+// timestamp in the snapshot; --now sets another)".
+func (t Time) Print(w io.Writer) { fmt.Fprintf(w, "Time: %s\n", t) }
+
+// The reasons for a time.
+const (
+	TimeFlag     = "--now"
+	TimeLive     = "now"
+	TimeSnapshot = "the latest timestamp in the snapshot; --now sets another"
+	TimeCase     = "the case's own time; --now sets another"
+	TimeNone     = "now: the snapshot holds no timestamp; --now sets another"
+)
+
+// Live reports the live cluster.
+func (s *Source) Live() bool { return s.client != nil }
+
+// Client is the API client of the live mode (nil for a snapshot).
+func (s *Source) Client() kubernetes.Interface { return s.client }
+
+// defaultNamespaces gives the snapshot's objects without a namespace -n or
+// the context's namespace, as kubectl apply -f does.
+func (s *Source) defaultNamespaces(objs *input.Objects) error {
+	missing := false
+	for _, d := range objs.Deployments {
+		missing = missing || d.Namespace == ""
+	}
+	for _, rs := range objs.ReplicaSets {
+		missing = missing || rs.Namespace == ""
+	}
+	for _, p := range objs.Pods {
+		missing = missing || p.Namespace == ""
+	}
+	if !missing {
+		return nil
+	}
+	ns := s.ns
+	if !s.nsExplicit {
+		var err error
+		if ns, _, err = s.env.Namespace(); err != nil {
+			return err
+		}
+	}
+	for _, d := range objs.Deployments {
+		if d.Namespace == "" {
+			d.Namespace = ns
+		}
+	}
+	for _, rs := range objs.ReplicaSets {
+		if rs.Namespace == "" {
+			rs.Namespace = ns
+		}
+	}
+	for _, p := range objs.Pods {
+		if p.Namespace == "" {
+			p.Namespace = ns
+		}
+	}
+	return nil
+}
+
+// Refs resolves the Target to the Deployments it names: the named one,
+// those -l selects, every one with -A, or (in a snapshot) the only one.
+func (s *Source) Refs() ([]Ref, error) {
+	t := s.t
+	var sel labels.Selector
+	if t.Selector != "" {
+		var err error
+		if sel, err = labels.Parse(t.Selector); err != nil {
+			return nil, Usagef("-l %q: %v", t.Selector, err)
+		}
+	}
+	switch {
+	case t.Name != "":
+		if s.Live() {
+			return []Ref{{s.ns, t.Name}}, nil
+		}
+		return []Ref{{s.snapshotNamespace(), t.Name}}, nil
+	case sel == nil && !t.AllNamespaces:
+		if s.Live() {
+			return nil, Usagef("required resource not specified: give NAME, deployment/NAME or -l SELECTOR")
+		}
+		return []Ref{{Namespace: s.snapshotNamespace()}}, nil
+	}
+	if sel == nil {
+		sel = labels.Everything()
+	}
+	var refs []Ref
+	if s.Live() {
+		list, err := s.client.AppsV1().Deployments(s.ns).List(s.env.ctx(), metav1.ListOptions{LabelSelector: sel.String()})
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range list.Items {
+			if sel.Matches(labels.Set(d.Labels)) {
+				refs = append(refs, Ref{d.Namespace, d.Name})
+			}
+		}
+	} else {
+		for _, d := range s.objs.Deployments {
+			if (s.ns == "" || !s.nsExplicit || d.Namespace == s.ns) && sel.Matches(labels.Set(d.Labels)) {
+				refs = append(refs, Ref{d.Namespace, d.Name})
+			}
+		}
+	}
+	slices.SortFunc(refs, func(a, b Ref) int { return strings.Compare(a.String(), b.String()) })
+	refs = slices.Compact(refs)
+	if len(refs) == 0 {
+		where := "in namespace " + s.ns
+		if t.AllNamespaces || (!s.Live() && !s.nsExplicit) {
+			where = "in any namespace"
+		}
+		if !s.Live() {
+			where += " of the snapshot"
+		}
+		if t.Selector != "" {
+			return nil, fmt.Errorf("no Deployments match -l %s %s", t.Selector, where)
+		}
+		return nil, fmt.Errorf("no Deployments %s", where)
+	}
+	s.multi = len(refs) > 1
+	return refs, nil
+}
+
+// snapshotNamespace is the namespace a snapshot's Deployment is looked up
+// in: -n when given, else any (the objects carry their own).
+func (s *Source) snapshotNamespace() string {
+	if s.nsExplicit {
+		return s.ns
+	}
+	return ""
+}
+
+// Get reads the state of one Deployment: the Deployment, and what need
+// asks for (the ReplicaSets of its namespace, its Pods), at the time the
+// clock rule gives.
+func (s *Source) Get(ref Ref, need Need) (*State, error) {
+	var (
+		st  appsv1.State
+		tm  Time
+		err error
+	)
+	s.manifest = nil
+	if s.Live() {
+		st, tm, err = s.getLive(ref, need)
+	} else {
+		st, tm, err = s.getSnapshot(ref, need)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return s.model(st, tm)
+}
+
+// model converts st to the model.
+func (s *Source) model(st appsv1.State, tm Time) (*State, error) {
+	d, err := appsv1.DeploymentToModel(st.Deployment)
+	if err != nil {
+		return nil, fmt.Errorf("deployment %q: %w", st.Deployment.Name, err)
+	}
+	out := &State{Apps: st, Deployment: d, Time: tm, Ref: Ref{st.Deployment.Namespace, st.Deployment.Name}, Manifest: s.manifest}
+	for _, rs := range st.ReplicaSets {
+		m, err := appsv1.ReplicaSetToModel(rs)
+		if err != nil {
+			return nil, fmt.Errorf("replicaset %q: %w", rs.Name, err)
+		}
+		out.ReplicaSets = append(out.ReplicaSets, m)
+	}
+	return out, nil
+}
+
+func (s *Source) clock() (time.Time, string) {
+	if !s.t.now.IsZero() {
+		return s.t.now, TimeFlag
+	}
+	if s.Live() {
+		// Whole seconds, the resolution of the API's timestamps: the
+		// durations derived from it read as the controller's.
+		return s.env.Now().Truncate(time.Second), TimeLive
+	}
+	return time.Time{}, ""
+}
+
+func (s *Source) getLive(ref Ref, need Need) (appsv1.State, Time, error) {
+	d, err := s.client.AppsV1().Deployments(ref.Namespace).Get(s.env.ctx(), ref.Name, metav1.GetOptions{})
+	if err != nil {
+		return appsv1.State{}, Time{}, err
+	}
+	return s.liveState(d, need)
+}
+
+// Refresh is Get for a Deployment the caller read from the live cluster
+// (the object of a watch event): it reads what need asks for besides.
+func (s *Source) Refresh(d *apps.Deployment, need Need) (*State, error) {
+	st, tm, err := s.liveState(d, need)
+	if err != nil {
+		return nil, err
+	}
+	return s.model(st, tm)
+}
+
+func (s *Source) liveState(d *apps.Deployment, need Need) (appsv1.State, Time, error) {
+	ctx := s.env.ctx()
+	d.SetGroupVersionKind(apps.SchemeGroupVersion.WithKind("Deployment"))
+	now, why := s.clock()
+	st := appsv1.State{Now: now, Deployment: d}
+	if need&NeedReplicaSets != 0 {
+		// Every ReplicaSet of the namespace, as the controller lists them:
+		// it adopts orphans its selector matches and releases owned ones it
+		// no longer matches.
+		list, err := s.client.AppsV1().ReplicaSets(d.Namespace).List(ctx, metav1.ListOptions{})
+		if err != nil {
+			return appsv1.State{}, Time{}, err
+		}
+		for i := range list.Items {
+			rs := &list.Items[i]
+			if rs.Namespace != d.Namespace {
+				continue
+			}
+			rs.SetGroupVersionKind(apps.SchemeGroupVersion.WithKind("ReplicaSet"))
+			st.ReplicaSets = append(st.ReplicaSets, rs)
+		}
+	}
+	if need&NeedPods != 0 && d.Spec.Selector != nil {
+		sel, err := metav1.LabelSelectorAsSelector(d.Spec.Selector)
+		if err != nil {
+			return appsv1.State{}, Time{}, fmt.Errorf("deployment %q: spec.selector: %w", d.Name, err)
+		}
+		list, err := s.client.CoreV1().Pods(d.Namespace).List(ctx, metav1.ListOptions{LabelSelector: sel.String()})
+		if err != nil {
+			return appsv1.State{}, Time{}, err
+		}
+		for i := range list.Items {
+			if p := &list.Items[i]; p.Namespace == d.Namespace && sel.Matches(labels.Set(p.Labels)) {
+				st.Pods = append(st.Pods, p)
+			}
+		}
+	}
+	return st, Time{At: now, Why: why}, nil
+}
+
+func (s *Source) getSnapshot(ref Ref, need Need) (appsv1.State, Time, error) {
+	now, why := s.clock()
+	st, ignored, err := s.objs.Select(input.Selector{Deployment: ref.Name, Namespace: ref.Namespace, Now: now, Latest: true})
+	if err != nil {
+		return appsv1.State{}, Time{}, err
+	}
+	if !s.reported {
+		s.reported = true
+		if s.multi {
+			ignored = s.objs.Ignored
+		}
+		input.Report(s.env.ErrOut, s.command, ignored)
+	}
+	switch {
+	case why != "":
+	case s.objs.Case && now.IsZero() && !s.objs.Now.IsZero():
+		why = TimeCase
+	case st.Now.IsZero():
+		st.Now, why = s.env.Now(), TimeNone
+	default:
+		why = TimeSnapshot
+	}
+	d := st.Deployment
+	if need&NeedReplicaSets != 0 && len(st.ReplicaSets) == 0 && fromServer(d) && d.Status.ObservedGeneration > 0 {
+		return appsv1.State{}, Time{}, fmt.Errorf("the snapshot has deployment %q as the cluster returned it but none of its ReplicaSets; %s needs them: give 'kubectl get deployment,replicasets,pods -n %s -o yaml'",
+			d.Name, s.command, d.Namespace)
+	}
+	if !fromServer(d) {
+		s.manifest = d
+		st.Deployment = withDefaults(d)
+	}
+	return st, Time{At: st.Now, Why: why}, nil
+}
+
+// fromServer reports an object read from an API server (it has a UID or a
+// resourceVersion), as opposed to a manifest.
+func fromServer(d *apps.Deployment) bool {
+	return d.UID != "" || d.ResourceVersion != ""
+}
+
+// ManifestUID is the UID a manifest's Deployment is given, standing for
+// the one the API server assigns when it is created: the controller's
+// writes name their owner by UID.
+const ManifestUID = "uid-assigned-by-the-api-server"
+
+// withDefaults returns a copy of a manifest's Deployment as the API server
+// would create it: ManifestUID, and the spec defaults of apps/v1 (replicas
+// 1, strategy RollingUpdate with maxSurge and maxUnavailable 25 %,
+// revisionHistoryLimit 10, progressDeadlineSeconds 600). The pod template
+// is left as written.
+func withDefaults(d *apps.Deployment) *apps.Deployment {
+	d = d.DeepCopy()
+	if d.UID == "" {
+		d.UID = ManifestUID
+	}
+	if d.Generation == 0 {
+		d.Generation = 1
+	}
+	s := &d.Spec
+	if s.Replicas == nil {
+		s.Replicas = new(int32(model.DefaultReplicas))
+	}
+	if s.Strategy.Type == "" {
+		s.Strategy.Type = apps.RollingUpdateDeploymentStrategyType
+	}
+	if s.Strategy.Type == apps.RollingUpdateDeploymentStrategyType {
+		if s.Strategy.RollingUpdate == nil {
+			s.Strategy.RollingUpdate = &apps.RollingUpdateDeployment{}
+		}
+		ru := s.Strategy.RollingUpdate
+		if ru.MaxUnavailable == nil {
+			ru.MaxUnavailable = new(intstr.FromString(model.DefaultMaxUnavailable))
+		}
+		if ru.MaxSurge == nil {
+			ru.MaxSurge = new(intstr.FromString(model.DefaultMaxSurge))
+		}
+	}
+	if s.RevisionHistoryLimit == nil {
+		s.RevisionHistoryLimit = new(int32(model.DefaultRevisionHistoryLimit))
+	}
+	if s.ProgressDeadlineSeconds == nil {
+		s.ProgressDeadlineSeconds = new(int32(model.DefaultProgressDeadlineSeconds))
+	}
+	return d
+}
+
+// ObjectName is how kubectl names a Deployment in its output:
+// deployment.apps/NAME.
+func ObjectName(d *model.Deployment) string { return "deployment.apps/" + d.Name }
+
+// Refused is kubectl's refusal of an operation on Deployment d: "error:
+// deployments.apps "NAME" REASON".
+func Refused(d *model.Deployment, err error) error {
+	return fmt.Errorf("deployments.apps %q %v", d.Name, err)
+}
+
+// CheckRevision refuses a negative --revision with kubectl's error.
+func CheckRevision(revision int64) error {
+	if revision < 0 {
+		return fmt.Errorf("revision must be a positive integer: %v", revision)
+	}
+	return nil
+}
+
+// DryRun is the --dry-run flag of the subcommands that change a
+// Deployment: none, client or server, as kubectl's.
+type DryRun string
+
+// Validate refuses any other value with kubectl's error.
+func (d DryRun) Validate() error {
+	switch d {
+	case "none", "client", "server":
+		return nil
+	}
+	// kubectl's text, capitalised as kubectl has it.
+	//lint:ignore ST1005 kubectl's message, byte for byte
+	return fmt.Errorf("Invalid dry-run value (%s). Must be \"none\", \"server\", or \"client\".", string(d))
+}
+
+// Suffix is what kubectl's printer adds after its message: " (dry run)",
+// " (server dry run)" or nothing.
+func (d DryRun) Suffix() string {
+	switch d {
+	case "client":
+		return " (dry run)"
+	case "server":
+		return " (server dry run)"
+	}
+	return ""
+}
+
+// Patch sends a patch of patchType to the live Deployment ref, unless d is
+// a client dry run (a server dry run is sent as one). On a snapshot it
+// does nothing: a snapshot is never written.
+func (s *Source) Patch(ref Ref, patchType types.PatchType, patch []byte, d DryRun) error {
+	if !s.Live() || d == "client" {
+		return nil
+	}
+	opts := metav1.PatchOptions{}
+	if d == "server" {
+		opts.DryRun = []string{metav1.DryRunAll}
+	}
+	_, err := s.client.AppsV1().Deployments(ref.Namespace).Patch(s.env.ctx(), ref.Name, patchType, patch, opts)
+	return err
+}
