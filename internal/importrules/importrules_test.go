@@ -30,7 +30,7 @@ var direct = map[string][]string{
 	"plan/replicaset":          {"plan"},
 	"plan/statefulset":         {"plan"},
 	"plan/daemonset":           {"plan/replicaset"},
-	"plan/plantest":            {"plan/replicaset"},
+	"plan/plantest":            {"plan/replicaset", "plan/statefulset"},
 	"plan/plantest/gen":        {"plan/plantest"},
 	"plan/sim":                 {"plan/plantest", "plan/inmemory"},
 	"plan/rollout":             {"plan/sim"},

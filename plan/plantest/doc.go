@@ -1,7 +1,8 @@
 // Package plantest helps test code that plans or applies rollouts: [Check],
 // which reports every violation of the rollout invariants I1–I9 in one
-// planned sync, [CheckDeterminism], and [Epoch], the clock the generators
-// build around. The rapid generators of valid states live in the
+// planned sync, [CheckDeterminism], their StatefulSet counterparts
+// [CheckStatefulSet] (S1–S7) and [CheckStatefulSetDeterminism], and
+// [Epoch], the clock the generators build around. The rapid generators of valid states live in the
 // sub-package gen, so that importing plantest (or the simulator, which uses
 // it) never registers rapid's command-line flags. The in-memory API server
 // that applies plans the way the real one would is
@@ -35,4 +36,39 @@
 //   - I8: collisionCount never decreases.
 //   - I9: a paused Deployment gets no new ReplicaSet and no rollout step;
 //     Recreate starts no new pod while old pods run.
+//
+// # StatefulSets
+//
+// The guarantees of a StatefulSet (the seed's "Deployment and Scaling
+// Guarantees", "Rolling Updates" and "Partitions", and upstream's
+// maxUnavailable), for one planned sync of package plan/statefulset. A pod
+// is healthy when it is Running and Ready, available after minReadySeconds,
+// and not being deleted; "replicas" are the ordinals [start,
+// start+spec.replicas), and indices count from start.
+//
+//   - S1: OrderedReady creates a pod only when every replica below it is
+//     healthy, and at most one per sync: it never starts web-2 before web-0
+//     and web-1 are Running and Ready.
+//   - S2: the rolling update never deletes a pod below the partition, nor one
+//     already at the update revision, nor any under OnDelete; a pod is
+//     created at the current revision below the partition and at the update
+//     revision from it up.
+//   - S3: with the MaxUnavailableStatefulSet gate on, the rolling update's
+//     deletions never take the unavailable replicas above maxUnavailable;
+//     with it off, a sync deletes at most one pod for the update. Under
+//     OrderedReady the update deletes only while every replica is healthy.
+//   - S4: scaling is monotonic: scale-down deletes only pods outside the
+//     replicas, and under OrderedReady one per sync, the highest such pod,
+//     only while every replica is healthy (web-1 goes only after web-2 is
+//     gone, and only while web-0 is Running and Ready).
+//   - S5: liveness; a property of a whole simulation: a rolling update whose
+//     pods become ready completes within a bound, see package sim
+//     (RunStatefulSet).
+//   - S6: the same state, in any slice order, gives the same plan
+//     ([CheckStatefulSetDeterminism]).
+//   - S7: identity: pods are created only under their names
+//     "<set>-<ordinal>", at ordinals of the replicas no pod holds; a pod is
+//     deleted at most once, never while being deleted, and only when it
+//     failed (or succeeded), lies outside the replicas or is replaced by the
+//     rolling update; a set being deleted gets no pod writes.
 package plantest

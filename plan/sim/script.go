@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 	"time"
 
 	"github.com/rolloutplan/rolloutplan/model"
@@ -81,16 +82,31 @@ const (
 	SetStrategy ActionKind = "SetStrategy"
 	// AnnotateRollback sets the legacy rollback annotation to Revision.
 	AnnotateRollback ActionKind = "AnnotateRollback"
+	// SetPartition sets a StatefulSet's
+	// spec.updateStrategy.rollingUpdate.partition to Partition.
+	SetPartition ActionKind = "SetPartition"
+	// DeletePod deletes the pod named Pod, as kubectl delete pod does: the
+	// StatefulSet controller re-creates it (OnDelete updates a pod this way;
+	// a pod stuck in a broken OrderedReady rollout is freed this way).
+	DeletePod ActionKind = "DeletePod"
 )
 
-// Action is one user action. Only the fields of its Kind are read.
+// Action is one user action. Only the fields of its Kind are read. A
+// Deployment takes every kind but SetPartition and DeletePod; a
+// StatefulSet every kind but PauseRollout, ResumeRollout (kubectl refuses
+// them) and AnnotateRollback.
 type Action struct {
 	Kind           ActionKind
 	Spec           string             // SetTemplateSpec
 	Replicas       int32              // ScaleTo
 	Revision       int64              // UndoRollout, AnnotateRollback
-	MaxSurge       *model.IntOrString // SetStrategy
+	MaxSurge       *model.IntOrString // SetStrategy (Deployments)
 	MaxUnavailable *model.IntOrString // SetStrategy
+	// UpdateStrategy, when set, is the StatefulSet update strategy type
+	// SetStrategy writes (RollingUpdate or OnDelete).
+	UpdateStrategy model.StatefulSetUpdateStrategyType
+	Partition      int32  // SetPartition
+	Pod            string // DeletePod: the pod's name
 	// Description, when set, is how the trace shows the action, e.g.
 	// "image nginx:1.16.1" for a SetTemplateSpec.
 	Description string
@@ -113,9 +129,19 @@ func (a Action) String() string {
 	case UndoRollout:
 		return fmt.Sprintf("rollout undo --to-revision=%d", a.Revision)
 	case SetStrategy:
+		if a.UpdateStrategy != "" {
+			if a.UpdateStrategy != model.RollingUpdateStatefulSetStrategyType {
+				return "set updateStrategy " + string(a.UpdateStrategy)
+			}
+			return fmt.Sprintf("set updateStrategy RollingUpdate maxUnavailable=%s", str(a.MaxUnavailable))
+		}
 		return fmt.Sprintf("set maxSurge=%s maxUnavailable=%s", str(a.MaxSurge), str(a.MaxUnavailable))
 	case AnnotateRollback:
 		return fmt.Sprintf("annotate %s=%d", model.RollbackToAnnotation, a.Revision)
+	case SetPartition:
+		return fmt.Sprintf("set partition %d", a.Partition)
+	case DeletePod:
+		return "delete pod " + a.Pod
 	}
 	return string(a.Kind)
 }
@@ -181,4 +207,82 @@ func (a Action) apply(c *inmemory.Cluster) error {
 	}
 	c.UpdateDeploymentSpec(spec, annotations)
 	return nil
+}
+
+// scheduler fires a script's events in order, at their times or on the
+// rollout's conditions; the Deployment and StatefulSet runners share it.
+type scheduler struct {
+	start       time.Time // the clock at the first sync
+	script      []Event   // the events not fired yet
+	wasComplete bool      // the rollout was complete after the previous sync
+	wasStalled  bool      // the previous sync reached a fixed point short of completion
+}
+
+// newScheduler checks a script and returns its scheduler.
+func newScheduler(start time.Time, script []Event) (scheduler, error) {
+	s := scheduler{start: start, script: slices.Clone(script)}
+	for i, ev := range s.script {
+		if ev.When < AtTime || ev.When > WhenSettled {
+			return s, fmt.Errorf("sim: Config.Script[%d].When: unknown trigger %d", i, ev.When)
+		}
+		if ev.When == AtTime && ev.At < 0 {
+			return s, fmt.Errorf("sim: Config.Script[%d].At: %s is before the start", i, ev.At)
+		}
+	}
+	return s, nil
+}
+
+// due reports whether ev fires at a sync at now.
+func (s *scheduler) due(ev Event, now time.Time) bool {
+	switch ev.When {
+	case WhenComplete:
+		return s.wasComplete
+	case WhenStalled:
+		return s.wasStalled
+	case WhenSettled:
+		return s.wasComplete || s.wasStalled
+	}
+	return !now.Before(s.start.Add(ev.At))
+}
+
+// fire applies the events due at now, in order, with apply, and returns
+// how the trace shows them and whether one took effect. An action the
+// user's client refuses (apply returns an error wrapping errRefused) is
+// shown with its error and the script goes on; any other error ends it.
+func (s *scheduler) fire(now time.Time, apply func(Action) error) (done []string, applied bool, err error) {
+	for len(s.script) > 0 && s.due(s.script[0], now) {
+		ev := s.script[0]
+		s.script = s.script[1:]
+		// Conditions hold for the first event only: the next one waits for
+		// the rollout this one starts.
+		s.wasComplete, s.wasStalled = false, false
+		if err := apply(ev.Action); errors.Is(err, errRefused) {
+			done = append(done, err.Error())
+			continue
+		} else if err != nil {
+			return nil, false, err
+		}
+		done = append(done, ev.Action.String())
+		applied = true
+	}
+	return done, applied, nil
+}
+
+// wake returns when to sync after a sync at now that changed nothing:
+// world is when something happens by itself (zero: never), next is the
+// sync after now; an event of the script that is due by then, or that fires
+// at a time before world, comes first. Zero means a fixed point.
+func (s *scheduler) wake(world, next time.Time) time.Time {
+	if len(s.script) == 0 {
+		return world
+	}
+	switch ev := s.script[0]; {
+	case s.due(ev, next):
+		return next
+	case ev.When == AtTime:
+		if at := s.start.Add(ev.At); world.IsZero() || at.Before(world) {
+			return at
+		}
+	}
+	return world
 }

@@ -57,18 +57,16 @@ func Run(cfg Config) (*Trace, error) {
 func newRNG(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15)) }
 
 type runner struct {
-	cfg         Config
-	cluster     inmemory.Cluster
-	world       world
-	rng         *rand.Rand
-	interval    time.Duration
-	script      []Event
-	trace       Trace
-	prev        map[string]model.ReplicaSetStatus // statuses seen by the previous sync
-	userAt      int                               // sync of the last user action, -1 if none
-	userTime    time.Time
-	wasComplete bool // the rollout was complete after the previous sync
-	wasStalled  bool // the previous sync reached a fixed point short of completion
+	cfg      Config
+	cluster  inmemory.Cluster
+	world    world
+	rng      *rand.Rand
+	interval time.Duration
+	scheduler
+	trace    Trace
+	prev     map[string]model.ReplicaSetStatus // statuses seen by the previous sync
+	userAt   int                               // sync of the last user action, -1 if none
+	userTime time.Time
 
 	// Scratch reused by every sync, so that a long simulation allocates
 	// per sync only what the planner and the trace keep.
@@ -109,15 +107,11 @@ func newRunner(cfg Config) (*runner, error) {
 	}
 	r.rng = newRNG(cfg.World.Seed)
 	r.cluster = inmemory.Cluster{Deployment: d, ReplicaSets: rss, Pods: slices.Clone(cfg.Pods)}
-	r.script = slices.Clone(cfg.Script)
-	for i, ev := range r.script {
-		if ev.When < AtTime || ev.When > WhenSettled {
-			return nil, fmt.Errorf("sim: Config.Script[%d].When: unknown trigger %d", i, ev.When)
-		}
-		if ev.When == AtTime && ev.At < 0 {
-			return nil, fmt.Errorf("sim: Config.Script[%d].At: %s is before the start", i, ev.At)
-		}
+	sched, err := newScheduler(cfg.Start, cfg.Script)
+	if err != nil {
+		return nil, err
 	}
+	r.scheduler = sched
 	switch cfg.Fidelity {
 	case Counts:
 		r.world = countAdapter{newCountWorld(cfg.World, r.rng, rss, cfg.Start)}
@@ -192,16 +186,7 @@ func (r *runner) run() (*Trace, error) {
 		if !changed {
 			wake := r.nextEvent(p, now)
 			r.wasStalled = !complete && wake.IsZero()
-			if len(r.script) > 0 {
-				switch ev := r.script[0]; {
-				case r.due(ev, next):
-					wake = next
-				case ev.When == AtTime:
-					if at := r.cfg.Start.Add(ev.At); wake.IsZero() || at.Before(wake) {
-						wake = at
-					}
-				}
-			}
+			wake = r.wake(wake, next)
 			if wake.IsZero() {
 				r.finish(p)
 				return &r.trace, nil
@@ -225,37 +210,15 @@ func syncError(err error) *plan.SyncError {
 	return se
 }
 
-// due reports whether ev fires at a sync at now.
-func (r *runner) due(ev Event, now time.Time) bool {
-	switch ev.When {
-	case WhenComplete:
-		return r.wasComplete
-	case WhenStalled:
-		return r.wasStalled
-	case WhenSettled:
-		return r.wasComplete || r.wasStalled
-	}
-	return !now.Before(r.cfg.Start.Add(ev.At))
-}
-
 // userActions applies the script events due before this sync, in order. An
 // action resets the summary's measurements: they describe the run from the
 // last user action on.
 func (r *runner) userActions(sync int, now time.Time) ([]string, error) {
-	var done []string
-	for len(r.script) > 0 && r.due(r.script[0], now) {
-		ev := r.script[0]
-		r.script = r.script[1:]
-		// Conditions hold for the first event only: the next one waits for
-		// the rollout this one starts.
-		r.wasComplete, r.wasStalled = false, false
-		if err := ev.Action.apply(&r.cluster); errors.Is(err, errRefused) {
-			done = append(done, err.Error())
-			continue
-		} else if err != nil {
-			return nil, fmt.Errorf("sim: sync %d: %w", sync, err)
-		}
-		done = append(done, ev.Action.String())
+	done, applied, err := r.fire(now, func(a Action) error { return a.apply(&r.cluster) })
+	if err != nil {
+		return nil, fmt.Errorf("sim: sync %d: %w", sync, err)
+	}
+	if applied {
 		r.userAt, r.userTime = sync, now
 		sum := &r.trace.Summary
 		sum.From = now.Sub(r.cfg.Start)

@@ -31,24 +31,82 @@ func (t *Trace) WriteSVG(w io.Writer, title string) error {
 	if n == 0 {
 		return fmt.Errorf("sim: the trace has no steps to draw (Record is RecordSummary?)")
 	}
-	start := t.Steps[0].Time
-	span := t.Steps[n-1].Time.Sub(start)
-	if span <= 0 {
-		span = time.Second
+	c := chart{title: title, n: n, stalled: t.Summary.Stalled, stallReason: t.Summary.StallReason,
+		time:    func(i int) time.Time { return t.Steps[i].Time },
+		user:    func(i int) []string { return t.Steps[i].User },
+		changed: func(i int) bool { return !sameCounts(t.Steps[i-1], t.Steps[i]) },
 	}
 	var names []string
 	seen := map[string]bool{}
-	var maxY int32 = 1
+	c.maxY = 1
 	for _, s := range t.Steps {
 		for _, rs := range s.Sets {
 			if !seen[rs.Name] {
 				seen[rs.Name] = true
 				names = append(names, rs.Name)
 			}
-			maxY = max(maxY, rs.Spec, rs.Active+rs.Terminating)
+			c.maxY = max(c.maxY, rs.Spec, rs.Active+rs.Terminating)
 		}
-		maxY = max(maxY, s.Pods.Pods, s.Replicas)
+		c.maxY = max(c.maxY, s.Pods.Pods, s.Replicas)
 	}
+	for i, name := range names {
+		color := palette[i%len(palette)]
+		find := func(s Step) (ReplicaSetAt, bool) {
+			for _, rs := range s.Sets {
+				if rs.Name == name {
+					return rs, true
+				}
+			}
+			return ReplicaSetAt{}, false
+		}
+		short := shorten(name, 24)
+		c.series = append(c.series,
+			chartSeries{color, "6,4", 1.5, short + " spec", func(i int) (int32, bool) { rs, ok := find(t.Steps[i]); return rs.Spec, ok }},
+			chartSeries{color, "", 3, short + " available", func(i int) (int32, bool) { rs, ok := find(t.Steps[i]); return rs.Available, ok }})
+	}
+	c.series = append(c.series,
+		chartSeries{"#777", "1,3", 2, "pods (incl. terminating)", func(i int) (int32, bool) { return t.Steps[i].Pods.Pods, true }},
+		chartSeries{"#c00", "8,3,2,3", 1.5, "replicas (desired)", func(i int) (int32, bool) { return t.Steps[i].Replicas, true }})
+	return c.write(w)
+}
+
+// chart is a chart of pod counts against simulated time, one point per
+// sync: the Deployment and StatefulSet traces draw theirs with it.
+type chart struct {
+	title string
+	n     int // syncs
+	// maxY is the highest count the chart must show.
+	maxY int32
+	// time, user and changed read sync i: its clock, its user actions,
+	// and (for i > 0) whether a count differs from sync i-1.
+	time    func(i int) time.Time
+	user    func(i int) []string
+	changed func(i int) bool
+	// series are drawn in order, each with a legend entry.
+	series      []chartSeries
+	stalled     bool
+	stallReason string
+}
+
+// chartSeries is one line of a chart, drawn as steps: a value holds until
+// the next sync; a sync without a value leaves a gap.
+type chartSeries struct {
+	color, dash string
+	width       float64
+	label       string
+	value       func(i int) (int32, bool)
+}
+
+// write draws the chart: title, the stalled stretch, axes and grid, the
+// user's actions as labelled vertical red lines, then the series.
+func (c *chart) write(w io.Writer) error {
+	n := c.n
+	start := c.time(0)
+	span := c.time(n - 1).Sub(start)
+	if span <= 0 {
+		span = time.Second
+	}
+	maxY := c.maxY
 	yTicks := ticks(maxY + maxY/10 + 1) // headroom above the highest line
 	maxY = max(maxY, yTicks[len(yTicks)-1])
 	plotW, plotH := float64(chartWidth-chartLeft-chartRight), float64(chartHeight-chartTop-chartBottom)
@@ -60,22 +118,22 @@ func (t *Trace) WriteSVG(w io.Writer, title string) error {
 	ew.printf(`<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="DejaVu Sans, Arial, sans-serif" font-size="12">`+"\n",
 		chartWidth, chartHeight, chartWidth, chartHeight)
 	ew.printf(`<rect width="100%%" height="100%%" fill="white"/>` + "\n")
-	ew.printf(`<text x="%d" y="24" font-size="16" font-weight="bold">%s</text>`+"\n", chartLeft, html.EscapeString(title))
+	ew.printf(`<text x="%d" y="24" font-size="16" font-weight="bold">%s</text>`+"\n", chartLeft, html.EscapeString(c.title))
 
 	// The stalled stretch: from the last sync that changed a size or a pod
 	// count to the end.
-	if t.Summary.Stalled {
+	if c.stalled {
 		from := start
 		for i := 1; i < n; i++ {
-			if !sameCounts(t.Steps[i-1], t.Steps[i]) {
-				from = t.Steps[i].Time
+			if c.changed(i) {
+				from = c.time(i)
 			}
 		}
 		x0 := x(from)
 		ew.printf(`<rect x="%.1f" y="%d" width="%.1f" height="%.1f" fill="#fbe3e3"/>`+"\n", x0, chartTop, max(right-x0, 2), plotH)
 		ew.printf(`<text x="%.1f" y="%d" fill="#a00" font-weight="bold" text-anchor="middle">STALLED: no change since %s</text>`+"\n",
 			(x0+right)/2, chartTop+16, clock(from.Sub(start)))
-		ew.printf(`<text x="%d" y="%d" fill="#a00" font-size="11">stalled: %s</text>`+"\n", chartLeft, chartHeight-8, html.EscapeString(shorten(t.Summary.StallReason, 150)))
+		ew.printf(`<text x="%d" y="%d" fill="#a00" font-size="11">stalled: %s</text>`+"\n", chartLeft, chartHeight-8, html.EscapeString(shorten(c.stallReason, 150)))
 	}
 
 	// Axes, grid and labels.
@@ -96,35 +154,35 @@ func (t *Trace) WriteSVG(w io.Writer, title string) error {
 
 	// User actions.
 	marks := 0
-	for _, s := range t.Steps {
-		if len(s.User) == 0 {
+	for i := range n {
+		user := c.user(i)
+		if len(user) == 0 {
 			continue
 		}
-		px := x(s.Time)
+		px := x(c.time(i))
 		ew.printf(`<line x1="%.1f" x2="%.1f" y1="%d" y2="%.1f" stroke="#c00" stroke-width="1.5" stroke-dasharray="3,3"/>`+"\n", px, px, chartTop, bottom)
-		ew.printf(`<text x="%.1f" y="%d" fill="#c00" font-size="11">▼ %s</text>`+"\n", px+3, chartTop-4-12*(marks%2), html.EscapeString(shorten(strings.Join(s.User, ", "), 70)))
+		ew.printf(`<text x="%.1f" y="%d" fill="#c00" font-size="11">▼ %s</text>`+"\n", px+3, chartTop-4-12*(marks%2), html.EscapeString(shorten(strings.Join(user, ", "), 70)))
 		marks++
 	}
 
 	// Series, drawn as steps.
-	legend := 0
-	series := func(color, dash string, width float64, label string, value func(Step) (int32, bool)) {
+	for legend, sr := range c.series {
 		var pts []string
 		polyline := func() { // draws the points so far, if any
 			if len(pts) > 0 {
-				ew.printf(`<polyline fill="none" stroke="%s" stroke-width="%g" stroke-dasharray="%s" points="%s"/>`+"\n", color, width, dash, strings.Join(pts, " "))
+				ew.printf(`<polyline fill="none" stroke="%s" stroke-width="%g" stroke-dasharray="%s" points="%s"/>`+"\n", sr.color, sr.width, sr.dash, strings.Join(pts, " "))
 				pts = nil
 			}
 		}
 		var last float64
 		have := false
-		for _, s := range t.Steps {
-			v, ok := value(s)
+		for i := range n {
+			v, ok := sr.value(i)
 			if !ok {
 				have = false
 				continue
 			}
-			px, py := x(s.Time), y(v)
+			px, py := x(c.time(i)), y(v)
 			if have {
 				pts = append(pts, fmt.Sprintf("%.1f,%.1f", px, last))
 			} else {
@@ -137,25 +195,8 @@ func (t *Trace) WriteSVG(w io.Writer, title string) error {
 		ly := chartTop + 8 + 18*legend
 		lx := chartWidth - chartRight + 14
 		ew.printf(`<line x1="%d" x2="%d" y1="%d" y2="%d" stroke="%s" stroke-width="%g" stroke-dasharray="%s"/><text x="%d" y="%d">%s</text>`+"\n",
-			lx, lx+26, ly, ly, color, width, dash, lx+32, ly+4, html.EscapeString(label))
-		legend++
+			lx, lx+26, ly, ly, sr.color, sr.width, sr.dash, lx+32, ly+4, html.EscapeString(sr.label))
 	}
-	for i, name := range names {
-		color := palette[i%len(palette)]
-		find := func(s Step) (ReplicaSetAt, bool) {
-			for _, rs := range s.Sets {
-				if rs.Name == name {
-					return rs, true
-				}
-			}
-			return ReplicaSetAt{}, false
-		}
-		short := shorten(name, 24)
-		series(color, "6,4", 1.5, short+" spec", func(s Step) (int32, bool) { rs, ok := find(s); return rs.Spec, ok })
-		series(color, "", 3, short+" available", func(s Step) (int32, bool) { rs, ok := find(s); return rs.Available, ok })
-	}
-	series("#777", "1,3", 2, "pods (incl. terminating)", func(s Step) (int32, bool) { return s.Pods.Pods, true })
-	series("#c00", "8,3,2,3", 1.5, "replicas (desired)", func(s Step) (int32, bool) { return s.Replicas, true })
 	ew.printf("</svg>\n")
 	return ew.err
 }

@@ -7,6 +7,8 @@
 // To start: inside rapid.Check, draw a whole planner input with
 // gen.State(maxReplicas, maxSets).Draw(t, "state") and pass it to plan.Sync;
 // [EdgeState] draws states near the int32 limits and other edges.
+// [StatefulSetState] draws the input of the StatefulSet planner
+// (statefulset.Sync), to check with plantest.CheckStatefulSet.
 package gen
 
 import (

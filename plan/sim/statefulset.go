@@ -1,0 +1,592 @@
+package sim
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/rolloutplan/rolloutplan/model"
+	"github.com/rolloutplan/rolloutplan/plan"
+	"github.com/rolloutplan/rolloutplan/plan/plantest"
+	"github.com/rolloutplan/rolloutplan/plan/statefulset"
+)
+
+// StatefulSetConfig describes one simulation of a StatefulSet.
+type StatefulSetConfig struct {
+	// StatefulSet is the starting set; it is defaulted with
+	// model.DefaultStatefulSet. It needs a name, a UID, a selector and a
+	// template; an empty namespace means "default" and generation 0 means 1.
+	StatefulSet *model.StatefulSet
+	// Pods, ControllerRevisions and Claims are the starting namespace
+	// (optional), such as a live cluster's. Ready pods stay ready, the
+	// others become ready World.ReadyAfter after their creation (at Start at
+	// the earliest), deleted ones go World.TerminationGrace after their
+	// deletion timestamp.
+	Pods                []*model.Pod
+	ControllerRevisions []*model.ControllerRevision
+	Claims              []*model.PersistentVolumeClaim
+	// Start is the clock at the first sync; the zero value means
+	// 2026-01-01T00:00:00Z.
+	Start time.Time
+	// SyncInterval is the time between a sync that changed something and the
+	// next one; zero means one second.
+	SyncInterval time.Duration
+	// Script holds the user's actions, each applied just before a sync. A
+	// StatefulSet takes SetTemplateSpec, ScaleTo, SetPartition, SetStrategy
+	// (with Action.UpdateStrategy), UndoRollout and DeletePod; PauseRollout
+	// and ResumeRollout are refused, as kubectl refuses them.
+	Script []Event
+	// World models pods: ReadyAfter, NeverReady, FailureRate,
+	// TerminationGrace and Seed (Nodes is not read).
+	World World
+	// EvictionRate is the probability, per sync, that a Ready pod ends in
+	// phase Failed (evicted, its node lost): the controller deletes it and
+	// creates it again.
+	EvictionRate float64
+	// MaxUnavailable turns the MaxUnavailableStatefulSet feature gate on
+	// (off in v1.36): it is passed to the planner after PlanOptions and to
+	// the invariant checker, so set it here rather than in PlanOptions.
+	MaxUnavailable bool
+	// PlanOptions are passed to every statefulset.Sync.
+	PlanOptions []statefulset.Option
+	// MaxSyncs bounds the simulation; zero means 100 000 + 8·replicas.
+	MaxSyncs int
+	// Record chooses how much the trace keeps.
+	Record Record
+	// Check runs plantest.CheckStatefulSet on every sync and records
+	// violations.
+	Check bool
+}
+
+// StatefulSetTrace is the record of a StatefulSet simulation.
+type StatefulSetTrace struct {
+	// Steps holds one entry per sync (unless Config.Record is
+	// RecordSummary).
+	Steps []StatefulSetStep `json:"steps,omitempty"`
+	// Summary sums the run up as for a Deployment; Writes counts the
+	// writes applied and Conflicts those the API server rejects (a create
+	// whose name is taken, a status with a negative count).
+	Summary Summary `json:"summary"`
+}
+
+// StatefulSetStep is one sync: the user actions before it, what the
+// planner decided and why, and the namespace right after the writes.
+type StatefulSetStep struct {
+	Sync int       `json:"sync"`
+	Time time.Time `json:"time"`
+	// User lists the script actions applied before this sync.
+	User []string `json:"user,omitempty"`
+	// Kubelet lists what the stand-in kubelet and garbage collector did
+	// since the previous sync: "web-2 Running and Ready", "web-1 gone".
+	Kubelet []string `json:"kubelet,omitempty"`
+	// Writes are the plan's writes with whether each was applied.
+	Writes []StatefulSetWrite `json:"writes,omitempty"`
+	Events []plan.Event       `json:"events,omitempty"`
+	Notes  []plan.Reason      `json:"notes,omitempty"`
+	Err    string             `json:"error,omitempty"`
+	// Revisions are the set's ControllerRevisions with their pods, oldest
+	// revision number first; a revision some pod names but that no longer
+	// exists comes last, with number 0.
+	Revisions []RevisionAt `json:"revisions"`
+	// Replicas is the set's spec.replicas after the sync.
+	Replicas int32     `json:"replicas"`
+	Pods     PodCounts `json:"pods"`
+	// Ordinals shows the pods by ordinal, from spec.ordinals.start to the
+	// highest of the replicas and the pods: each pod's revision letter
+	// (RevisionAt.Letter), upper case when Running and Ready, lower case
+	// when not; "-" a pod being deleted, "!" a failed or succeeded one,
+	// "." no pod. At most 64 ordinals are shown, then "…".
+	Ordinals string `json:"ordinals"`
+	// CurrentRevision and UpdateRevision are the set's stored status.
+	CurrentRevision string               `json:"currentRevision,omitempty"`
+	UpdateRevision  string               `json:"updateRevision,omitempty"`
+	Violations      []plantest.Violation `json:"violations,omitempty"`
+}
+
+// RevisionAt is one ControllerRevision after a sync, with the set's pods
+// at it (by their controller-revision-hash label), counted from the
+// modelled pods.
+type RevisionAt struct {
+	Name string `json:"name"`
+	// Letter names the revision in StatefulSetStep.Ordinals and the
+	// timeline: A for the first revision the simulation saw, B for the
+	// next, and so on.
+	Letter   string `json:"letter"`
+	Revision int64  `json:"revision"`
+	Current  bool   `json:"current,omitempty"`
+	Update   bool   `json:"update,omitempty"`
+	// Active counts its pods that are not being deleted (failed ones
+	// included); Ready and Available are among those; Terminating counts
+	// its pods being deleted.
+	Active      int32 `json:"active"`
+	Ready       int32 `json:"ready"`
+	Available   int32 `json:"available"`
+	Terminating int32 `json:"terminating"`
+}
+
+// StatefulSetWrite is one write of a StatefulSet plan, as the trace keeps
+// it.
+type StatefulSetWrite struct {
+	Kind statefulset.ActionKind `json:"kind"`
+	Name string                 `json:"name"`
+	// Applied reports that the namespace took the write; Conflict that the
+	// API server rejects it (Action.Error or Action.Invalid).
+	Applied  bool        `json:"applied"`
+	Conflict bool        `json:"conflict,omitempty"`
+	Reason   plan.Reason `json:"reason"`
+}
+
+// RunStatefulSet simulates cfg and returns its trace: the StatefulSet
+// planner (package plan/statefulset) syncs the set again and again, its
+// writes are applied to a modelled namespace, and a stand-in kubelet starts,
+// fails and removes pods, until the rollout completes or stalls. It fails
+// on an invalid configuration or when the planner rejects a state.
+func RunStatefulSet(cfg StatefulSetConfig) (*StatefulSetTrace, error) {
+	r, err := newStatefulSetRunner(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return r.run()
+}
+
+type stsRunner struct {
+	cfg StatefulSetConfig
+	scheduler
+	ns       stsNamespace
+	kubelet  *kubelet
+	rng      *rand.Rand
+	interval time.Duration
+	opts     []statefulset.Option
+	trace    StatefulSetTrace
+	userAt   int // sync of the last user action, -1 if none
+	userTime time.Time
+	letters  map[string]string // revision letters by revision name
+}
+
+func newStatefulSetRunner(cfg StatefulSetConfig) (*stsRunner, error) {
+	if cfg.StatefulSet == nil {
+		return nil, errors.New("sim: StatefulSetConfig.StatefulSet is nil")
+	}
+	set := cfg.StatefulSet.DeepCopy()
+	if set.Namespace == "" {
+		set.Namespace = "default"
+	}
+	if set.Generation == 0 {
+		set.Generation = 1
+	}
+	set = model.DefaultStatefulSet(set)
+	if cfg.Start.IsZero() {
+		cfg.Start = defaultStart
+	}
+	r := &stsRunner{cfg: cfg, interval: cfg.SyncInterval, userAt: -1, letters: map[string]string{}}
+	if r.interval <= 0 {
+		r.interval = time.Second
+	}
+	if r.cfg.MaxSyncs <= 0 {
+		r.cfg.MaxSyncs = 100_000 + 8*int(set.SpecReplicas())
+	}
+	start := statefulset.State{StatefulSet: set, Pods: cfg.Pods, ControllerRevisions: cfg.ControllerRevisions, Claims: cfg.Claims, Now: cfg.Start}
+	if err := start.Validate(); err != nil {
+		return nil, fmt.Errorf("sim: starting state: %w", err)
+	}
+	r.ns.set = set
+	for _, p := range cfg.Pods {
+		r.ns.pods = put(r.ns.pods, p.DeepCopy())
+	}
+	for _, c := range cfg.ControllerRevisions {
+		r.ns.revisions = put(r.ns.revisions, c.DeepCopy())
+	}
+	for _, c := range cfg.Claims {
+		r.ns.claims = put(r.ns.claims, c.DeepCopy())
+	}
+	sched, err := newScheduler(cfg.Start, cfg.Script)
+	if err != nil {
+		return nil, err
+	}
+	r.scheduler = sched
+	r.rng = newRNG(cfg.World.Seed)
+	r.kubelet = newKubelet(cfg.World, cfg.EvictionRate, r.rng, &r.ns, cfg.Start)
+	r.kubelet.log = cfg.Record != RecordSummary
+	r.opts = append(slices.Clone(cfg.PlanOptions), statefulset.WithMaxUnavailable(cfg.MaxUnavailable))
+	return r, nil
+}
+
+func (r *stsRunner) run() (*StatefulSetTrace, error) {
+	now := r.cfg.Start
+	sum := &r.trace.Summary
+	sum.MinAvailable = -1
+	var last statefulset.Plan
+	for sync := 0; sync < r.cfg.MaxSyncs; sync++ {
+		version := r.ns.version
+		user, err := r.userActions(sync, now)
+		if err != nil {
+			return nil, err
+		}
+		changed := r.kubelet.advance(&r.ns, now)
+
+		state := r.ns.state(now)
+		p, err := statefulset.Sync(state, r.opts...)
+		var failed *statefulset.SyncError
+		if err != nil && !errors.As(err, &failed) {
+			return nil, fmt.Errorf("sim: sync %d: the planner rejected the state: %w", sync, err)
+		}
+		var violations []plantest.Violation
+		if r.cfg.Check {
+			violations = plantest.CheckStatefulSet(state, p, plantest.StatefulSetGates{MaxUnavailable: r.cfg.MaxUnavailable})
+		}
+		writes, rejected, err := r.applyPlan(p, now)
+		if err != nil {
+			return nil, fmt.Errorf("sim: sync %d: %w", sync, err)
+		}
+		// A sync that ends with an error or had a write rejected is
+		// retried by the controller's rate limiter.
+		changed = changed || r.ns.version != version || len(user) > 0 || failed != nil || rejected
+		complete := r.record(sync, now, user, p, failed, writes, violations)
+		last = p
+
+		next := now.Add(r.interval)
+		r.wasComplete, r.wasStalled = complete, false
+		if !changed {
+			wake := r.nextEvent(p, now)
+			r.wasStalled = !complete && wake.IsZero()
+			wake = r.wake(wake, next)
+			if wake.IsZero() {
+				r.finish(p)
+				return &r.trace, nil
+			}
+			next = wake
+		}
+		now = next
+	}
+	r.finish(last)
+	sum.Stalled = !sum.Completed
+	if sum.Stalled {
+		sum.StallReason = fmt.Sprintf("no fixed point within %d syncs", r.cfg.MaxSyncs)
+	}
+	return &r.trace, nil
+}
+
+// userActions applies the script events due before this sync, in order. An
+// action resets the summary's measurements: they describe the run from the
+// last user action on.
+func (r *stsRunner) userActions(sync int, now time.Time) ([]string, error) {
+	done, applied, err := r.fire(now, func(a Action) error { return a.applyToStatefulSet(&r.ns, now) })
+	if err != nil {
+		return nil, fmt.Errorf("sim: sync %d: %w", sync, err)
+	}
+	if applied {
+		r.userAt, r.userTime = sync, now
+		sum := &r.trace.Summary
+		sum.From = now.Sub(r.cfg.Start)
+		sum.PeakPods, sum.PeakActive, sum.MinAvailable = 0, 0, -1
+	}
+	return done, nil
+}
+
+// applyPlan applies the plan's writes the API server accepts, in order, and
+// reports whether it rejected one.
+func (r *stsRunner) applyPlan(p statefulset.Plan, now time.Time) (writes []StatefulSetWrite, rejected bool, err error) {
+	steps := r.cfg.Record != RecordSummary
+	if steps {
+		writes = make([]StatefulSetWrite, 0, len(p.Actions))
+	}
+	for _, a := range p.Actions {
+		w := StatefulSetWrite{Kind: a.Kind, Name: a.Object.Name, Conflict: a.Rejected(), Reason: a.Reason}
+		if !w.Conflict {
+			err := r.ns.apply(a, now)
+			var refused errNotApplied
+			if err != nil && !errors.As(err, &refused) {
+				return nil, false, err
+			}
+			w.Applied = err == nil
+		}
+		if w.Applied {
+			r.trace.Summary.Writes++
+		} else {
+			rejected = true
+		}
+		if w.Conflict {
+			r.trace.Summary.Conflicts++
+		}
+		if steps {
+			writes = append(writes, w)
+		}
+	}
+	return writes, rejected, nil
+}
+
+// nextEvent is when something happens by itself: a pod transition or the
+// planner's requeue; zero when nothing will.
+func (r *stsRunner) nextEvent(p statefulset.Plan, now time.Time) time.Time {
+	next := r.kubelet.next(&r.ns, now)
+	var requeue time.Time
+	switch p.Requeue.Kind {
+	case plan.RequeueAfter:
+		requeue = now.Add(p.Requeue.After)
+	case plan.RequeueRateLimited:
+		requeue = now.Add(r.interval)
+	}
+	if !requeue.IsZero() && (next.IsZero() || requeue.Before(next)) {
+		next = requeue
+	}
+	return next
+}
+
+// setPods returns the pods the set controls.
+func (r *stsRunner) setPods() []*model.Pod {
+	var out []*model.Pod
+	for _, p := range r.ns.pods {
+		if p.IsControlledBy(r.ns.set.UID) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// letter returns the letter of a revision, assigning the next one to a
+// revision seen for the first time.
+func (r *stsRunner) letter(name string) string {
+	if l, ok := r.letters[name]; ok {
+		return l
+	}
+	n := len(r.letters)
+	l := "#"
+	if n < 26 {
+		l = string(rune('A' + n))
+	}
+	r.letters[name] = l
+	return l
+}
+
+// healthyPod is what OrderedReady waits for: Running and Ready, available
+// at now, not being deleted.
+func healthyPod(p *model.Pod, minReadySeconds int32, now time.Time) bool {
+	return p.DeletionTimestamp == nil && p.Status.Phase == model.PodRunning && model.IsPodReady(p) && model.IsPodAvailable(p, minReadySeconds, now)
+}
+
+// record keeps the sync in the trace and the summary and reports whether the
+// rollout is complete after it.
+func (r *stsRunner) record(sync int, now time.Time, user []string, p statefulset.Plan, failed *statefulset.SyncError, writes []StatefulSetWrite, violations []plantest.Violation) bool {
+	sum := &r.trace.Summary
+	sum.Syncs = sync + 1
+	sum.Elapsed = now.Sub(r.cfg.Start)
+	for _, v := range violations {
+		if v.Quirk != "" {
+			sum.Quirks++
+		} else {
+			sum.Violations++
+		}
+	}
+	set := r.ns.set
+	pods := r.setPods()
+	minReady := set.Spec.MinReadySeconds
+	var c PodCounts
+	for _, q := range pods {
+		switch {
+		case q.DeletionTimestamp != nil:
+			c.Terminating++
+		default:
+			c.Active++
+			if q.Status.Phase == model.PodRunning && model.IsPodReady(q) {
+				c.Ready++
+				if model.IsPodAvailable(q, minReady, now) {
+					c.Available++
+				}
+			}
+		}
+	}
+	c.Pods = c.Active + c.Terminating
+	c.Unavailable = max(0, set.SpecReplicas()-c.Available)
+	sum.PeakPods = max(sum.PeakPods, c.Pods)
+	sum.PeakActive = max(sum.PeakActive, c.Active)
+	if sum.MinAvailable < 0 || c.Available < sum.MinAvailable {
+		sum.MinAvailable = c.Available
+	}
+	complete := r.complete(pods, now)
+	if complete && len(r.script) == 0 && !sum.Completed {
+		sum.Completed = true
+		sum.CompletedSyncs = sync - max(r.userAt, 0)
+		sum.CompletedAfter = now.Sub(r.userTimeOrStart())
+	}
+	if !complete {
+		sum.Completed = false
+	}
+	if r.cfg.Record == RecordSummary {
+		return complete
+	}
+	step := StatefulSetStep{
+		Sync: sync, Time: now, User: user, Kubelet: r.kubelet.events, Writes: writes, Events: p.Events, Notes: p.Notes, Violations: violations,
+		Replicas: set.SpecReplicas(), Pods: c, CurrentRevision: set.Status.CurrentRevision, UpdateRevision: set.Status.UpdateRevision,
+	}
+	if failed != nil {
+		step.Err = failed.Message
+	}
+	step.Revisions = r.revisionsAt(pods, now)
+	step.Ordinals = r.ordinals(pods)
+	r.trace.Steps = append(r.trace.Steps, step)
+	return complete
+}
+
+// revisionsAt tallies the pods by revision.
+func (r *stsRunner) revisionsAt(pods []*model.Pod, now time.Time) []RevisionAt {
+	set := r.ns.set
+	var revs []*model.ControllerRevision
+	for _, rv := range r.ns.revisions {
+		if rv.IsControlledBy(set.UID) {
+			revs = append(revs, rv)
+		}
+	}
+	slices.SortFunc(revs, model.CompareRevisions)
+	out := make([]RevisionAt, 0, len(revs))
+	index := map[string]int{}
+	for _, rv := range revs {
+		index[rv.Name] = len(out)
+		out = append(out, RevisionAt{Name: rv.Name, Letter: r.letter(rv.Name), Revision: rv.Revision,
+			Current: rv.Name == set.Status.CurrentRevision, Update: rv.Name == set.Status.UpdateRevision})
+	}
+	for _, q := range pods {
+		name := q.Labels[model.StatefulSetRevisionLabel]
+		i, ok := index[name]
+		if !ok {
+			i = len(out)
+			index[name] = i
+			out = append(out, RevisionAt{Name: name, Letter: r.letter(name),
+				Current: name == set.Status.CurrentRevision, Update: name == set.Status.UpdateRevision})
+		}
+		ra := &out[i]
+		switch {
+		case q.DeletionTimestamp != nil:
+			ra.Terminating++
+		default:
+			ra.Active++
+			if q.Status.Phase == model.PodRunning && model.IsPodReady(q) {
+				ra.Ready++
+				if model.IsPodAvailable(q, set.Spec.MinReadySeconds, now) {
+					ra.Available++
+				}
+			}
+		}
+	}
+	return out
+}
+
+// maxOrdinals is the most ordinals StatefulSetStep.Ordinals shows.
+const maxOrdinals = 64
+
+// ordinals draws the pods by ordinal (see StatefulSetStep.Ordinals).
+func (r *stsRunner) ordinals(pods []*model.Pod) string {
+	set := r.ns.set
+	start := int(set.StartOrdinal())
+	end := start + int(set.SpecReplicas())
+	byOrdinal := map[int]*model.Pod{}
+	for _, q := range pods {
+		if _, o := statefulset.ParseOrdinal(q.Name); o >= start {
+			byOrdinal[o] = q
+			end = max(end, o+1)
+		}
+	}
+	var b strings.Builder
+	for o := start; o < end; o++ {
+		if o-start == maxOrdinals {
+			b.WriteString("…")
+			break
+		}
+		q := byOrdinal[o]
+		switch {
+		case q == nil:
+			b.WriteByte('.')
+		case q.DeletionTimestamp != nil:
+			b.WriteByte('-')
+		case q.IsTerminal():
+			b.WriteByte('!')
+		default:
+			l := r.letter(q.Labels[model.StatefulSetRevisionLabel])
+			if !(q.Status.Phase == model.PodRunning && model.IsPodReady(q)) {
+				l = strings.ToLower(l)
+			}
+			b.WriteString(l)
+		}
+	}
+	return b.String()
+}
+
+// partitionIndex is the lowest index the rolling update replaces: the
+// partition of a RollingUpdate with a rollingUpdate block, else 0.
+func partitionIndex(set *model.StatefulSet) int {
+	if ru := set.Spec.UpdateStrategy.RollingUpdate; set.Spec.UpdateStrategy.Type == model.RollingUpdateStatefulSetStrategyType && ru != nil && ru.Partition != nil {
+		return int(*ru.Partition)
+	}
+	return 0
+}
+
+// complete reports a finished rollout: the status has observed the spec
+// and counts every replica ready; every replica exists, is Running, Ready
+// and available, and from the partition up (every one, for OnDelete) is at
+// the update revision; no pod is left outside the replicas; and a
+// RollingUpdate whose replicas are all updated has made the update
+// revision current.
+func (r *stsRunner) complete(pods []*model.Pod, now time.Time) bool {
+	set := r.ns.set
+	st := set.Status
+	n := int(set.SpecReplicas())
+	if st.ObservedGeneration < set.Generation || st.UpdateRevision == "" || int(st.ReadyReplicas) != n || int(st.Replicas) != n {
+		return false
+	}
+	start, partition := int(set.StartOrdinal()), partitionIndex(set)
+	seen, updated := 0, 0
+	for _, q := range pods {
+		_, o := statefulset.ParseOrdinal(q.Name)
+		if o < start || o >= start+n || !healthyPod(q, set.Spec.MinReadySeconds, now) {
+			return false
+		}
+		seen++
+		if q.Labels[model.StatefulSetRevisionLabel] == st.UpdateRevision {
+			updated++
+		} else if o-start >= partition {
+			return false
+		}
+	}
+	if seen != n {
+		return false
+	}
+	if set.Spec.UpdateStrategy.Type == model.RollingUpdateStatefulSetStrategyType && updated == n && st.CurrentRevision != st.UpdateRevision {
+		return false
+	}
+	return true
+}
+
+func (r *stsRunner) userTimeOrStart() time.Time {
+	if r.userAt < 0 {
+		return r.cfg.Start
+	}
+	return r.userTime
+}
+
+// stallNotes are the notes that do not explain a stall.
+var stallNotes = []statefulset.ReasonCode{statefulset.NoteStatusUnchanged, statefulset.NoteUpdated, statefulset.NotePartition}
+
+// finish records why the simulation stopped short of completion.
+func (r *stsRunner) finish(last statefulset.Plan) {
+	sum := &r.trace.Summary
+	if sum.MinAvailable < 0 {
+		sum.MinAvailable = 0
+	}
+	sum.Unfired = len(r.script)
+	if sum.Completed {
+		return
+	}
+	sum.Stalled = true
+	var why []string
+	for _, n := range last.Notes {
+		if !slices.Contains(stallNotes, n.Code) {
+			why = append(why, n.Message)
+		}
+	}
+	if len(why) == 0 {
+		why = append(why, "nothing is pending and the rollout is not complete")
+	}
+	sum.StallReason = strings.Join(why, "; ")
+}
