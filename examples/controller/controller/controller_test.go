@@ -12,8 +12,12 @@ import (
 	"github.com/rolloutplan/rolloutplan/examples/controller/controller"
 	apps "k8s.io/api/apps/v1"
 	core "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/kubernetes/fake"
+	k8stesting "k8s.io/client-go/testing"
 )
 
 func nginx() *apps.Deployment {
@@ -64,7 +68,9 @@ func TestShadowPrintsAndWritesNothing(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		m.Run(ctx)
+		if err := m.Run(ctx); err != nil {
+			t.Errorf("Run: %v", err)
+		}
 	}()
 	deadline := time.Now().Add(10 * time.Second)
 	for !strings.Contains(out.String(), "update deployments/status") && time.Now().Before(deadline) {
@@ -94,5 +100,48 @@ func TestOptionsValidated(t *testing.T) {
 		if _, err := controller.NewManager(fake.NewClientset(), controller.ManagerOptions{Options: o}); !errors.Is(err, controller.ErrOptions) {
 			t.Errorf("%+v: err = %v, want ErrOptions", o, err)
 		}
+	}
+	if _, err := controller.NewManager(fake.NewClientset(), controller.ManagerOptions{CacheSyncTimeout: -time.Second}); !errors.Is(err, controller.ErrOptions) {
+		t.Errorf("CacheSyncTimeout -1s: err = %v, want ErrOptions", err)
+	}
+}
+
+// Caches that cannot be listed: Run gives up after CacheSyncTimeout, names
+// the caches and their last list error, and stops the informers.
+func TestRunFailsWhenCachesDoNotSync(t *testing.T) {
+	client := fake.NewClientset(nginx())
+	client.PrependReactor("list", "pods", func(k8stesting.Action) (bool, runtime.Object, error) {
+		return true, nil, apierrors.NewForbidden(schema.GroupResource{Resource: "pods"}, "", errors.New("not allowed"))
+	})
+	m, err := controller.NewManager(client, controller.ManagerOptions{CacheSyncTimeout: 500 * time.Millisecond, Options: controller.Options{Shadow: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	err = m.Run(context.Background())
+	if d := time.Since(start); d < 500*time.Millisecond || d > 10*time.Second {
+		t.Errorf("Run returned after %s, want about 500ms", d)
+	}
+	if !errors.Is(err, controller.ErrCacheSync) {
+		t.Fatalf("Run: %v, want ErrCacheSync", err)
+	}
+	for _, want := range []string{"pods not synced within 500ms", "last error: pods: ", "pods is forbidden: not allowed"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("Run: %q lacks %q", err, want)
+		}
+	}
+	if strings.Contains(err.Error(), "deployments") || strings.Contains(err.Error(), "\n") {
+		t.Errorf("Run: %q names a synced cache or has several lines", err)
+	}
+
+	// A context that ends before the caches sync is an error too.
+	m, err = controller.NewManager(client, controller.ManagerOptions{Options: controller.Options{Shadow: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeoutCause(context.Background(), 300*time.Millisecond, errors.New("time is up"))
+	defer cancel()
+	if err := m.Run(ctx); !errors.Is(err, controller.ErrCacheSync) || !strings.Contains(err.Error(), "pods stopped before they synced (time is up)") {
+		t.Errorf("Run with a context that ends: %v", err)
 	}
 }

@@ -2,16 +2,25 @@ package controller
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"strings"
 	"sync"
 	"time"
 
 	core "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/scheme"
 	typedcore "k8s.io/client-go/kubernetes/typed/core/v1"
+	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
 )
+
+// ErrCacheSync is matched (errors.Is) by the error [Manager.Run] returns
+// when the informer caches did not sync.
+var ErrCacheSync = errors.New("informer caches not synced")
 
 // ManagerOptions configure a [Manager].
 type ManagerOptions struct {
@@ -27,6 +36,10 @@ type ManagerOptions struct {
 	// NoDeploymentController leaves Deployments to the caller (a test
 	// driving [SyncDeployment] itself).
 	NoDeploymentController bool
+	// CacheSyncTimeout bounds the wait of [Manager.Run] for the informer
+	// caches: when they have not synced that long after the start, Run
+	// stops and returns an error. 0 waits as long as the context lasts.
+	CacheSyncTimeout time.Duration
 }
 
 // Manager runs the Deployment controller, the ReplicaSet controller and,
@@ -44,6 +57,17 @@ type Manager struct {
 	ReplicaSets *ReplicaSetController
 	// Kubelet is the stand-in kubelet; nil unless KubeletDelay > 0.
 	Kubelet *Kubelet
+
+	syncTimeout time.Duration
+	caches      []namedInformer // the informers the controllers read
+	errMu       sync.Mutex
+	lastErr     map[string]error // the last list or watch error of each cache
+}
+
+// namedInformer is an informer and the resource it caches.
+type namedInformer struct {
+	resource string
+	informer cache.SharedIndexInformer
 }
 
 // NewManager builds the controllers. In shadow mode no event is recorded.
@@ -52,7 +76,14 @@ func NewManager(client kubernetes.Interface, o ManagerOptions) (*Manager, error)
 	if err != nil {
 		return nil, err
 	}
-	m := &Manager{factory: informers.NewSharedInformerFactoryWithOptions(client, opts.Resync, informers.WithNamespace(o.Namespace))}
+	if o.CacheSyncTimeout < 0 {
+		return nil, fmt.Errorf("%w: CacheSyncTimeout %s: want 0 or more", ErrOptions, o.CacheSyncTimeout)
+	}
+	m := &Manager{
+		factory:     informers.NewSharedInformerFactoryWithOptions(client, opts.Resync, informers.WithNamespace(o.Namespace)),
+		syncTimeout: o.CacheSyncTimeout,
+		lastErr:     map[string]error{},
+	}
 	var rsRec record.EventRecorder
 	if !opts.Shadow {
 		m.broadcaster = record.NewBroadcaster()
@@ -75,13 +106,111 @@ func NewManager(client kubernetes.Interface, o ManagerOptions) (*Manager, error)
 			return nil, err
 		}
 	}
+	if err := m.watchCaches(); err != nil {
+		return nil, err
+	}
 	return m, nil
 }
 
-// Run starts the informers and the controllers and returns when ctx ends
-// and every worker has stopped.
-func (m *Manager) Run(ctx context.Context) {
-	m.factory.Start(ctx.Done())
+// watchCaches lists the informers the controllers read and records their
+// list and watch errors, so that a cache that does not sync says why.
+// The errors are still logged as client-go logs them.
+func (m *Manager) watchCaches() error {
+	if m.Deployments != nil {
+		m.caches = append(m.caches, namedInformer{"deployments", m.factory.Apps().V1().Deployments().Informer()})
+	}
+	if m.Deployments != nil || m.ReplicaSets != nil {
+		m.caches = append(m.caches, namedInformer{"replicasets", m.factory.Apps().V1().ReplicaSets().Informer()})
+	}
+	if m.Deployments != nil || m.ReplicaSets != nil || m.Kubelet != nil {
+		m.caches = append(m.caches, namedInformer{"pods", m.factory.Core().V1().Pods().Informer()})
+	}
+	for _, c := range m.caches {
+		resource := c.resource
+		if err := c.informer.SetWatchErrorHandlerWithContext(func(ctx context.Context, r *cache.Reflector, err error) {
+			m.errMu.Lock()
+			m.lastErr[resource] = err
+			m.errMu.Unlock()
+			cache.DefaultWatchErrorHandler(ctx, r, err)
+		}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// waitForCaches waits for the caches to sync, at most the
+// CacheSyncTimeout, and says which did not and why.
+func (m *Manager) waitForCaches(ctx context.Context) error {
+	wctx := ctx
+	if m.syncTimeout > 0 {
+		var cancel context.CancelFunc
+		wctx, cancel = context.WithTimeout(ctx, m.syncTimeout)
+		defer cancel()
+	}
+	var pending []string
+	err := wait.PollUntilContextCancel(wctx, 50*time.Millisecond, true, func(context.Context) (bool, error) {
+		pending = pending[:0]
+		for _, c := range m.caches {
+			if !c.informer.HasSynced() {
+				pending = append(pending, c.resource)
+			}
+		}
+		return len(pending) == 0, nil
+	})
+	if err == nil {
+		return nil
+	}
+	var why string
+	if ctx.Err() != nil {
+		why = fmt.Sprintf("stopped before they synced (%v)", context.Cause(ctx))
+	} else {
+		why = fmt.Sprintf("not synced within %s", m.syncTimeout)
+	}
+	msg := fmt.Sprintf("%s %s", strings.Join(pending, ", "), why)
+	m.errMu.Lock()
+	var causes []string
+	for _, r := range pending {
+		if e := m.lastErr[r]; e != nil {
+			causes = append(causes, r+": "+oneLine(e.Error()))
+		}
+	}
+	m.errMu.Unlock()
+	if len(causes) > 0 {
+		msg += "; last error: " + strings.Join(causes, "; ")
+	} else {
+		msg += "; no list or watch error reported"
+	}
+	return fmt.Errorf("%w: %s", ErrCacheSync, msg)
+}
+
+// oneLine folds the line breaks of an error message.
+func oneLine(s string) string {
+	if !strings.ContainsAny(s, "\r\n") {
+		return s
+	}
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// Run starts the informers, waits for their caches to sync (at most
+// CacheSyncTimeout when set), then runs the controllers and returns nil
+// when ctx ends and every worker has stopped. When the caches do not sync
+// in time, or ctx ends before they do, it stops the informers and returns
+// an error matching [ErrCacheSync] that names the caches and the last
+// list or watch error of each (the API server unreachable, access
+// forbidden ...).
+func (m *Manager) Run(ctx context.Context) error {
+	ictx, stop := context.WithCancel(ctx)
+	defer stop()
+	m.factory.Start(ictx.Done())
+	if err := m.waitForCaches(ctx); err != nil {
+		stop()
+		m.factory.Shutdown()
+		if m.broadcaster != nil {
+			m.broadcaster.Shutdown()
+		}
+		return err
+	}
 	var wg sync.WaitGroup
 	run := func(f func(context.Context)) {
 		wg.Add(1)
@@ -100,10 +229,12 @@ func (m *Manager) Run(ctx context.Context) {
 		run(m.Kubelet.Run)
 	}
 	wg.Wait()
+	stop()
 	m.factory.Shutdown()
 	if m.broadcaster != nil {
 		m.broadcaster.Shutdown()
 	}
+	return nil
 }
 
 // Stats returns the Deployment controller's write counts.

@@ -1,30 +1,83 @@
 // Command rolloutplan-controller runs the rolloutplan Deployment and
 // ReplicaSet controllers against a cluster.
 //
-//	rolloutplan-controller --kubeconfig ~/.kube/config --shadow
+//	rolloutplan-controller --kubeconfig ~/.kube/config --context prod --shadow
 //
 // With --shadow it only prints the writes it would send (safe next to a
 // cluster's own controller manager); without it, it sends them and records
 // events, and must then be the only Deployment and ReplicaSet controller of
 // the cluster. --kubelet-delay starts a stand-in kubelet that marks pods
 // ready, for API servers without nodes.
+//
+// It fails loudly: when the kubeconfig or its context cannot be used, when
+// the API server cannot be reached (it asks the server its version first,
+// at most --server-timeout) or when the informer caches do not sync within
+// --cache-sync-timeout, it prints one line on standard error and exits 1.
+// The exit codes are in -h.
 package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"net"
+	"net/url"
 	"os"
 	"os/signal"
+	"slices"
+	"strings"
 	"syscall"
 	"time"
 
 	"github.com/rolloutplan/rolloutplan/examples/controller/controller"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/version"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 )
+
+const name = "rolloutplan-controller"
+
+// The exit codes.
+const (
+	exitOK    = 0 // stopped after the caches synced
+	exitFail  = 1 // the kubeconfig, the API server or the caches failed
+	exitUsage = 2 // bad flags or arguments
+)
+
+const usageHead = `Usage: rolloutplan-controller [flags]
+
+Runs the rolloutplan Deployment and ReplicaSet controllers against the API
+server of a kubeconfig context, found as kubectl finds it: --kubeconfig,
+else $KUBECONFIG, else ~/.kube/config (in a pod without any, the pod's
+service account); --context, else the kubeconfig's current-context.
+
+At start it asks the API server its version (at most --server-timeout),
+then waits for its informer caches (at most --cache-sync-timeout); when
+either fails it stops at once with one line on standard error.
+
+With --shadow it only prints the writes each sync would send, and sends
+none (safe next to the cluster's own kube-controller-manager); without it,
+it sends them and must be the only Deployment and ReplicaSet controller of
+the cluster.
+
+Flags:
+`
+
+const exitCodes = `
+Exit codes:
+  0  stopped after the caches synced: --run-for elapsed, or SIGINT or
+     SIGTERM (the last line on standard error counts syncs and writes)
+  1  error: no kubeconfig, an unknown --context or an invalid kubeconfig;
+     the API server cannot be reached or does not answer its version
+     within --server-timeout; the informer caches did not sync within
+     --cache-sync-timeout (or before the stop)
+  2  usage: unknown flag, bad value, unexpected argument
+`
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -33,35 +86,48 @@ func main() {
 }
 
 type config struct {
-	kubeconfig   string
-	shadow       bool
-	workers      int
-	namespace    string
-	kubeletDelay time.Duration
-	resync       time.Duration
-	runFor       time.Duration
+	kubeconfig       string
+	context          string
+	shadow           bool
+	workers          int
+	namespace        string
+	kubeletDelay     time.Duration
+	resync           time.Duration
+	runFor           time.Duration
+	cacheSyncTimeout time.Duration
+	serverTimeout    time.Duration
 }
 
-func parse(args []string, stderr io.Writer) (config, int, bool) {
+func parse(args []string, stdout, stderr io.Writer) (config, int, bool) {
 	var c config
-	fs := flag.NewFlagSet("rolloutplan-controller", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.StringVar(&c.kubeconfig, "kubeconfig", "", "path of the kubeconfig (default: $KUBECONFIG, then ~/.kube/config)")
+	fs.StringVar(&c.context, "context", "", "kubeconfig context to use (default: the kubeconfig's current-context)")
 	fs.BoolVar(&c.shadow, "shadow", false, "only print the writes each sync would send")
 	fs.IntVar(&c.workers, "workers", 5, "keys each controller syncs at once (1 to 64)")
 	fs.StringVar(&c.namespace, "namespace", "", "watch only this namespace (default: all)")
 	fs.DurationVar(&c.kubeletDelay, "kubelet-delay", 0, "run a stand-in kubelet marking pods ready this long after creation (0: off; at most 1h)")
 	fs.DurationVar(&c.resync, "resync", 10*time.Minute, "informer resync period (0: off; at most 24h)")
 	fs.DurationVar(&c.runFor, "run-for", 0, "stop after this long (0: run until interrupted)")
+	fs.DurationVar(&c.cacheSyncTimeout, "cache-sync-timeout", 30*time.Second, "fail when the informer caches have not synced this long after the start (more than 0, at most 1h)")
+	fs.DurationVar(&c.serverTimeout, "server-timeout", 10*time.Second, "fail when the API server does not answer its version within this long at start (more than 0, at most 5m)")
+	// Help goes to standard output and only on -h; a bad flag is one line.
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return c, 0, false
+			fs.SetOutput(stdout)
+			fmt.Fprint(stdout, usageHead)
+			fs.PrintDefaults()
+			fmt.Fprint(stdout, exitCodes)
+			return c, exitOK, false
 		}
-		return c, 2, false
+		fmt.Fprintf(stderr, "%s: %v (see %s -h)\n", name, err, name)
+		return c, exitUsage, false
 	}
 	bad := func(format string, a ...any) (config, int, bool) {
-		fmt.Fprintf(stderr, "rolloutplan-controller: "+format+"\n", a...)
-		return c, 2, false
+		fmt.Fprintf(stderr, name+": "+format+"\n", a...)
+		return c, exitUsage, false
 	}
 	switch {
 	case fs.NArg() > 0:
@@ -74,6 +140,10 @@ func parse(args []string, stderr io.Writer) (config, int, bool) {
 		return bad("--resync %s: want 0 to 24h", c.resync)
 	case c.runFor < 0:
 		return bad("--run-for %s: want 0 or more", c.runFor)
+	case c.cacheSyncTimeout <= 0 || c.cacheSyncTimeout > time.Hour:
+		return bad("--cache-sync-timeout %s: want more than 0, at most 1h", c.cacheSyncTimeout)
+	case c.serverTimeout <= 0 || c.serverTimeout > 5*time.Minute:
+		return bad("--server-timeout %s: want more than 0, at most 5m", c.serverTimeout)
 	case c.shadow && c.kubeletDelay > 0:
 		return bad("--kubelet-delay writes pod status: it cannot run with --shadow")
 	}
@@ -82,42 +152,176 @@ func parse(args []string, stderr io.Writer) (config, int, bool) {
 			return bad("--kubeconfig: %v", err)
 		}
 	}
-	return c, 0, true
+	return c, exitOK, true
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	c, code, ok := parse(args, stderr)
+	c, code, ok := parse(args, stdout, stderr)
 	if !ok {
 		return code
 	}
-	rules := clientcmd.NewDefaultClientConfigLoadingRules()
-	rules.ExplicitPath = c.kubeconfig
-	restConfig, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{}).ClientConfig()
+	fail := func(format string, a ...any) int {
+		fmt.Fprintln(stderr, oneLine(fmt.Sprintf(name+": "+format, a...)))
+		return exitFail
+	}
+	restConfig, where, err := clientConfig(c.kubeconfig, c.context)
 	if err != nil {
-		fmt.Fprintf(stderr, "rolloutplan-controller: --kubeconfig: %v\n", err)
-		return 1
+		return fail("%v", err)
 	}
 	client, err := kubernetes.NewForConfig(restConfig)
 	if err != nil {
-		fmt.Fprintf(stderr, "rolloutplan-controller: %v\n", err)
-		return 1
+		return fail("API server %s: %v", where, err)
 	}
+	info, err := checkServer(ctx, client.Discovery().RESTClient(), c.serverTimeout)
+	var unreachable unreachableError
+	switch {
+	case errors.As(err, &unreachable):
+		return fail("cannot reach the API server %s: %v", where, err)
+	case err != nil:
+		return fail("API server %s: %v", where, err)
+	}
+	fmt.Fprintf(stderr, "%s: API server %s: Kubernetes %s\n", name, where, info.GitVersion)
 	if c.runFor > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, c.runFor)
+		ctx, cancel = context.WithTimeoutCause(ctx, c.runFor, fmt.Errorf("--run-for %s elapsed", c.runFor))
 		defer cancel()
 	}
 	m, err := controller.NewManager(client, controller.ManagerOptions{
-		Namespace: c.namespace, KubeletDelay: c.kubeletDelay,
+		Namespace: c.namespace, KubeletDelay: c.kubeletDelay, CacheSyncTimeout: c.cacheSyncTimeout,
 		Options: controller.Options{Workers: c.workers, Shadow: c.shadow, Out: stdout, Resync: c.resync},
 	})
 	if err != nil {
-		fmt.Fprintf(stderr, "rolloutplan-controller: %v\n", err)
-		return 1
+		return fail("%v", err)
 	}
-	m.Run(ctx)
+	if err := m.Run(ctx); err != nil {
+		if ctx.Err() == nil {
+			return fail("API server %s: %v (--cache-sync-timeout %s)", where, err, c.cacheSyncTimeout)
+		}
+		return fail("API server %s: %v", where, err)
+	}
 	s := m.Stats()
-	fmt.Fprintf(stderr, "rolloutplan-controller: %d syncs, %d writes sent, %d accepted, %d conflicts (%d predicted, %d confirmed)\n",
-		s.Syncs, s.Sent, s.Accepted, s.Conflict, s.PredictedConflicts, s.ConfirmedConflicts)
-	return 0
+	fmt.Fprintf(stderr, "%s: %d syncs, %d writes sent, %d accepted, %d conflicts (%d predicted, %d confirmed)\n",
+		name, s.Syncs, s.Sent, s.Accepted, s.Conflict, s.PredictedConflicts, s.ConfirmedConflicts)
+	return exitOK
+}
+
+// clientConfig loads the client configuration with client-go's loading
+// rules (kubectl's): the kubeconfig path, else $KUBECONFIG, else
+// ~/.kube/config, else the in-cluster configuration; the context, else the
+// current-context. where names the server and the context for messages:
+// "https://host:port (context "name")".
+func clientConfig(kubeconfig, kubeContext string) (cfg *rest.Config, where string, err error) {
+	rules := clientcmd.NewDefaultClientConfigLoadingRules()
+	rules.ExplicitPath = kubeconfig
+	cc := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{CurrentContext: kubeContext})
+	files := kubeconfigFiles(rules)
+	raw, err := cc.RawConfig()
+	if err != nil {
+		return nil, "", fmt.Errorf("kubeconfig %s: %v", files, err)
+	}
+	if kubeContext != "" && raw.Contexts[kubeContext] == nil {
+		return nil, "", fmt.Errorf("--context %q: no such context in kubeconfig %s (%s)", kubeContext, files, contextNames(raw.Contexts))
+	}
+	cfg, err = cc.ClientConfig()
+	switch {
+	case err == nil:
+	case clientcmd.IsEmptyConfig(err):
+		return nil, "", errors.New("no kubeconfig: none at --kubeconfig, $KUBECONFIG or ~/.kube/config, and not in a pod")
+	case clientcmd.IsContextNotFound(err):
+		return nil, "", fmt.Errorf("kubeconfig %s: current-context %q: no such context (%s)", files, raw.CurrentContext, contextNames(raw.Contexts))
+	default:
+		return nil, "", fmt.Errorf("kubeconfig %s: %v", files, err)
+	}
+	switch {
+	case kubeContext != "":
+		where = fmt.Sprintf("%s (context %q)", cfg.Host, kubeContext)
+	case raw.CurrentContext != "" && raw.Contexts[raw.CurrentContext] != nil:
+		where = fmt.Sprintf("%s (context %q)", cfg.Host, raw.CurrentContext)
+	default:
+		where = fmt.Sprintf("%s (in-cluster configuration)", cfg.Host)
+	}
+	return cfg, where, nil
+}
+
+// kubeconfigFiles names the kubeconfig files the rules read.
+func kubeconfigFiles(rules *clientcmd.ClientConfigLoadingRules) string {
+	if rules.ExplicitPath != "" {
+		return rules.ExplicitPath
+	}
+	var found []string
+	for _, f := range rules.GetLoadingPrecedence() {
+		if _, err := os.Stat(f); err == nil {
+			found = append(found, f)
+		}
+	}
+	if len(found) == 0 {
+		return "(none found)"
+	}
+	return strings.Join(found, string(os.PathListSeparator))
+}
+
+func contextNames[V any](contexts map[string]V) string {
+	if len(contexts) == 0 {
+		return "it has no contexts"
+	}
+	names := make([]string, 0, len(contexts))
+	for n := range contexts {
+		names = append(names, fmt.Sprintf("%q", n))
+	}
+	slices.Sort(names)
+	return "contexts: " + strings.Join(names, ", ")
+}
+
+// checkServer asks the API server its version, waiting at most timeout,
+// and says why when it cannot.
+func checkServer(ctx context.Context, rc rest.Interface, timeout time.Duration) (*version.Info, error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	body, err := rc.Get().AbsPath("/version").Do(ctx).Raw()
+	if err != nil {
+		var status apierrors.APIStatus
+		if errors.As(err, &status) && !isTimeout(err) {
+			return nil, fmt.Errorf("GET /version: the server answered %d: %v", status.Status().Code, err)
+		}
+		return nil, unreachableError{reachCause(ctx, err, timeout)}
+	}
+	var info version.Info
+	if err := json.Unmarshal(body, &info); err != nil || info.GitVersion == "" {
+		return nil, fmt.Errorf("GET /version: not a Kubernetes API server: the answer is no version (%.60q)", body)
+	}
+	return &info, nil
+}
+
+// unreachableError is a request that got no answer from the server.
+type unreachableError struct{ cause string }
+
+func (e unreachableError) Error() string { return e.cause }
+
+// reachCause is the cause of a failed request without the request's URL,
+// which the message names already.
+func reachCause(ctx context.Context, err error, timeout time.Duration) string {
+	switch {
+	case isTimeout(err) && errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return fmt.Sprintf("no answer within %s (--server-timeout)", timeout)
+	case ctx.Err() != nil:
+		return fmt.Sprintf("stopped (%v)", context.Cause(ctx))
+	}
+	var uerr *url.Error
+	if errors.As(err, &uerr) {
+		err = uerr.Err
+	}
+	return err.Error()
+}
+
+func isTimeout(err error) bool {
+	var nerr net.Error
+	return errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &nerr) && nerr.Timeout())
+}
+
+// oneLine folds the line breaks of a message.
+func oneLine(s string) string {
+	if !strings.ContainsAny(s, "\r\n") {
+		return s
+	}
+	return strings.Join(strings.Fields(s), " ")
 }
