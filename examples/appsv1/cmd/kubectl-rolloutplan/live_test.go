@@ -21,7 +21,10 @@ import (
 )
 
 // cluster returns a fake clientset holding the objects of a snapshot file
-// (rollout.json: deployment api in default, three revisions).
+// (rollout.json: deployment api in default, three revisions;
+// web-statefulset.yaml: statefulset web in prod with its revisions, pods
+// and claims; cilium-daemonset.yaml: daemonset cilium in kube-system with
+// its revisions, pods and the nodes).
 func cluster(t *testing.T, file string) *fake.Clientset {
 	t.Helper()
 	f, err := os.Open(file)
@@ -38,6 +41,21 @@ func cluster(t *testing.T, file string) *fake.Clientset {
 	}
 	for _, p := range objs.Pods {
 		all = append(all, p)
+	}
+	for _, s := range objs.StatefulSets {
+		all = append(all, s)
+	}
+	for _, ds := range objs.DaemonSets {
+		all = append(all, ds)
+	}
+	for _, r := range objs.ControllerRevisions {
+		all = append(all, r)
+	}
+	for _, c := range objs.PVCs {
+		all = append(all, c)
+	}
+	for _, n := range objs.Nodes {
+		all = append(all, n)
 	}
 	return fake.NewClientset(all...)
 }
@@ -136,7 +154,7 @@ func TestLiveNamespacesAndErrors(t *testing.T) {
 		{"-l matching nothing", clitest.Options{}, []string{"pause", "-l", "app=none"}, 1, "", "error: no Deployments match -l app=none in namespace default\n"},
 		{"-A", clitest.Options{Namespace: "shop"}, []string{"history", "-A"}, 0, "deployment.apps/api \n", ""},
 		{"no name", clitest.Options{}, []string{"status"}, 2, "",
-			"error: required resource not specified: give NAME, deployment/NAME or -l SELECTOR. See 'kubectl rolloutplan status --help'.\n"},
+			"error: required resource not specified: give NAME, KIND/NAME or KIND -l SELECTOR. See 'kubectl rolloutplan status --help'.\n"},
 		{"timeout without watch", clitest.Options{}, []string{"status", "api", "--watch=false", "--timeout=1s"}, 2, "", "--timeout applies to --watch only"},
 		// The client built from the kubeconfig (the test's: its server does
 		// not listen).

@@ -1,25 +1,33 @@
 // Command kubectl-rolloutplan is a kubectl plugin: on PATH, kubectl runs it
 // as `kubectl rolloutplan`. It answers what `kubectl rollout` answers for a
-// Deployment, byte for byte as kubectl v0.36, and what kubectl cannot tell:
-// why a rollout waits, what the Deployment controller does next, and how
-// long the rollout will take.
+// Deployment, a StatefulSet or a DaemonSet, byte for byte as kubectl v0.36,
+// and what kubectl cannot tell: why a rollout waits, what the controller
+// does next, and how long the rollout will take.
 //
 //	kubectl rolloutplan status deployment/web --explain --predict
 //	kubectl rolloutplan history web --revision=2
-//	kubectl rolloutplan undo web --dry-run=client
-//	kubectl rolloutplan next web -o yaml
-//	kubectl rolloutplan simulate web --ready-after 20s
+//	kubectl rolloutplan undo sts/db --dry-run=client
+//	kubectl rolloutplan next ds/fluentd -n kube-system -o yaml
+//	kubectl rolloutplan simulate statefulset/db --ready-after 20s
 //	kubectl rolloutplan explain -f nginx-deployment.yaml
 //	kubectl rolloutplan config-restarts -f scenario.yaml
+//
+// The workload is NAME (a Deployment; in a snapshot, the workload of that
+// name), KIND/NAME or KIND NAME, with kubectl's kinds and short names
+// (deployment, deploy, statefulset, sts, daemonset, ds). explain and
+// config-restarts work on Deployments only, and simulate does not simulate
+// DaemonSets yet; pause and resume refuse StatefulSets and DaemonSets with
+// kubectl's error.
 //
 // Without -f every subcommand reads the live cluster through the kubeconfig
 // (--kubeconfig, --context, -n defaulting to the context's namespace, and
 // the other flags of k8s.io/cli-runtime); undo, restart, pause and resume
 // send kubectl's patches. With -f FILE (- for standard input) they read a
 // snapshot and send nothing: a manifest, `kubectl get deployment NAME -o
-// yaml`, or `kubectl get deployment,replicasets,pods -o yaml` where the
-// whole state is needed. Objects without a namespace take -n or the
-// context's namespace, as with `kubectl apply -f`.
+// yaml`, or where the whole state is needed `kubectl get
+// deployment,replicasets,pods -o yaml` (`statefulset,controllerrevisions,
+// pods,pvc`; `daemonset,controllerrevisions,pods,nodes`). Objects without a
+// namespace take -n or the context's namespace, as with `kubectl apply -f`.
 //
 // The time: live, now; on a snapshot, the latest timestamp it holds unless
 // --now. Subcommands that use it print it on standard error.

@@ -44,7 +44,7 @@ func TestDispatch(t *testing.T) {
 		{nil, 0, "Available Commands:", ""},
 		{[]string{"-h"}, 0, "kubectl rolloutplan [command]", ""},
 		{[]string{"help"}, 0, "  status          Show the status of a rollout", ""},
-		{[]string{"help", "status"}, 0, "kubectl rolloutplan status (NAME | deployment/NAME) [flags]", ""},
+		{[]string{"help", "status"}, 0, "kubectl rolloutplan status (NAME | KIND/NAME) [flags]", ""},
 		{[]string{"rollback"}, 2, "", "error: unknown command \"rollback\" for \"kubectl rolloutplan\". See 'kubectl rolloutplan --help'.\n"},
 		{[]string{"stauts"}, 2, "", `(did you mean "status"?)`},
 		{[]string{"version"}, 0, "kubectl-rolloutplan ", ""},
@@ -58,6 +58,14 @@ func TestDispatch(t *testing.T) {
 		// snapshot.
 		{[]string{"__complete", "status", "-f", data + "rollout.json", ""}, 0, "api\n:4\n", ""},
 		{[]string{"__complete", "status", "-o", ""}, 0, "json\nyaml\n:4\n", ""},
+		// StatefulSets and DaemonSets: by kind, and KIND/NAME.
+		{[]string{"status", "sts/web", "-f", statefulSet}, 0, "Waiting for 1 pods to be ready...\n", ""},
+		{[]string{"pause", "ds/cilium", "-f", daemonSet}, 1, "", "error: daemonsets.apps \"cilium\" pausing is not supported\n"},
+		{[]string{"explain", "sts/web", "-f", statefulSet}, 2, "", `argument "sts/web": only deployments are supported (deployment/NAME)`},
+		{[]string{"__complete", "status", "-f", statefulSet, "sts/"}, 0, "sts/web\n:4\n", ""},
+		{[]string{"__complete", "history", "-f", daemonSet, "daemonset", ""}, 0, "cilium\n:4\n", ""},
+		{[]string{"__complete", "undo", "-f", statefulSet, ""}, 0, "web\n:4\n", ""},
+		{[]string{"__complete", "simulate", "-f", daemonSet, "ds/"}, 0, ":4\n", ""},
 	} {
 		code, out, errOut := exec(t, clitest.Options{}, "", tc.args...)
 		if code != tc.code || !strings.Contains(out, tc.out) || !strings.Contains(errOut, tc.errIn) {

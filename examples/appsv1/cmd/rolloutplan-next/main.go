@@ -1,11 +1,13 @@
-// Command rolloutplan-next answers "what will the Deployment controller do
-// next?": it reads a Deployment's state from standard input (or -f FILE),
-// plans one sync the way kube-controller-manager v1.36 does, and prints the
-// writes, events, requeue and error as the conformance Output JSON of the
-// rolloutplan repository.
+// Command rolloutplan-next answers "what will the controller do next?": it
+// reads a Deployment's, a StatefulSet's or a DaemonSet's state from
+// standard input (or -f FILE), plans one sync the way
+// kube-controller-manager v1.36 does, and prints the writes, events,
+// requeue and error as the conformance Output JSON of the rolloutplan
+// repository.
 //
 //	kubectl get deployment,replicasets,pods -n NS -o yaml | rolloutplan-next NAME --explain
-//	rolloutplan-next < case.json
+//	kubectl get sts,controllerrevisions,pods,pvc -n NS -o yaml | rolloutplan-next sts/NAME
+//	rolloutplan-next < case.json   # a line of testdata/conformance/{,statefulset/,daemonset/}public-seed1.jsonl
 //
 // It is `kubectl rolloutplan next` (package internal/cli/next) reading
 // standard input when -f is not given; `kubectl rolloutplan next` reads the

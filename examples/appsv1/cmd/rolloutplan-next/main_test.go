@@ -10,7 +10,7 @@ import (
 // (internal/cli/next holds the tests of its behaviour).
 func TestWrapsNext(t *testing.T) {
 	var out, errOut bytes.Buffer
-	if code := runStreams([]string{"-h"}, nil, &out, &errOut); code != 0 || !strings.Contains(out.String(), "rolloutplan-next (NAME | deployment/NAME) [flags] < state") ||
+	if code := runStreams([]string{"-h"}, nil, &out, &errOut); code != 0 || !strings.Contains(out.String(), "rolloutplan-next (NAME | KIND/NAME) [flags] < state") ||
 		!strings.Contains(out.String(), "Exit codes") {
 		t.Errorf("-h: exit %d, stdout %q", code, out.String())
 	}

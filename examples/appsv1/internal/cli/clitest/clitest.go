@@ -155,5 +155,9 @@ func check(t *testing.T, stream, got, want, contains string) {
 // (deadline.json, progress deadline exceeded), as v1 Lists; rollout.yaml is
 // rollout.json as `kubectl get … -o yaml` prints it (sigs.k8s.io/yaml's
 // JSONToYAML, the conversion kubectl's YAML printer makes); nginx-deployment.yaml
-// is the Kubernetes documentation's Deployment manifest.
+// is the Kubernetes documentation's Deployment manifest;
+// web-statefulset.yaml is public StatefulSet state sts-s1-0166 as `kubectl
+// get statefulset,controllerrevisions,pods,pvc -o yaml` prints it, and
+// cilium-daemonset.yaml public DaemonSet state ds-s1-0183 as `kubectl get
+// daemonset,controllerrevisions,pods,nodes -o yaml` prints it.
 const Data = "../rolloutio/testdata/"

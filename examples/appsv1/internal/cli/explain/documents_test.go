@@ -18,7 +18,7 @@ func TestExplainManifestStream(t *testing.T) {
 	clitest.Run(t, NewCommand, []clitest.Case{
 		{Name: "service and deployment", Args: []string{"-f", "-"}, Stdin: service + "---\n" + one,
 			StdoutContains: "deployment.apps/one: RollingUpdate, 1 replicas\n",
-			Stderr:         "explain: ignored 1 input objects: 1 Service (v1) (not an apps/v1 Deployment or ReplicaSet or a v1 Pod)\n"},
+			Stderr:         "explain: ignored 1 input objects: 1 Service (v1) (not a kind rolloutplan reads)\n"},
 		{Name: "two deployments", Args: []string{"-f", "-"}, Stdin: service + "---\n" + one + "---\n" + two, Code: 1,
 			Stderr: "error: 2 Deployments match (shop/one, shop/two): name one, with -n NAMESPACE when the name is in several\n"},
 		{Name: "two deployments, one named", Args: []string{"deployment/two", "-f", "-"}, Stdin: service + "---\n" + one + "---\n" + two,

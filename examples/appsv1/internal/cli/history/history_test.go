@@ -24,7 +24,7 @@ func TestHistory(t *testing.T) {
 			Stdin: "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Service\n  metadata: {name: web, namespace: default}\n" +
 				"- apiVersion: apps/v1\n  kind: Deployment\n  metadata: {name: web, namespace: default}\n  spec:\n    selector: {matchLabels: {app: web}}\n    template: {metadata: {labels: {app: web}}}\n",
 			Stdout: "deployment.apps/web \nNo rollout history found.\n",
-			Stderr: "history: ignored 1 input objects: 1 Service (v1) (not an apps/v1 Deployment or ReplicaSet or a v1 Pod)\n"},
+			Stderr: "history: ignored 1 input objects: 1 Service (v1) (not a kind rolloutplan reads)\n"},
 		{Name: "yaml unknown field", Args: []string{"web", "-f", "-"}, Code: 1,
 			Stdin:  "apiVersion: v1\nkind: List\nitems:\n- apiVersion: apps/v1\n  kind: Deployment\n  metadata: {name: web, namespace: default}\n  spec: {replica: 2}\n",
 			Stderr: "error: items[0] (Deployment default/web): unknown field \"spec.replica\"\n"},
@@ -42,7 +42,7 @@ func TestHistory(t *testing.T) {
 			Stderr: "warning: unable to get revision from replicaset web-1 for deployment web in namespace default: strconv.ParseInt: parsing \"one\": invalid syntax\n"},
 		{Name: "negative", Args: []string{"--revision=-2"}, Code: 1, Stderr: "error: revision must be a positive integer: -2\n"},
 		{Name: "bad arg", Args: []string{"svc/api"}, Code: 2,
-			Stderr: "error: argument \"svc/api\": only deployments are supported (deployment/NAME). See 'kubectl rolloutplan history --help'.\n"},
+			Stderr: "error: argument \"svc/api\": only deployments, statefulsets and daemonsets are supported (KIND/NAME). See 'kubectl rolloutplan history --help'.\n"},
 		// What kubectl get deployment NAME -o yaml prints, without the
 		// ReplicaSets: "No rollout history found." would be wrong.
 		{Name: "deployment without its ReplicaSets", Args: []string{"-f", "-"}, Code: 1,

@@ -1,9 +1,19 @@
 // Package input reads the cluster state the rolloutplan commands work on:
 // the output of `kubectl get deployment,replicasets,pods -o json` or
-// `-o yaml` (a v1 List), a stream of several documents as kubectl -f reads
-// one, or a conformance Case of this repository ({"now", "deployment",
-// "replicaSets", "pods"}, or a line of public-seed1.jsonl with its "case"
-// key).
+// `-o yaml` (a v1 List; for StatefulSets and DaemonSets `kubectl get
+// statefulset,controllerrevisions,pods,pvc` and `kubectl get
+// daemonset,controllerrevisions,pods,nodes`), a stream of several
+// documents as kubectl -f reads one, or a conformance Case of this
+// repository ({"now", "deployment", "replicaSets", "pods"}, {"now",
+// "statefulSet", "pods", "controllerRevisions", "pvcs"} or {"now",
+// "daemonSet", "nodes", "pods", "controllerRevisions"}, or a line of a
+// public-seed1.jsonl with its "case" key).
+//
+// The objects read are apps/v1 Deployments, ReplicaSets, StatefulSets,
+// DaemonSets and ControllerRevisions, and v1 Pods, PersistentVolumeClaims
+// and Nodes; [Objects.Select] chooses a Deployment's state,
+// [Objects.SelectStatefulSet] and [Objects.SelectDaemonSet] the others',
+// each reporting what the workload's controller does not read.
 //
 // # Several documents
 //
@@ -73,8 +83,8 @@
 //     the command to report on standard error.
 //
 // With [Options.Single] a single object (a manifest, or what `kubectl get
-// deployment NAME -o yaml` prints) is read as a List of one; a Deployment
-// must be apps/v1. A manifest file of several documents (a Service and a
+// deployment NAME -o yaml` prints) is read as a List of one; a Deployment,
+// StatefulSet or DaemonSet must be apps/v1. A manifest file of several documents (a Service and a
 // Deployment, say) reads as any stream: [Objects.Select] needs exactly one
 // Deployment, or the one named, an error lists several that match, and the
 // other kinds are reported as ignored. When no Deployment is found, the

@@ -243,7 +243,7 @@ func TestSingleSeveralDocuments(t *testing.T) {
 	)
 	for _, single := range []bool{true, false} {
 		s, ignored, err := Read(strings.NewReader(service+"---\n"+web), Options{Single: single}, Selector{Latest: true})
-		if err != nil || s.Deployment.Name != "web" || len(ignored) != 1 || ignored[0].String() != "1 Service (v1) (not an apps/v1 Deployment or ReplicaSet or a v1 Pod)" {
+		if err != nil || s.Deployment.Name != "web" || len(ignored) != 1 || ignored[0].String() != "1 Service (v1) (not a kind rolloutplan reads)" {
 			t.Errorf("Single %v: Service and Deployment: %v, %v, %v", single, s.Deployment, ignored, err)
 		}
 	}
@@ -257,11 +257,11 @@ func TestSingleSeveralDocuments(t *testing.T) {
 		t.Errorf("two Deployments, one named: %v, %v, %v", s.Deployment, ignored, err)
 	}
 	_, _, err = Read(strings.NewReader(service+"---\n"+old), Options{Single: true}, Selector{Latest: true})
-	if err == nil || err.Error() != "no such deployment: the input has no Deployment (ignored: 1 Deployment (extensions/v1beta1) (not an apps/v1 Deployment or ReplicaSet or a v1 Pod), 1 Service (v1) (not an apps/v1 Deployment or ReplicaSet or a v1 Pod))" {
+	if err == nil || err.Error() != "no such deployment: the input has no Deployment (ignored: 1 Deployment (extensions/v1beta1) (not a kind rolloutplan reads), 1 Service (v1) (not a kind rolloutplan reads))" {
 		t.Errorf("no apps/v1 Deployment: %v", err)
 	}
 	_, _, err = Read(strings.NewReader(service+"---\n"+old), Options{Single: true}, Selector{Deployment: "web", Latest: true})
-	if err == nil || !strings.HasSuffix(err.Error(), `"web" (the input has none; ignored: 1 Deployment (extensions/v1beta1) (not an apps/v1 Deployment or ReplicaSet or a v1 Pod), 1 Service (v1) (not an apps/v1 Deployment or ReplicaSet or a v1 Pod))`) {
+	if err == nil || !strings.HasSuffix(err.Error(), `"web" (the input has none; ignored: 1 Deployment (extensions/v1beta1) (not a kind rolloutplan reads), 1 Service (v1) (not a kind rolloutplan reads))`) {
 		t.Errorf("no apps/v1 Deployment named web: %v", err)
 	}
 	// One document alone is still a manifest only with Single.

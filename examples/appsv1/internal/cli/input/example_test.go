@@ -38,7 +38,7 @@ items:
 	fmt.Println(err)
 	// Output:
 	// shop/web 0 pods
-	// next: ignored 2 input objects: 1 ConfigMap (v1) (not an apps/v1 Deployment or ReplicaSet or a v1 Pod), 1 Pod in namespace kube-system (other namespace)
+	// next: ignored 2 input objects: 1 ConfigMap (v1) (not a kind rolloutplan reads), 1 Pod in namespace kube-system (other namespace)
 	// items[0] (Deployment /): unknown field "spec.replica"
 }
 
@@ -66,6 +66,6 @@ metadata: {name: web, namespace: shop}
 	_, err = input.ReadObjects(strings.NewReader(stream+"---\napiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec: {container: []}\n"), input.Options{})
 	fmt.Println(err)
 	// Output:
-	// 2 items, 1 Deployment, 1 Service (v1) (not an apps/v1 Deployment or ReplicaSet or a v1 Pod)
+	// 2 items, 1 Deployment, 1 Service (v1) (not a kind rolloutplan reads)
 	// document 3 (line 11): Pod /a: unknown field "spec.container"
 }

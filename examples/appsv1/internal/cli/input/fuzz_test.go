@@ -28,11 +28,16 @@ func FuzzReadObjects(f *testing.F) {
 	f.Add([]byte("kind: List\nitems: []\n"))
 	f.Add([]byte(`{"now":"2025-03-01T10:00:00Z","deployment":{}}`))
 	f.Add([]byte("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: shop}\n"))
+	f.Add([]byte("apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: web, namespace: shop}\n"))
+	f.Add([]byte(`{"now":"2025-03-01T10:00:00Z","statefulSet":{},"pvcs":[]}`))
+	f.Add([]byte(`{"now":"2025-03-01T10:00:00Z","daemonSet":{},"nodes":[{}]}`))
+	f.Add([]byte("kind: List\nitems:\n- {apiVersion: v1, kind: Node, metadata: {name: n1}}\n- {apiVersion: apps/v1, kind: ControllerRevision, metadata: {name: r}}\n"))
 	f.Add([]byte("kind: List\nitems: []\n---\n# c\n--- # d\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\n...\n"))
 	f.Add([]byte("{\"kind\":\"List\",\"items\":[]}\n{\"apiVersion\":\"v1\",\"kind\":\"Pod\"}"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if objs, err := ReadObjects(bytes.NewReader(data), Options{MaxBytes: 1 << 20, Single: true}); err == nil && !objs.Case && objs.Items == 1 && objs.Format != "" {
-			if n := len(objs.Deployments) + len(objs.ReplicaSets) + len(objs.Pods) + len(objs.Ignored); n != 1 {
+			if n := len(objs.Deployments) + len(objs.ReplicaSets) + len(objs.Pods) + len(objs.StatefulSets) + len(objs.DaemonSets) +
+				len(objs.ControllerRevisions) + len(objs.PVCs) + len(objs.Nodes) + len(objs.Ignored); n != 1 {
 				t.Fatalf("a single item became %d objects", n)
 			}
 		}

@@ -25,9 +25,9 @@ const DefaultMaxBytes = 64 << 20
 type Options struct {
 	// MaxBytes caps the input; zero means DefaultMaxBytes.
 	MaxBytes int64
-	// Single also accepts an input of one apps/v1 Deployment object (a
-	// manifest, or `kubectl get deployment NAME -o json|yaml`), read as a
-	// List of one. An input of several documents is read the same with or
+	// Single also accepts an input of one apps/v1 Deployment, StatefulSet
+	// or DaemonSet object (a manifest, or `kubectl get deployment NAME -o
+	// json|yaml`), read as a List of one. An input of several documents is read the same with or
 	// without Single (each document a List or an object, a manifest file
 	// with a Service and a Deployment included): [Objects.Select] then needs
 	// exactly one Deployment, or the one it names, lists several that match
@@ -36,7 +36,7 @@ type Options struct {
 }
 
 // giveInput says what the input may be, in the words of kubectl users.
-const giveInput = "give a Deployment manifest, or what 'kubectl get deployment NAME -o yaml' or 'kubectl get deployment,replicasets,pods -o yaml' prints"
+const giveInput = "give a Deployment, StatefulSet or DaemonSet manifest, or what 'kubectl get deployment NAME -o yaml', 'kubectl get deployment,replicasets,pods -o yaml' or 'kubectl get statefulset,controllerrevisions,pods -o yaml' prints"
 
 const emptyInput = "empty input: " + giveInput
 
@@ -49,18 +49,34 @@ const (
 	YAML Format = "yaml"
 )
 
+// The workload kinds a conformance Case holds (Objects.CaseKind).
+const (
+	KindDeployment  = "Deployment"
+	KindStatefulSet = "StatefulSet"
+	KindDaemonSet   = "DaemonSet"
+)
+
 // Objects is every object of the input that the rolloutplan commands use.
 type Objects struct {
 	Format Format
 	// Case reports a conformance Case; Now is its clock (zero for a List).
 	Case bool
 	Now  time.Time
+	// CaseKind is the workload kind of a Case: KindDeployment ({"now",
+	// "deployment", ...}), KindStatefulSet ({"now", "statefulSet", ...}) or
+	// KindDaemonSet ({"now", "daemonSet", ...}); "" for any other input.
+	CaseKind string
 	// Items counts the items of every document (a document that is a
 	// single object counts one; for a Case, its objects).
-	Items       int
-	Deployments []*apps.Deployment
-	ReplicaSets []*apps.ReplicaSet
-	Pods        []*core.Pod
+	Items               int
+	Deployments         []*apps.Deployment
+	ReplicaSets         []*apps.ReplicaSet
+	Pods                []*core.Pod
+	StatefulSets        []*apps.StatefulSet
+	DaemonSets          []*apps.DaemonSet
+	ControllerRevisions []*apps.ControllerRevision
+	PVCs                []*core.PersistentVolumeClaim
+	Nodes               []*core.Node
 	// Ignored groups the items of other kinds.
 	Ignored []Ignored
 }
@@ -127,20 +143,24 @@ func (o *Objects) readOnly(doc document, opts Options, other map[string]int) err
 		if err := strict(data, &line, "the case line"); err != nil {
 			return err
 		}
-		return o.readCase(line.Case, "case")
+		var inner map[string]json.RawMessage
+		if err := json.Unmarshal(line.Case, &inner); err != nil {
+			return &FieldError{Item: "case", Problems: []string{err.Error()}}
+		}
+		return o.readCase(line.Case, "case", caseKind(inner))
 	}
-	if _, ok := top["deployment"]; ok {
-		return o.readCase(data, "")
+	if kind := caseKind(top); kind != "" {
+		return o.readCase(data, "", kind)
 	}
 	kind := kindOf(top)
 	if isList(top, kind) {
 		return o.readList(data, other)
 	}
-	if kind == "Deployment" && opts.Single {
+	if isWorkload(kind) && opts.Single {
 		var apiVersion string
 		_ = json.Unmarshal(top["apiVersion"], &apiVersion)
 		if apiVersion != "apps/v1" {
-			return fmt.Errorf("the input is a Deployment of apiVersion %q; only apps/v1 is read", apiVersion)
+			return fmt.Errorf("the input is a %s of apiVersion %q; only apps/v1 is read", kind, apiVersion)
 		}
 	}
 	if kind != "" && opts.Single {
@@ -167,8 +187,8 @@ func (o *Objects) readDocument(doc document, other map[string]int) error {
 	if _, ok := top["case"]; ok {
 		return errors.New("a line of public-seed1.jsonl (a \"case\" key) is only valid as the only document of the input")
 	}
-	if _, ok := top["deployment"]; ok {
-		return errors.New("a conformance Case (a \"deployment\" key) is only valid as the only document of the input")
+	if kind := caseKind(top); kind != "" {
+		return fmt.Errorf("a conformance Case (a %q key) is only valid as the only document of the input", caseKeys[kind])
 	}
 	kind := kindOf(top)
 	switch {
@@ -192,6 +212,27 @@ func (d document) top(what string) (map[string]json.RawMessage, error) {
 		return nil, fmt.Errorf("the %s is not a JSON object: %w", what, err)
 	}
 	return top, nil
+}
+
+// caseKeys are the keys that make a document a conformance Case, by the
+// Case's workload kind.
+var caseKeys = map[string]string{KindDeployment: "deployment", KindStatefulSet: "statefulSet", KindDaemonSet: "daemonSet"}
+
+// caseKind is the workload kind of a conformance Case (a document with a
+// "deployment", "statefulSet" or "daemonSet" key), "" for any other
+// document. A document with several of the keys is read as the first.
+func caseKind(top map[string]json.RawMessage) string {
+	for _, kind := range []string{KindDeployment, KindStatefulSet, KindDaemonSet} {
+		if _, ok := top[caseKeys[kind]]; ok {
+			return kind
+		}
+	}
+	return ""
+}
+
+// isWorkload reports the kinds a single object may be with Options.Single.
+func isWorkload(kind string) bool {
+	return kind == KindDeployment || kind == KindStatefulSet || kind == KindDaemonSet
 }
 
 // kindOf is the document's kind, "" when it has none.
@@ -232,32 +273,85 @@ func strict(data []byte, v any, item string) error {
 	return nil
 }
 
-func (o *Objects) readCase(data []byte, path string) error {
-	var c appsv1.Case
+func (o *Objects) readCase(data []byte, path, kind string) error {
 	item := "the case"
 	if path != "" {
 		item = path
 	}
+	switch kind {
+	case KindStatefulSet:
+		return o.readStatefulSetCase(data, item)
+	case KindDaemonSet:
+		return o.readDaemonSetCase(data, item)
+	case "":
+		return fmt.Errorf("%s: not a conformance Case: it has no \"deployment\", \"statefulSet\" or \"daemonSet\"", item)
+	}
+	var c appsv1.Case
 	if err := strict(data, &c, item); err != nil {
 		return err
 	}
 	if c.Deployment == nil {
 		return fmt.Errorf("%s: deployment is null", item)
 	}
-	for i, rs := range c.ReplicaSets {
-		if rs == nil {
-			return fmt.Errorf("%s: replicaSets[%d] is null", item, i)
-		}
+	if err := noNils(item, "replicaSets", c.ReplicaSets); err != nil {
+		return err
 	}
-	for i, p := range c.Pods {
-		if p == nil {
-			return fmt.Errorf("%s: pods[%d] is null", item, i)
-		}
+	if err := noNils(item, "pods", c.Pods); err != nil {
+		return err
 	}
-	o.Case, o.Now = true, c.Now
+	o.Case, o.Now, o.CaseKind = true, c.Now, KindDeployment
 	o.Deployments = []*apps.Deployment{c.Deployment}
 	o.ReplicaSets, o.Pods = c.ReplicaSets, c.Pods
 	o.Items = 1 + len(c.ReplicaSets) + len(c.Pods)
+	return nil
+}
+
+func (o *Objects) readStatefulSetCase(data []byte, item string) error {
+	var c appsv1.StatefulSetCase
+	if err := strict(data, &c, item); err != nil {
+		return err
+	}
+	if c.StatefulSet == nil {
+		return fmt.Errorf("%s: statefulSet is null", item)
+	}
+	err := errors.Join(noNils(item, "pods", c.Pods), noNils(item, "controllerRevisions", c.ControllerRevisions), noNils(item, "pvcs", c.PVCs))
+	if err != nil {
+		return err
+	}
+	o.Case, o.Now, o.CaseKind = true, c.Now, KindStatefulSet
+	o.StatefulSets = []*apps.StatefulSet{c.StatefulSet}
+	o.Pods, o.ControllerRevisions, o.PVCs = c.Pods, c.ControllerRevisions, c.PVCs
+	o.Items = 1 + len(c.Pods) + len(c.ControllerRevisions) + len(c.PVCs)
+	return nil
+}
+
+func (o *Objects) readDaemonSetCase(data []byte, item string) error {
+	var c appsv1.DaemonSetCase
+	if err := strict(data, &c, item); err != nil {
+		return err
+	}
+	if c.DaemonSet == nil {
+		return fmt.Errorf("%s: daemonSet is null", item)
+	}
+	err := errors.Join(noNils(item, "nodes", c.Nodes), noNils(item, "pods", c.Pods), noNils(item, "controllerRevisions", c.ControllerRevisions))
+	if err != nil {
+		return err
+	}
+	o.Case, o.Now, o.CaseKind = true, c.Now, KindDaemonSet
+	o.DaemonSets = []*apps.DaemonSet{c.DaemonSet}
+	o.Nodes, o.Pods, o.ControllerRevisions = c.Nodes, c.Pods, c.ControllerRevisions
+	o.Items = 1 + len(c.Nodes) + len(c.Pods) + len(c.ControllerRevisions)
+	return nil
+}
+
+// noNils refuses a null entry of a Case's list: "the case: pods[2] is
+// null".
+func noNils[T any](item, list string, l []*T) error {
+	for i, x := range l {
+		if x == nil {
+			return fmt.Errorf("%s: %s[%d] is null", item, list, i)
+		}
+	}
 	return nil
 }
 
@@ -284,8 +378,10 @@ func (o *Objects) readList(data []byte, other map[string]int) error {
 }
 
 // readItem reads one object, an item of a List (where is "items[i]") or a
-// document of its own (where is ""): an apps/v1 Deployment or ReplicaSet or
-// a v1 Pod joins the objects, any other kind is counted in other.
+// document of its own (where is ""): an apps/v1 Deployment, ReplicaSet,
+// StatefulSet, DaemonSet or ControllerRevision, or a v1 Pod,
+// PersistentVolumeClaim or Node joins the objects, any other kind is
+// counted in other.
 func (o *Objects) readItem(raw []byte, where string, other map[string]int) error {
 	var head struct {
 		APIVersion string `json:"apiVersion"`
@@ -318,6 +414,26 @@ func (o *Objects) readItem(raw []byte, where string, other map[string]int) error
 		p := new(core.Pod)
 		err = strict(raw, p, item)
 		o.Pods = append(o.Pods, p)
+	case head.Kind == "StatefulSet" && head.APIVersion == "apps/v1":
+		s := new(apps.StatefulSet)
+		err = strict(raw, s, item)
+		o.StatefulSets = append(o.StatefulSets, s)
+	case head.Kind == "DaemonSet" && head.APIVersion == "apps/v1":
+		ds := new(apps.DaemonSet)
+		err = strict(raw, ds, item)
+		o.DaemonSets = append(o.DaemonSets, ds)
+	case head.Kind == "ControllerRevision" && head.APIVersion == "apps/v1":
+		r := new(apps.ControllerRevision)
+		err = strict(raw, r, item)
+		o.ControllerRevisions = append(o.ControllerRevisions, r)
+	case head.Kind == "PersistentVolumeClaim" && head.APIVersion == "v1":
+		c := new(core.PersistentVolumeClaim)
+		err = strict(raw, c, item)
+		o.PVCs = append(o.PVCs, c)
+	case head.Kind == "Node" && head.APIVersion == "v1":
+		n := new(core.Node)
+		err = strict(raw, n, item)
+		o.Nodes = append(o.Nodes, n)
 	default:
 		other[head.APIVersion+" "+head.Kind]++
 	}

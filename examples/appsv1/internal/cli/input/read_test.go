@@ -47,7 +47,7 @@ func TestReadList(t *testing.T) {
 	}
 	var buf bytes.Buffer
 	Report(&buf, "next", ignored)
-	if got := buf.String(); got != "next: ignored 3 input objects: 1 ConfigMap (v1) (not an apps/v1 Deployment or ReplicaSet or a v1 Pod), 2 Pod in namespace kube-system (other namespace)\n" {
+	if got := buf.String(); got != "next: ignored 3 input objects: 1 ConfigMap (v1) (not a kind rolloutplan reads), 2 Pod in namespace kube-system (other namespace)\n" {
 		t.Errorf("report %q", got)
 	}
 }

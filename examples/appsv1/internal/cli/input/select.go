@@ -14,9 +14,20 @@ import (
 
 // Why an item was ignored.
 const (
-	WhyOtherKind       = "not an apps/v1 Deployment or ReplicaSet or a v1 Pod"
+	WhyOtherKind       = "not a kind rolloutplan reads"
 	WhyOtherNamespace  = "other namespace"
 	WhyOtherDeployment = "another Deployment"
+	// WhyOtherStatefulSet and WhyOtherDaemonSet are the other workloads
+	// of their kind when one StatefulSet or DaemonSet is selected.
+	WhyOtherStatefulSet = "another StatefulSet"
+	WhyOtherDaemonSet   = "another DaemonSet"
+	// WhyNotForDeployment, WhyNotForStatefulSet and WhyNotForDaemonSet
+	// are the objects the selected workload's controller does not read
+	// (ControllerRevisions for a Deployment, ReplicaSets for a
+	// StatefulSet, claims for a DaemonSet, the other workload kinds).
+	WhyNotForDeployment  = "not read for a Deployment"
+	WhyNotForStatefulSet = "not read for a StatefulSet"
+	WhyNotForDaemonSet   = "not read for a DaemonSet"
 )
 
 // Ignored is a group of input items a command does not use.
@@ -63,11 +74,15 @@ func describe(groups []Ignored) string {
 	return strings.Join(parts, ", ")
 }
 
-// Selector chooses the Deployment and the clock of the state.
+// Selector chooses the workload and the clock of the state.
 type Selector struct {
 	// Deployment and Namespace name the Deployment; empty means the only
 	// one (in Namespace, when given).
 	Deployment, Namespace string
+	// Name names the StatefulSet ([Objects.SelectStatefulSet]) or the
+	// DaemonSet ([Objects.SelectDaemonSet]) in Namespace; empty means the
+	// only one.
+	Name string
 	// Now is the controller's clock; zero uses a Case's own.
 	Now time.Time
 	// Latest, when neither Now nor the input gives a clock, uses the latest
@@ -93,9 +108,9 @@ func (o *Objects) Select(sel Selector) (appsv1.State, []Ignored, error) {
 	}
 	switch {
 	case len(matches) == 0 && sel.Deployment == "":
-		return appsv1.State{}, nil, fmt.Errorf("%w: the input has no Deployment%s%s", appsv1.ErrNoDeployment, inNamespace(sel.Namespace), parenthesized(o.ignoredNote()))
+		return appsv1.State{}, nil, fmt.Errorf("%w: the input has no Deployment%s%s", appsv1.ErrNoDeployment, inNamespace(sel.Namespace), parenthesized(o.notes(KindDeployment)))
 	case len(matches) == 0:
-		return appsv1.State{}, nil, fmt.Errorf("%w: %q%s (the input has %s%s)", appsv1.ErrNoDeployment, sel.Deployment, inNamespace(sel.Namespace), o.deploymentNames(nil), prefixed("; ", o.ignoredNote()))
+		return appsv1.State{}, nil, fmt.Errorf("%w: %q%s (the input has %s%s)", appsv1.ErrNoDeployment, sel.Deployment, inNamespace(sel.Namespace), o.deploymentNames(nil), prefixed("; ", o.notes(KindDeployment)))
 	case len(matches) > 1:
 		return appsv1.State{}, nil, fmt.Errorf("%d Deployments match (%s): name one, with -n NAMESPACE when the name is in several", len(matches), o.deploymentNames(matches))
 	}
@@ -130,18 +145,224 @@ func (o *Objects) Select(sel Selector) (appsv1.State, []Ignored, error) {
 		}
 		s.Pods = append(s.Pods, p)
 	}
+	o.skipAll(skip, WhyNotForDeployment, "StatefulSet", "DaemonSet", "ControllerRevision", "PersistentVolumeClaim", "Node")
 	if s.Now.IsZero() {
 		s.Now = LatestTime(s)
 	}
+	return s, o.ignoredWith(ignored), nil
+}
+
+// skipAll counts every object of the given kinds as ignored for why.
+func (o *Objects) skipAll(skip func(kind, ns, why string), why string, kinds ...string) {
+	for _, kind := range kinds {
+		for _, ns := range o.namespaces(kind) {
+			skip(kind, ns, why)
+		}
+	}
+}
+
+// namespaces lists the namespace of every object of kind the input holds
+// ("" for a Node), one entry per object.
+func (o *Objects) namespaces(kind string) []string {
+	var out []string
+	add := func(ns string) { out = append(out, ns) }
+	switch kind {
+	case "Deployment":
+		for _, x := range o.Deployments {
+			add(x.Namespace)
+		}
+	case "ReplicaSet":
+		for _, x := range o.ReplicaSets {
+			add(x.Namespace)
+		}
+	case "StatefulSet":
+		for _, x := range o.StatefulSets {
+			add(x.Namespace)
+		}
+	case "DaemonSet":
+		for _, x := range o.DaemonSets {
+			add(x.Namespace)
+		}
+	case "ControllerRevision":
+		for _, x := range o.ControllerRevisions {
+			add(x.Namespace)
+		}
+	case "PersistentVolumeClaim":
+		for _, x := range o.PVCs {
+			add(x.Namespace)
+		}
+	case "Node":
+		for range o.Nodes {
+			add("")
+		}
+	}
+	return out
+}
+
+// ignoredWith returns the groups ignored when reading with those counted
+// by a selection, sorted.
+func (o *Objects) ignoredWith(counted map[Ignored]int) []Ignored {
 	out := slices.Clone(o.Ignored)
-	for g, n := range ignored {
+	for g, n := range counted {
 		g.Count = n
 		out = append(out, g)
 	}
 	slices.SortFunc(out, func(a, b Ignored) int {
 		return strings.Compare(a.Why+"\x00"+a.Kind+"\x00"+a.APIVersion+"\x00"+a.Namespace, b.Why+"\x00"+b.Kind+"\x00"+b.APIVersion+"\x00"+b.Namespace)
 	})
-	return s, out, nil
+	return out
+}
+
+// pickOne returns the index of the one object of kind whose name and
+// namespace are those asked ("" matches any), or an error naming what the
+// input has; names and namespaces are the objects'.
+func (o *Objects) pickOne(kind, name, namespace string, names, namespaces []string) (int, error) {
+	var matches []int
+	for i := range names {
+		if (name == "" || names[i] == name) && (namespace == "" || namespaces[i] == namespace) {
+			matches = append(matches, i)
+		}
+	}
+	list := func(only []int) string {
+		var out []string
+		for i := range names {
+			if only == nil || slices.Contains(only, i) {
+				out = append(out, namespaces[i]+"/"+names[i])
+			}
+		}
+		if len(out) == 0 {
+			return "none"
+		}
+		slices.Sort(out)
+		return strings.Join(out, ", ")
+	}
+	lower := strings.ToLower(kind)
+	switch {
+	case len(matches) == 0 && name == "":
+		return 0, fmt.Errorf("no such %s: the input has no %s%s%s", lower, kind, inNamespace(namespace), parenthesized(o.notes(kind)))
+	case len(matches) == 0:
+		return 0, fmt.Errorf("no such %s: %q%s (the input has %s%s)", lower, name, inNamespace(namespace), list(nil), prefixed("; ", o.notes(kind)))
+	case len(matches) > 1:
+		return 0, fmt.Errorf("%d %ss match (%s): name one, with -n NAMESPACE when the name is in several", len(matches), kind, list(matches))
+	}
+	return matches[0], nil
+}
+
+// SelectStatefulSet returns the state of one StatefulSet: it, and the
+// Pods, ControllerRevisions and PersistentVolumeClaims of its namespace,
+// at sel.Now (sel.Name and sel.Namespace choose it; sel.Now and
+// sel.Latest are read as by Select). Everything else is returned as
+// Ignored.
+func (o *Objects) SelectStatefulSet(sel Selector) (appsv1.StatefulSetState, []Ignored, error) {
+	names, namespaces := make([]string, len(o.StatefulSets)), make([]string, len(o.StatefulSets))
+	for i, x := range o.StatefulSets {
+		names[i], namespaces[i] = x.Name, x.Namespace
+	}
+	at, err := o.pickOne("StatefulSet", sel.Name, sel.Namespace, names, namespaces)
+	if err != nil {
+		return appsv1.StatefulSetState{}, nil, err
+	}
+	set := o.StatefulSets[at]
+	now, err := o.clock(sel)
+	if err != nil {
+		return appsv1.StatefulSetState{}, nil, err
+	}
+	s := appsv1.StatefulSetState{Now: now, StatefulSet: set}
+	ignored := map[Ignored]int{}
+	skip := func(kind, ns, why string) { ignored[Ignored{Kind: kind, Namespace: ns, Why: why}]++ }
+	for i, other := range o.StatefulSets {
+		if i != at {
+			skip("StatefulSet", other.Namespace, WhyOtherStatefulSet)
+		}
+	}
+	ns := set.Namespace
+	for _, p := range o.Pods {
+		if p.Namespace != ns {
+			skip("Pod", p.Namespace, WhyOtherNamespace)
+			continue
+		}
+		s.Pods = append(s.Pods, p)
+	}
+	for _, r := range o.ControllerRevisions {
+		if r.Namespace != ns {
+			skip("ControllerRevision", r.Namespace, WhyOtherNamespace)
+			continue
+		}
+		s.ControllerRevisions = append(s.ControllerRevisions, r)
+	}
+	for _, c := range o.PVCs {
+		if c.Namespace != ns {
+			skip("PersistentVolumeClaim", c.Namespace, WhyOtherNamespace)
+			continue
+		}
+		s.PVCs = append(s.PVCs, c)
+	}
+	o.skipAll(skip, WhyNotForStatefulSet, "Deployment", "ReplicaSet", "DaemonSet", "Node")
+	if s.Now.IsZero() {
+		s.Now = LatestStatefulSetTime(s)
+	}
+	return s, o.ignoredWith(ignored), nil
+}
+
+// SelectDaemonSet returns the state of one DaemonSet: it, the Pods and
+// ControllerRevisions of its namespace and every Node, at sel.Now (read as
+// by SelectStatefulSet). Everything else is returned as Ignored.
+func (o *Objects) SelectDaemonSet(sel Selector) (appsv1.DaemonSetState, []Ignored, error) {
+	names, namespaces := make([]string, len(o.DaemonSets)), make([]string, len(o.DaemonSets))
+	for i, x := range o.DaemonSets {
+		names[i], namespaces[i] = x.Name, x.Namespace
+	}
+	at, err := o.pickOne("DaemonSet", sel.Name, sel.Namespace, names, namespaces)
+	if err != nil {
+		return appsv1.DaemonSetState{}, nil, err
+	}
+	ds := o.DaemonSets[at]
+	now, err := o.clock(sel)
+	if err != nil {
+		return appsv1.DaemonSetState{}, nil, err
+	}
+	s := appsv1.DaemonSetState{Now: now, DaemonSet: ds, Nodes: o.Nodes}
+	ignored := map[Ignored]int{}
+	skip := func(kind, ns, why string) { ignored[Ignored{Kind: kind, Namespace: ns, Why: why}]++ }
+	for i, other := range o.DaemonSets {
+		if i != at {
+			skip("DaemonSet", other.Namespace, WhyOtherDaemonSet)
+		}
+	}
+	ns := ds.Namespace
+	for _, p := range o.Pods {
+		if p.Namespace != ns {
+			skip("Pod", p.Namespace, WhyOtherNamespace)
+			continue
+		}
+		s.Pods = append(s.Pods, p)
+	}
+	for _, r := range o.ControllerRevisions {
+		if r.Namespace != ns {
+			skip("ControllerRevision", r.Namespace, WhyOtherNamespace)
+			continue
+		}
+		s.ControllerRevisions = append(s.ControllerRevisions, r)
+	}
+	o.skipAll(skip, WhyNotForDaemonSet, "Deployment", "ReplicaSet", "StatefulSet", "PersistentVolumeClaim")
+	if s.Now.IsZero() {
+		s.Now = LatestDaemonSetTime(s)
+	}
+	return s, o.ignoredWith(ignored), nil
+}
+
+// clock is the time sel asks for: sel.Now, else a Case's own; zero when
+// neither gives one and sel.Latest (the caller takes the latest time of
+// the state), else ErrNoClock.
+func (o *Objects) clock(sel Selector) (time.Time, error) {
+	now := sel.Now
+	if now.IsZero() {
+		now = o.Now
+	}
+	if now.IsZero() && !sel.Latest {
+		return time.Time{}, ErrNoClock
+	}
+	return now, nil
 }
 
 // Read is ReadObjects followed by Select.
@@ -176,6 +397,41 @@ func (o *Objects) ignoredNote() string {
 		return ""
 	}
 	return "ignored: " + describe(o.Ignored)
+}
+
+// notes is what the error of a missing workload of kind adds: the
+// workloads of the other kinds the input holds ("it holds StatefulSet
+// default/web") and the ignored objects.
+func (o *Objects) notes(kind string) string {
+	var parts []string
+	for _, k := range []string{KindDeployment, KindStatefulSet, KindDaemonSet} {
+		if k == kind {
+			continue
+		}
+		var names []string
+		switch k {
+		case KindDeployment:
+			for _, x := range o.Deployments {
+				names = append(names, x.Namespace+"/"+x.Name)
+			}
+		case KindStatefulSet:
+			for _, x := range o.StatefulSets {
+				names = append(names, x.Namespace+"/"+x.Name)
+			}
+		case KindDaemonSet:
+			for _, x := range o.DaemonSets {
+				names = append(names, x.Namespace+"/"+x.Name)
+			}
+		}
+		if len(names) > 0 {
+			slices.Sort(names)
+			parts = append(parts, "it holds "+k+" "+strings.Join(names, ", "))
+		}
+	}
+	if n := o.ignoredNote(); n != "" {
+		parts = append(parts, n)
+	}
+	return strings.Join(parts, "; ")
 }
 
 func parenthesized(s string) string {

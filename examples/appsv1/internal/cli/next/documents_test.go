@@ -34,7 +34,7 @@ func TestDocuments(t *testing.T) {
 	if diff := cmp.Diff(expected(l.Expect), decodeOutput(t, stdout)); diff != "" {
 		t.Errorf("output of the stream (-want +got):\n%s", diff)
 	}
-	if want := "next: ignored 2 input objects: 1 Deployment in namespace elsewhere (another Deployment), 1 ConfigMap (v1) (not an apps/v1 Deployment or ReplicaSet or a v1 Pod)\n" +
+	if want := "next: ignored 2 input objects: 1 Deployment in namespace elsewhere (another Deployment), 1 ConfigMap (v1) (not a kind rolloutplan reads)\n" +
 		"Time: " + l.Case["now"].(string) + " (--now)\n"; stderr != want {
 		t.Errorf("stderr %q, want %q", stderr, want)
 	}

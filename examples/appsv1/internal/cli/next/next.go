@@ -1,12 +1,14 @@
-// Package next is `kubectl rolloutplan next`: "what will the Deployment
-// controller do next?". It reads a Deployment's state (the live cluster, or
-// a snapshot with -f), plans one sync the way kube-controller-manager v1.36
-// does, and prints the writes, events, requeue and error as JSON (the
-// conformance Output of the rolloutplan repository), or YAML with -o yaml.
+// Package next is `kubectl rolloutplan next`: "what will the controller do
+// next?". It reads a Deployment's, a StatefulSet's or a DaemonSet's state
+// (the live cluster, or a snapshot with -f: a List, or a conformance Case
+// of the rolloutplan repository), plans one sync the way
+// kube-controller-manager v1.36 does, and prints the writes, events,
+// requeue and error as JSON (the conformance Output of the rolloutplan
+// repository), or YAML with -o yaml.
 //
 // With --explain, standard error gets one line per write with the
-// planner's reason (and whether a real API server rejects it with a
-// conflict), the fields each Deployment write changes (old → new), then the
+// planner's reason (and whether a real API server rejects it), the fields
+// each write of the workload's status changes (old → new), then the
 // planner's notes; standard output stays one document.
 //
 // The standalone command rolloutplan-next is this subcommand reading
@@ -29,22 +31,33 @@ import (
 	"github.com/rolloutplan/rolloutplan/plan"
 )
 
-const long = `Plans the Deployment controller's next sync of a Deployment, as
-kube-controller-manager v1.36 would carry it out, and prints it as JSON: the
-writes in upstream's order (each with its verb, resource, object and
-reason), the events, the requeue and the error the sync ends with.
+const long = `Plans the controller's next sync of a Deployment, a StatefulSet or a
+DaemonSet, as kube-controller-manager v1.36 would carry it out, and prints
+it as JSON: the writes in upstream's order (each with its verb, resource,
+object and reason), the events, the requeue and the error the sync ends
+with.
 
 The time of the sync: live, now; on a snapshot, the latest timestamp it
-holds unless --now. The snapshot must hold the Deployment's ReplicaSets and
-Pods ('kubectl get deployment,replicasets,pods -o yaml'), or be a manifest
-(the first sync of a new Deployment).`
+holds unless --now. The snapshot must hold what the controller reads:
+'kubectl get deployment,replicasets,pods -o yaml' for a Deployment,
+'kubectl get statefulset,controllerrevisions,pods,pvc -o yaml' for a
+StatefulSet, 'kubectl get daemonset,controllerrevisions,pods,nodes -o yaml'
+for a DaemonSet; or a conformance Case of the rolloutplan repository
+({"now", "deployment" | "statefulSet" | "daemonSet", ...}), or a manifest
+(the first sync of a new workload). Live, it reads the same: every pod,
+ControllerRevision and claim of the namespace, and for a DaemonSet every
+node.`
 
 const example = `  # The next sync of deployment/web, with the reasons on standard error
   kubectl rolloutplan next deployment/web --explain
 
   # On a snapshot, at a given time, as YAML
   kubectl get deployment,replicasets,pods -n shop -o yaml > state.yaml
-  kubectl rolloutplan next web -f state.yaml --now 2025-03-01T10:00:00Z -o yaml`
+  kubectl rolloutplan next web -f state.yaml --now 2025-03-01T10:00:00Z -o yaml
+
+  # A StatefulSet's and a DaemonSet's next sync
+  kubectl rolloutplan next statefulset/db --explain
+  kubectl rolloutplan next ds/fluentd -n kube-system`
 
 // NewCommand returns the next subcommand.
 func NewCommand(env *rolloutio.Env) *cobra.Command { return newCommand(env, false) }
@@ -60,9 +73,10 @@ func newCommand(env *rolloutio.Env, stdin bool) *cobra.Command {
 		deployment string
 		explainOn  bool
 	)
+	t.Accept(rolloutio.Kinds...)
 	cmd := &cobra.Command{
-		Use:               "next (NAME | deployment/NAME) [flags]",
-		Short:             "Show the writes, events and requeue of the Deployment controller's next sync",
+		Use:               "next (NAME | KIND/NAME) [flags]",
+		Short:             "Show the writes, events and requeue of the controller's next sync",
 		Long:              long,
 		Example:           example,
 		ValidArgsFunction: t.Complete(env),
@@ -90,6 +104,12 @@ func newCommand(env *rolloutio.Env, stdin bool) *cobra.Command {
 			refs, err := src.Refs()
 			if err != nil {
 				return err
+			}
+			switch refs[0].Kind {
+			case rolloutio.StatefulSet:
+				return nextStatefulSet(env, src, refs[0], out.Format, explainOn)
+			case rolloutio.DaemonSet:
+				return nextDaemonSet(env, src, refs[0], out.Format, explainOn)
 			}
 			st, err := src.Get(refs[0], rolloutio.NeedReplicaSets|rolloutio.NeedPods)
 			if err != nil {
@@ -121,7 +141,7 @@ func newCommand(env *rolloutio.Env, stdin bool) *cobra.Command {
 	rolloutio.Deprecate(cmd, "deployment")
 	rolloutio.CompleteOutput(cmd)
 	if stdin {
-		cmd.Use = "rolloutplan-next (NAME | deployment/NAME) [flags] < state"
+		cmd.Use = "rolloutplan-next (NAME | KIND/NAME) [flags] < state"
 		cmd.Annotations = map[string]string{cobra.CommandDisplayNameAnnotation: "rolloutplan-next"}
 		cmd.Long += "\n\nWithout -f it reads standard input."
 		cmd.Example = `  kubectl get deployment,replicasets,pods -n shop -o yaml | rolloutplan-next web --explain`
@@ -129,9 +149,9 @@ func newCommand(env *rolloutio.Env, stdin bool) *cobra.Command {
 	return cmd
 }
 
-// printPlan writes the plan as JSON indented by two spaces (the conformance
-// Output's form), or as YAML.
-func printPlan(w io.Writer, format string, o appsv1.Output) error {
+// printPlan writes the plan (an appsv1.Output or StatefulSetOutput) as
+// JSON indented by two spaces (the conformance Output's form), or as YAML.
+func printPlan(w io.Writer, format string, o any) error {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")

@@ -251,7 +251,7 @@ func TestBadInput(t *testing.T) {
 
 func TestHelp(t *testing.T) {
 	code, stdout, _ := runCmd(t, nil, "-h")
-	if code != 0 || !strings.Contains(stdout, "kubectl rolloutplan next (NAME | deployment/NAME) [flags]") || !strings.Contains(stdout, "Exit codes") {
+	if code != 0 || !strings.Contains(stdout, "kubectl rolloutplan next (NAME | KIND/NAME) [flags]") || !strings.Contains(stdout, "Exit codes") {
 		t.Errorf("-h: exit %d, stdout %q", code, stdout)
 	}
 }
@@ -280,7 +280,7 @@ func TestYAMLIgnoredAndStatusFields(t *testing.T) {
 		t.Errorf("YAML output (-want +got):\n%s", diff)
 	}
 	for _, want := range []string{
-		"next: ignored 2 input objects: 1 Deployment in namespace elsewhere (another Deployment), 1 ConfigMap (v1) (not an apps/v1 Deployment or ReplicaSet or a v1 Pod)",
+		"next: ignored 2 input objects: 1 Deployment in namespace elsewhere (another Deployment), 1 ConfigMap (v1) (not a kind rolloutplan reads)",
 		"write 2: update deployments/status default/api: ",
 		"  status.observedGeneration: 0 → 1\n  status.unavailableReplicas: 0 → 14",
 		`  metadata.annotations[deployment.kubernetes.io/revision]: (none) → "1"`,

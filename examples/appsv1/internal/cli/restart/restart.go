@@ -15,14 +15,19 @@ import (
 	"github.com/rolloutplan/rolloutplan/plan/rollout"
 )
 
-const long = `Restarts a Deployment's pods with a new rollout, as 'kubectl rollout restart'
+const long = `Restarts a workload's pods with a new rollout, as 'kubectl rollout restart'
 does: it sets the pod template annotation kubectl.kubernetes.io/restartedAt
-to the time used. Live, the time is now and the strategic merge patch is
-sent; on a snapshot (-f) the time is the latest timestamp the snapshot
-holds unless --now, and nothing is sent.`
+to the time used, on a Deployment, a StatefulSet or a DaemonSet. Live, the
+time is now and the strategic merge patch is sent; on a snapshot (-f) the
+time is the latest timestamp the snapshot holds unless --now, and nothing is
+sent.`
 
 const example = `  # Restart deployment/web
   kubectl rolloutplan restart deployment/web
+
+  # Restart a StatefulSet and a DaemonSet
+  kubectl rolloutplan restart statefulset/db
+  kubectl rolloutplan restart ds/fluentd -n kube-system
 
   # Every Deployment labelled app=web, as a server dry run
   kubectl rolloutplan restart -l app=web --dry-run=server
@@ -37,9 +42,10 @@ func NewCommand(env *rolloutio.Env) *cobra.Command {
 		dryRun    string
 		showPatch bool
 	)
+	t.Accept(rolloutio.Kinds...)
 	cmd := &cobra.Command{
-		Use:               "restart (NAME | deployment/NAME) [flags]",
-		Short:             "Restart a Deployment",
+		Use:               "restart (NAME | KIND/NAME) [flags]",
+		Short:             "Restart a Deployment, StatefulSet or DaemonSet",
 		Long:              long,
 		Example:           example,
 		ValidArgsFunction: t.Complete(env),
@@ -60,27 +66,20 @@ func NewCommand(env *rolloutio.Env) *cobra.Command {
 				return err
 			}
 			for i, ref := range refs {
-				s, err := src.Get(ref, 0)
+				patch, name, tm, err := restartPatch(src, ref)
+				if i == 0 && !tm.At.IsZero() {
+					tm.Print(env.ErrOut)
+				}
 				if err != nil {
 					return err
 				}
-				if i == 0 {
-					s.Time.Print(env.ErrOut)
+				if string(patch) == "{}" {
+					return fmt.Errorf("failed to create patch for %v: if restart has already been triggered within the past second, please wait before attempting to trigger another", name)
 				}
-				d := s.Deployment
-				patch, err := rollout.Restart(d, s.Time.At)
-				switch {
-				case errors.Is(err, rollout.ErrRestartPaused):
-					return rolloutio.Refused(d, err)
-				case err != nil:
-					return err
-				case string(patch) == "{}":
-					return fmt.Errorf("failed to create patch for %v: if restart has already been triggered within the past second, please wait before attempting to trigger another", d.Name)
-				}
-				if err := src.Patch(s.Ref, types.PatchType(rollout.StrategicMergePatchType), patch, dry); err != nil {
+				if err := src.Patch(ref, types.PatchType(rollout.StrategicMergePatchType), patch, dry); err != nil {
 					return err
 				}
-				fmt.Fprintf(env.Out, "%s restarted%s\n", rolloutio.ObjectName(d), dry.Suffix())
+				fmt.Fprintf(env.Out, "%s restarted%s\n", ref.Kind.ObjectName(name), dry.Suffix())
 				if showPatch {
 					fmt.Fprintf(env.Out, "%s\n", patch)
 				}
@@ -92,4 +91,37 @@ func NewCommand(env *rolloutio.Env) *cobra.Command {
 	t.AddFlags(fs, rolloutio.WithSelector|rolloutio.WithNow)
 	rolloutio.AddPatchFlags(cmd, &dryRun, &showPatch, "strategic merge patch")
 	return cmd
+}
+
+// restartPatch reads the workload ref and returns the patch kubectl's
+// restarter builds for it at the time used, with the workload's name and
+// that time. A paused Deployment is kubectl's refusal; the time is printed
+// before it.
+func restartPatch(src *rolloutio.Source, ref rolloutio.Ref) (patch []byte, name string, tm rolloutio.Time, err error) {
+	switch ref.Kind {
+	case rolloutio.StatefulSet:
+		s, err := src.GetStatefulSet(ref, 0)
+		if err != nil {
+			return nil, "", tm, err
+		}
+		patch, err := rollout.StatefulSetRestart(s.StatefulSet, s.Time.At)
+		return patch, s.StatefulSet.Name, s.Time, err
+	case rolloutio.DaemonSet:
+		s, err := src.GetDaemonSet(ref, 0)
+		if err != nil {
+			return nil, "", tm, err
+		}
+		patch, err := rollout.DaemonSetRestart(s.DaemonSet, s.Time.At)
+		return patch, s.DaemonSet.Name, s.Time, err
+	}
+	s, err := src.Get(ref, 0)
+	if err != nil {
+		return nil, "", tm, err
+	}
+	d := s.Deployment
+	patch, err = rollout.Restart(d, s.Time.At)
+	if errors.Is(err, rollout.ErrRestartPaused) {
+		err = rolloutio.Refused(d, err)
+	}
+	return patch, d.Name, s.Time, err
 }

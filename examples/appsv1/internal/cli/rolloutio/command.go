@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // Prepare reads the positional arguments and validates the Target's flags:
@@ -18,48 +17,83 @@ func (t *Target) Prepare(env *Env, args []string) error {
 	return t.Validate(env)
 }
 
-// Complete completes a Deployment's name: from the snapshot with -f, else
-// from the live cluster's namespace. Errors complete nothing.
+// Complete completes a workload's name: from the snapshot with -f, else
+// from the live cluster's namespace; after a kind (status sts NAME, or
+// status sts/NAME), that kind's. Errors complete nothing.
 func (t *Target) Complete(env *Env) cobra.CompletionFunc {
 	return func(_ *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
-		if len(args) > 0 && !(len(args) == 1 && deploymentKinds[strings.ToLower(args[0])]) {
+		var kinds []Kind
+		prefix := ""
+		switch {
+		case len(args) == 1:
+			kind, ok := ParseKind(args[0])
+			if !ok || !t.accepts(kind) {
+				return nil, cobra.ShellCompDirectiveNoFileComp
+			}
+			kinds = []Kind{kind}
+		case len(args) > 1:
 			return nil, cobra.ShellCompDirectiveNoFileComp
+		default:
+			if kindPart, name, ok := strings.Cut(toComplete, "/"); ok {
+				kind, isKind := ParseKind(kindPart)
+				if !isKind || !t.accepts(kind) {
+					return nil, cobra.ShellCompDirectiveNoFileComp
+				}
+				kinds, prefix, toComplete = []Kind{kind}, kindPart+"/", name
+			} else if t.Live() {
+				// A name alone is a Deployment's on the live cluster.
+				kinds = []Kind{Deployment}
+			} else {
+				kinds = t.accepted()
+			}
 		}
 		var names []string
-		if t.Live() {
-			c, err := env.Client()
+		for _, kind := range kinds {
+			n, err := t.names(env, kind)
 			if err != nil {
 				return nil, cobra.ShellCompDirectiveNoFileComp
 			}
-			ns, _, err := env.Namespace()
-			if err != nil {
-				return nil, cobra.ShellCompDirectiveNoFileComp
-			}
-			list, err := c.AppsV1().Deployments(ns).List(env.ctx(), metav1.ListOptions{})
-			if err != nil {
-				return nil, cobra.ShellCompDirectiveNoFileComp
-			}
-			for _, d := range list.Items {
-				names = append(names, d.Name)
-			}
-		} else {
-			objs, err := t.read(env)
-			if err != nil {
-				return nil, cobra.ShellCompDirectiveNoFileComp
-			}
-			for _, d := range objs.Deployments {
-				names = append(names, d.Name)
-			}
+			names = append(names, n...)
 		}
 		slices.Sort(names)
 		var out []cobra.Completion
 		for _, n := range slices.Compact(names) {
 			if strings.HasPrefix(n, toComplete) {
-				out = append(out, n)
+				out = append(out, prefix+n)
 			}
 		}
 		return out, cobra.ShellCompDirectiveNoFileComp
 	}
+}
+
+// names lists the names of the workloads of kind, in the live namespace
+// or in the snapshot.
+func (t *Target) names(env *Env, kind Kind) ([]string, error) {
+	var refs []workload
+	if t.Live() {
+		c, err := env.Client()
+		if err != nil {
+			return nil, err
+		}
+		ns, _, err := env.Namespace()
+		if err != nil {
+			return nil, err
+		}
+		if refs, err = listLive(env, c, kind, ns, ""); err != nil {
+			return nil, err
+		}
+	} else {
+		objs, err := t.read(env)
+		if err != nil {
+			return nil, err
+		}
+		refs = snapshotWorkloads(objs, kind)
+	}
+	names := make([]string, len(refs))
+	for i, r := range refs {
+		names[i] = r.Name
+	}
+	return names, nil
 }
 
 // CompleteOutput registers the completion of -o's values on cmd.

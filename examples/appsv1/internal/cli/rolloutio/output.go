@@ -36,11 +36,19 @@ func (o *Output) Validate() error {
 func (o *Output) Structured() bool { return o.Format != "" }
 
 // Print writes v as kubectl's printers write an object: JSON indented by
-// four spaces, or YAML, documents after the first preceded by "---".
-func (o *Output) Print(w io.Writer, v any) error {
+// four spaces, or YAML, documents after the first preceded by "---". The
+// JSON leaves <, > and & as they are.
+func (o *Output) Print(w io.Writer, v any) error { return o.print(w, v, false) }
+
+// PrintObject writes a Kubernetes object exactly as kubectl's -o json|yaml
+// printers write it: Print, with the JSON's <, > and & escaped as
+// json.MarshalIndent escapes them.
+func (o *Output) PrintObject(w io.Writer, v any) error { return o.print(w, v, true) }
+
+func (o *Output) print(w io.Writer, v any, escapeHTML bool) error {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
+	enc.SetEscapeHTML(escapeHTML)
 	enc.SetIndent("", "    ")
 	if err := enc.Encode(v); err != nil {
 		return fmt.Errorf("printing: %w", err)

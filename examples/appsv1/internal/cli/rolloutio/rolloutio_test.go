@@ -210,7 +210,7 @@ func TestNamespace(t *testing.T) {
 			require.NoError(t, err)
 			st, err := src.Get(refs[0], 0)
 			require.NoError(t, err)
-			assert.Equal(t, Ref{tc.want, "web"}, st.Ref)
+			assert.Equal(t, Ref{tc.want, "web", Deployment}, st.Ref)
 		})
 	}
 }
@@ -313,5 +313,5 @@ items:
 	_, err = src.Get(refs[0], 0)
 	require.NoError(t, err)
 	assert.Equal(t, "history: ignored 3 input objects: 1 Deployment in namespace other (another Deployment), "+
-		"1 Service (v1) (not an apps/v1 Deployment or ReplicaSet or a v1 Pod), 1 Pod in namespace other (other namespace)\n", stderr.String())
+		"1 Service (v1) (not a kind rolloutplan reads), 1 Pod in namespace other (other namespace)\n", stderr.String())
 }

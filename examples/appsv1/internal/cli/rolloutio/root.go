@@ -19,18 +19,24 @@ const helpTemplate = `{{with (or .Long .Short)}}{{. | trimTrailingWhitespaces}}
 ` + ExitCodes + "\n"
 
 const rootLong = `Answers what 'kubectl rollout' answers, and what it cannot tell: why a
-rollout waits, what the Deployment controller does next, and how long the
-rollout will take. The answers are the Kubernetes v1.36 controller's and
-kubectl v0.36's own, decision for decision and byte for byte.
+rollout waits, what the controller does next, and how long the rollout will
+take, for Deployments, StatefulSets and DaemonSets. The answers are the
+Kubernetes v1.36 controllers' and kubectl v0.36's own, decision for decision
+and byte for byte.
 
+The workload is NAME (a Deployment), or KIND/NAME or KIND NAME with the
+kinds and short names kubectl takes: deployment/web, sts/db, ds/fluentd.
 Without -f every subcommand reads the live cluster, as kubectl does (the
 kubeconfig, --context, -n or the context's namespace); the subcommands that
-change a Deployment (undo, restart, pause, resume) send kubectl's patch.
-With -f FILE (- for standard input) it reads a snapshot instead and sends
-nothing: a manifest, what 'kubectl get deployment NAME -o yaml' prints, or
-'kubectl get deployment,replicasets,pods -o yaml' for the subcommands that
-need the whole state. Objects without a namespace take -n or the context's
-namespace, as with 'kubectl apply -f'.
+change a workload (undo, restart, pause, resume) send kubectl's patch, or
+kubectl's refusal. With -f FILE (- for standard input) it reads a snapshot
+instead and sends nothing: a manifest, what 'kubectl get deployment NAME -o
+yaml' prints, or for the subcommands that need the whole state 'kubectl get
+deployment,replicasets,pods -o yaml', 'kubectl get
+statefulset,controllerrevisions,pods,pvc -o yaml' or 'kubectl get
+daemonset,controllerrevisions,pods,nodes -o yaml'; in a snapshot a NAME is
+the workload of that name, whatever its kind. Objects without a namespace
+take -n or the context's namespace, as with 'kubectl apply -f'.
 
 The time: live, now; on a snapshot, the latest timestamp it holds unless
 --now is given. Subcommands that use the time print it.`
@@ -40,13 +46,16 @@ The time: live, now; on a snapshot, the latest timestamp it holds unless
 func NewRoot(env *Env, cmds ...*cobra.Command) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "kubectl-rolloutplan",
-		Short: "Explain and predict Deployment rollouts as kubectl and the controller see them",
+		Short: "Explain and predict rollouts as kubectl and the controllers see them",
 		Long:  rootLong,
 		Example: `  # Watch a rollout, saying why it waits and when it will finish
   kubectl rolloutplan status deployment/web --explain --predict
 
   # What the Deployment controller does in its next sync, as JSON
   kubectl rolloutplan next web -n shop
+
+  # A StatefulSet's rollout, why it waits and how long it will take
+  kubectl rolloutplan status sts/db --explain --predict --ready-after 30s
 
   # Review a manifest's strategy before it is applied
   kubectl rolloutplan explain -f nginx-deployment.yaml`,

@@ -39,11 +39,26 @@ type Source struct {
 	manifest *apps.Deployment // of the last snapshot Get
 }
 
-// Ref names one Deployment. In a snapshot, an empty Name is the
-// snapshot's only Deployment (in Namespace, when set).
-type Ref struct{ Namespace, Name string }
+// Ref names one workload: a Deployment, StatefulSet or DaemonSet. In a
+// snapshot, an empty Name is the snapshot's only workload of the kind (in
+// Namespace, when set).
+type Ref struct {
+	Namespace, Name string
+	Kind            Kind
+}
 
+// String is "namespace/name".
 func (r Ref) String() string { return r.Namespace + "/" + r.Name }
+
+// ObjectName is how kubectl names the workload: "statefulset.apps/NAME".
+func (r Ref) ObjectName() string { return r.Kind.ObjectName(r.Name) }
+
+// workload is a workload of a snapshot or the live cluster, with its
+// labels for -l.
+type workload struct {
+	Ref
+	labels map[string]string
+}
 
 // Need says what of a Deployment's state a subcommand reads.
 type Need uint8
@@ -99,19 +114,31 @@ func (s *Source) Live() bool { return s.client != nil }
 func (s *Source) Client() kubernetes.Interface { return s.client }
 
 // defaultNamespaces gives the snapshot's objects without a namespace -n or
-// the context's namespace, as kubectl apply -f does.
+// the context's namespace, as kubectl apply -f does (Nodes have none).
 func (s *Source) defaultNamespaces(objs *input.Objects) error {
-	missing := false
-	for _, d := range objs.Deployments {
-		missing = missing || d.Namespace == ""
+	var metas []*metav1.ObjectMeta
+	for _, x := range objs.Deployments {
+		metas = append(metas, &x.ObjectMeta)
 	}
-	for _, rs := range objs.ReplicaSets {
-		missing = missing || rs.Namespace == ""
+	for _, x := range objs.ReplicaSets {
+		metas = append(metas, &x.ObjectMeta)
 	}
-	for _, p := range objs.Pods {
-		missing = missing || p.Namespace == ""
+	for _, x := range objs.Pods {
+		metas = append(metas, &x.ObjectMeta)
 	}
-	if !missing {
+	for _, x := range objs.StatefulSets {
+		metas = append(metas, &x.ObjectMeta)
+	}
+	for _, x := range objs.DaemonSets {
+		metas = append(metas, &x.ObjectMeta)
+	}
+	for _, x := range objs.ControllerRevisions {
+		metas = append(metas, &x.ObjectMeta)
+	}
+	for _, x := range objs.PVCs {
+		metas = append(metas, &x.ObjectMeta)
+	}
+	if !slices.ContainsFunc(metas, func(m *metav1.ObjectMeta) bool { return m.Namespace == "" }) {
 		return nil
 	}
 	ns := s.ns
@@ -121,26 +148,19 @@ func (s *Source) defaultNamespaces(objs *input.Objects) error {
 			return err
 		}
 	}
-	for _, d := range objs.Deployments {
-		if d.Namespace == "" {
-			d.Namespace = ns
-		}
-	}
-	for _, rs := range objs.ReplicaSets {
-		if rs.Namespace == "" {
-			rs.Namespace = ns
-		}
-	}
-	for _, p := range objs.Pods {
-		if p.Namespace == "" {
-			p.Namespace = ns
+	for _, m := range metas {
+		if m.Namespace == "" {
+			m.Namespace = ns
 		}
 	}
 	return nil
 }
 
-// Refs resolves the Target to the Deployments it names: the named one,
+// Refs resolves the Target to the workloads it names: the named one,
 // those -l selects, every one with -A, or (in a snapshot) the only one.
+// Their kind is the one the arguments give; without one, a Deployment on
+// the live cluster, and in a snapshot the kind (of those the subcommand
+// takes) of the workloads it holds, when they are of one kind.
 func (s *Source) Refs() ([]Ref, error) {
 	t := s.t
 	var sel labels.Selector
@@ -150,37 +170,46 @@ func (s *Source) Refs() ([]Ref, error) {
 			return nil, Usagef("-l %q: %v", t.Selector, err)
 		}
 	}
+	kind, err := s.kind()
+	if err != nil {
+		return nil, err
+	}
 	switch {
 	case t.Name != "":
 		if s.Live() {
-			return []Ref{{s.ns, t.Name}}, nil
+			return []Ref{{s.ns, t.Name, kind}}, nil
 		}
-		return []Ref{{s.snapshotNamespace(), t.Name}}, nil
+		return []Ref{{s.snapshotNamespace(), t.Name, kind}}, nil
 	case sel == nil && !t.AllNamespaces:
 		if s.Live() {
+			if len(t.accepted()) > 1 {
+				return nil, Usagef("required resource not specified: give NAME, KIND/NAME or KIND -l SELECTOR")
+			}
 			return nil, Usagef("required resource not specified: give NAME, deployment/NAME or -l SELECTOR")
 		}
-		return []Ref{{Namespace: s.snapshotNamespace()}}, nil
+		return []Ref{{Namespace: s.snapshotNamespace(), Kind: kind}}, nil
 	}
 	if sel == nil {
 		sel = labels.Everything()
 	}
-	var refs []Ref
+	var found []workload
 	if s.Live() {
-		list, err := s.client.AppsV1().Deployments(s.ns).List(s.env.ctx(), metav1.ListOptions{LabelSelector: sel.String()})
+		refs, err := listLive(s.env, s.client, kind, s.ns, sel.String())
 		if err != nil {
 			return nil, err
 		}
-		for _, d := range list.Items {
-			if sel.Matches(labels.Set(d.Labels)) {
-				refs = append(refs, Ref{d.Namespace, d.Name})
+		found = refs
+	} else {
+		for _, w := range snapshotWorkloads(s.objs, kind) {
+			if s.ns == "" || !s.nsExplicit || w.Namespace == s.ns {
+				found = append(found, w)
 			}
 		}
-	} else {
-		for _, d := range s.objs.Deployments {
-			if (s.ns == "" || !s.nsExplicit || d.Namespace == s.ns) && sel.Matches(labels.Set(d.Labels)) {
-				refs = append(refs, Ref{d.Namespace, d.Name})
-			}
+	}
+	var refs []Ref
+	for _, w := range found {
+		if sel.Matches(labels.Set(w.labels)) {
+			refs = append(refs, w.Ref)
 		}
 	}
 	slices.SortFunc(refs, func(a, b Ref) int { return strings.Compare(a.String(), b.String()) })
@@ -194,12 +223,112 @@ func (s *Source) Refs() ([]Ref, error) {
 			where += " of the snapshot"
 		}
 		if t.Selector != "" {
-			return nil, fmt.Errorf("no Deployments match -l %s %s", t.Selector, where)
+			return nil, fmt.Errorf("no %s match -l %s %s", kind.Plural(), t.Selector, where)
 		}
-		return nil, fmt.Errorf("no Deployments %s", where)
+		return nil, fmt.Errorf("no %s %s", kind.Plural(), where)
 	}
 	s.multi = len(refs) > 1
 	return refs, nil
+}
+
+// kind is the kind the Target names: the arguments', else a Deployment on
+// the live cluster; in a snapshot, the kind of the workloads it holds that
+// the name (and -n) match, when they are of one kind the subcommand takes
+// (a Deployment when it holds none).
+func (s *Source) kind() (Kind, error) {
+	t := s.t
+	if t.Kind != "" {
+		return t.Kind, nil
+	}
+	if s.Live() {
+		return Deployment, nil
+	}
+	var kinds []Kind
+	var names []string
+	for _, kind := range t.accepted() {
+		found := false
+		for _, w := range snapshotWorkloads(s.objs, kind) {
+			if (t.Name == "" || w.Name == t.Name) && (!s.nsExplicit || w.Namespace == s.ns) {
+				found = true
+				names = append(names, kind.Lower()+"/"+w.Name)
+			}
+		}
+		if found {
+			kinds = append(kinds, kind)
+		}
+	}
+	switch len(kinds) {
+	case 0:
+		return Deployment, nil
+	case 1:
+		return kinds[0], nil
+	}
+	slices.Sort(names)
+	names = slices.Compact(names)
+	if t.Name != "" {
+		return "", Usagef("the snapshot holds %s: give the kind with the name", strings.Join(names, " and "))
+	}
+	return "", Usagef("the snapshot holds workloads of several kinds (%s): name one as KIND/NAME", strings.Join(names, ", "))
+}
+
+// snapshotWorkloads lists the snapshot's workloads of kind.
+func snapshotWorkloads(objs *input.Objects, kind Kind) []workload {
+	var out []workload
+	add := func(m *metav1.ObjectMeta) {
+		out = append(out, workload{Ref{m.Namespace, m.Name, kind}, m.Labels})
+	}
+	switch kind {
+	case Deployment:
+		for _, x := range objs.Deployments {
+			add(&x.ObjectMeta)
+		}
+	case StatefulSet:
+		for _, x := range objs.StatefulSets {
+			add(&x.ObjectMeta)
+		}
+	case DaemonSet:
+		for _, x := range objs.DaemonSets {
+			add(&x.ObjectMeta)
+		}
+	}
+	return out
+}
+
+// listLive lists the workloads of kind in namespace ns ("" for every one)
+// that the label selector selects.
+func listLive(env *Env, c kubernetes.Interface, kind Kind, ns, selector string) ([]workload, error) {
+	opts := metav1.ListOptions{LabelSelector: selector}
+	var out []workload
+	add := func(m *metav1.ObjectMeta) {
+		out = append(out, workload{Ref{m.Namespace, m.Name, kind}, m.Labels})
+	}
+	switch kind {
+	case StatefulSet:
+		list, err := c.AppsV1().StatefulSets(ns).List(env.ctx(), opts)
+		if err != nil {
+			return nil, err
+		}
+		for i := range list.Items {
+			add(&list.Items[i].ObjectMeta)
+		}
+	case DaemonSet:
+		list, err := c.AppsV1().DaemonSets(ns).List(env.ctx(), opts)
+		if err != nil {
+			return nil, err
+		}
+		for i := range list.Items {
+			add(&list.Items[i].ObjectMeta)
+		}
+	default:
+		list, err := c.AppsV1().Deployments(ns).List(env.ctx(), opts)
+		if err != nil {
+			return nil, err
+		}
+		for i := range list.Items {
+			add(&list.Items[i].ObjectMeta)
+		}
+	}
+	return out, nil
 }
 
 // snapshotNamespace is the namespace a snapshot's Deployment is looked up
@@ -213,13 +342,17 @@ func (s *Source) snapshotNamespace() string {
 
 // Get reads the state of one Deployment: the Deployment, and what need
 // asks for (the ReplicaSets of its namespace, its Pods), at the time the
-// clock rule gives.
+// clock rule gives. StatefulSets and DaemonSets are read by GetStatefulSet
+// and GetDaemonSet.
 func (s *Source) Get(ref Ref, need Need) (*State, error) {
 	var (
 		st  appsv1.State
 		tm  Time
 		err error
 	)
+	if ref.Kind != "" && ref.Kind != Deployment {
+		return nil, fmt.Errorf("internal error: Get reads Deployments, not a %s (GetStatefulSet, GetDaemonSet)", ref.Kind)
+	}
 	s.manifest = nil
 	if s.Live() {
 		st, tm, err = s.getLive(ref, need)
@@ -238,7 +371,7 @@ func (s *Source) model(st appsv1.State, tm Time) (*State, error) {
 	if err != nil {
 		return nil, fmt.Errorf("deployment %q: %w", st.Deployment.Name, err)
 	}
-	out := &State{Apps: st, Deployment: d, Time: tm, Ref: Ref{st.Deployment.Namespace, st.Deployment.Name}, Manifest: s.manifest}
+	out := &State{Apps: st, Deployment: d, Time: tm, Ref: Ref{st.Deployment.Namespace, st.Deployment.Name, Deployment}, Manifest: s.manifest}
 	for _, rs := range st.ReplicaSets {
 		m, err := appsv1.ReplicaSetToModel(rs)
 		if err != nil {
@@ -325,22 +458,8 @@ func (s *Source) getSnapshot(ref Ref, need Need) (appsv1.State, Time, error) {
 	if err != nil {
 		return appsv1.State{}, Time{}, err
 	}
-	if !s.reported {
-		s.reported = true
-		if s.multi {
-			ignored = s.objs.Ignored
-		}
-		input.Report(s.env.ErrOut, s.command, ignored)
-	}
-	switch {
-	case why != "":
-	case s.objs.Case && now.IsZero() && !s.objs.Now.IsZero():
-		why = TimeCase
-	case st.Now.IsZero():
-		st.Now, why = s.env.Now(), TimeNone
-	default:
-		why = TimeSnapshot
-	}
+	s.report(ignored)
+	why = s.snapshotWhy(now, why, &st.Now)
 	d := st.Deployment
 	if need&NeedReplicaSets != 0 && len(st.ReplicaSets) == 0 && fromServer(d) && d.Status.ObservedGeneration > 0 {
 		return appsv1.State{}, Time{}, fmt.Errorf("the snapshot has deployment %q as the cluster returned it but none of its ReplicaSets; %s needs them: give 'kubectl get deployment,replicasets,pods -n %s -o yaml'",
@@ -450,7 +569,7 @@ func (d DryRun) Suffix() string {
 	return ""
 }
 
-// Patch sends a patch of patchType to the live Deployment ref, unless d is
+// Patch sends a patch of patchType to the live workload ref, unless d is
 // a client dry run (a server dry run is sent as one). On a snapshot it
 // does nothing: a snapshot is never written.
 func (s *Source) Patch(ref Ref, patchType types.PatchType, patch []byte, d DryRun) error {
@@ -461,6 +580,14 @@ func (s *Source) Patch(ref Ref, patchType types.PatchType, patch []byte, d DryRu
 	if d == "server" {
 		opts.DryRun = []string{metav1.DryRunAll}
 	}
-	_, err := s.client.AppsV1().Deployments(ref.Namespace).Patch(s.env.ctx(), ref.Name, patchType, patch, opts)
+	var err error
+	switch ref.Kind {
+	case StatefulSet:
+		_, err = s.client.AppsV1().StatefulSets(ref.Namespace).Patch(s.env.ctx(), ref.Name, patchType, patch, opts)
+	case DaemonSet:
+		_, err = s.client.AppsV1().DaemonSets(ref.Namespace).Patch(s.env.ctx(), ref.Name, patchType, patch, opts)
+	default:
+		_, err = s.client.AppsV1().Deployments(ref.Namespace).Patch(s.env.ctx(), ref.Name, patchType, patch, opts)
+	}
 	return err
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -26,8 +27,9 @@ const (
 	WithNow
 )
 
-// Target names the Deployments a subcommand works on and where they are
-// read from: the live cluster, or the snapshot files given with -f.
+// Target names the workloads (Deployments, StatefulSets, DaemonSets) a
+// subcommand works on and where they are read from: the live cluster, or
+// the snapshot files given with -f.
 type Target struct {
 	// Files are the -f values; empty means the live cluster.
 	Files []string
@@ -38,9 +40,12 @@ type Target struct {
 	AllNamespaces bool
 	// NowFlag is --now, as given.
 	NowFlag string
-	// Name is the Deployment named by the arguments ("" for none).
+	// Name is the workload named by the arguments ("" for none), and Kind
+	// its kind when the arguments give one.
 	Name string
+	Kind Kind
 
+	kinds []Kind // the kinds the subcommand takes (Accept)
 	flags Flags
 	fs    *pflag.FlagSet
 	now   time.Time // NowFlag parsed
@@ -54,10 +59,10 @@ func (t *Target) AddFlags(fs *pflag.FlagSet, f Flags) {
 		"Read a snapshot from this file instead of the live cluster (- for standard input; may be repeated): a manifest, or what 'kubectl get … -o yaml|json' prints")
 	fs.Int64Var(&t.MaxInput, "max-input", input.DefaultMaxBytes, "With -f, the most bytes read from one file, 1 to 9223372036854775806")
 	if f&WithSelector != 0 {
-		fs.StringVarP(&t.Selector, "selector", "l", "", "Selector (label query) choosing the Deployments, e.g. -l app=web")
+		fs.StringVarP(&t.Selector, "selector", "l", "", "Selector (label query) choosing the workloads (the Deployments, unless a kind is given), e.g. -l app=web")
 	}
 	if f&WithAllNamespaces != 0 {
-		fs.BoolVarP(&t.AllNamespaces, "all-namespaces", "A", false, "Work on the Deployments of every namespace")
+		fs.BoolVarP(&t.AllNamespaces, "all-namespaces", "A", false, "Work on the workloads of every namespace (the Deployments, unless a kind is given)")
 	}
 	if f&WithNow != 0 {
 		fs.StringVar(&t.NowFlag, "now", "", "The time to use, RFC 3339 (default: live, now; a snapshot, the latest timestamp it holds)")
@@ -67,50 +72,80 @@ func (t *Target) AddFlags(fs *pflag.FlagSet, f Flags) {
 // Live reports that the Target reads the live cluster (no -f).
 func (t *Target) Live() bool { return len(t.Files) == 0 }
 
-// deploymentKinds are the resource spellings kubectl accepts for a
-// Deployment.
-var deploymentKinds = map[string]bool{
-	"deployment": true, "deployments": true, "deploy": true,
-	"deployment.apps": true, "deployments.apps": true, "deploy.apps": true,
-	"deployment.v1.apps": true, "deployments.v1.apps": true, "deploy.v1.apps": true,
+// Accept sets the kinds the subcommand works on (the default: Deployments
+// only), before the arguments are parsed.
+func (t *Target) Accept(kinds ...Kind) { t.kinds = kinds }
+
+// accepted are the kinds the subcommand works on.
+func (t *Target) accepted() []Kind {
+	if len(t.kinds) == 0 {
+		return []Kind{Deployment}
+	}
+	return t.kinds
+}
+
+// accepts reports that the subcommand works on kind.
+func (t *Target) accepts(kind Kind) bool { return slices.Contains(t.accepted(), kind) }
+
+// kindArg reads a resource spelling of an argument: the kind, or a usage
+// error naming the argument.
+func (t *Target) kindArg(arg, spelling, form string) (Kind, error) {
+	kind, ok := ParseKind(spelling)
+	if !ok || !t.accepts(kind) {
+		kinds := t.accepted()
+		if len(kinds) == 1 {
+			return "", Usagef("argument %q: only %s are supported (%s%sNAME)", arg, kindList(kinds), kinds[0].Lower(), form)
+		}
+		return "", Usagef("argument %q: only %s are supported (KIND%sNAME)", arg, kindList(kinds), form)
+	}
+	return kind, nil
 }
 
 // ParseArgs reads the positional arguments kubectl rollout takes:
-// nothing, NAME, deployment/NAME or deployment NAME. Errors are usage
-// errors.
+// nothing, NAME, KIND/NAME or KIND NAME, KIND one of the spellings kubectl
+// accepts for the kinds the subcommand works on (deployment, deploy,
+// statefulset, sts, daemonset, ds, …), or KIND alone with -l or -A. A NAME
+// without a kind is a Deployment's on the live cluster and the workload of
+// that name in a snapshot. Errors are usage errors.
 func (t *Target) ParseArgs(args []string) error {
 	switch len(args) {
 	case 0:
 		return nil
 	case 1:
-		kind, name, ok := strings.Cut(args[0], "/")
+		kindPart, name, ok := strings.Cut(args[0], "/")
 		if !ok {
-			if deploymentKinds[strings.ToLower(args[0])] {
+			if kind, isKind := ParseKind(args[0]); isKind {
 				// "kubectl rollout status deployment" without a name.
+				if _, err := t.kindArg(args[0], args[0], "/"); err != nil {
+					return err
+				}
+				t.Kind = kind
 				if t.Selector == "" && !t.AllNamespaces {
-					return Usagef("argument %q: give the Deployment's name (deployment/NAME or deployment NAME) or -l SELECTOR", args[0])
+					return Usagef("argument %q: give the %s's name (%s/NAME or %s NAME) or -l SELECTOR", args[0], kind, kind.Lower(), kind.Lower())
 				}
 				return nil
 			}
 			t.Name = args[0]
 			return nil
 		}
-		if !deploymentKinds[strings.ToLower(kind)] {
-			return Usagef("argument %q: only deployments are supported (deployment/NAME)", args[0])
+		kind, err := t.kindArg(args[0], kindPart, "/")
+		if err != nil {
+			return err
 		}
 		if name == "" {
 			return Usagef("argument %q: the name is empty", args[0])
 		}
-		t.Name = name
+		t.Kind, t.Name = kind, name
 		return nil
 	case 2:
-		if !deploymentKinds[strings.ToLower(args[0])] {
-			return Usagef("argument %q: only deployments are supported (deployment NAME)", args[0])
+		kind, err := t.kindArg(args[0], args[0], " ")
+		if err != nil {
+			return err
 		}
-		t.Name = args[1]
+		t.Kind, t.Name = kind, args[1]
 		return nil
 	}
-	return Usagef("too many arguments %q: give one Deployment (NAME or deployment/NAME)", args)
+	return Usagef("too many arguments %q: give one workload (NAME or KIND/NAME)", args)
 }
 
 // TakeNameFlag takes the deprecated --deployment NAME of next and
@@ -234,6 +269,11 @@ func (t *Target) read(env *Env) (*input.Objects, error) {
 		all.Deployments = append(all.Deployments, objs.Deployments...)
 		all.ReplicaSets = append(all.ReplicaSets, objs.ReplicaSets...)
 		all.Pods = append(all.Pods, objs.Pods...)
+		all.StatefulSets = append(all.StatefulSets, objs.StatefulSets...)
+		all.DaemonSets = append(all.DaemonSets, objs.DaemonSets...)
+		all.ControllerRevisions = append(all.ControllerRevisions, objs.ControllerRevisions...)
+		all.PVCs = append(all.PVCs, objs.PVCs...)
+		all.Nodes = append(all.Nodes, objs.Nodes...)
 		all.Ignored = mergeIgnored(all.Ignored, objs.Ignored)
 	}
 	return all, nil

@@ -1,9 +1,9 @@
 // Package simulate is `kubectl rolloutplan simulate`: it predicts the rest
-// of a rollout. It reads a Deployment's state (the live cluster, or a
-// snapshot with -f), simulates the Deployment and ReplicaSet controllers
-// from it sync after sync under a world model (how long a new pod takes to
-// become ready, whether the current template's pods ever do, how long a
-// deleted pod terminates), and prints the timeline, the predicted time to
+// of a rollout. It reads a Deployment's or a StatefulSet's state (the live
+// cluster, or a snapshot with -f), simulates its controllers from it sync
+// after sync under a world model (how long a new pod takes to become
+// ready, whether the current template's pods ever do, how long a deleted
+// pod terminates), and prints the timeline, the predicted time to
 // completion or the reason the rollout will stall, and optionally a chart.
 //
 // This answers what `kubectl rollout status` cannot: when will it finish,
@@ -12,19 +12,20 @@ package simulate
 
 import (
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/predict"
 	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/rolloutio"
-	"github.com/rolloutplan/rolloutplan/plan/sim"
 )
 
-const long = `Predicts the rest of a Deployment's rollout: simulates the Deployment and
-ReplicaSet controllers from its current state, sync after sync, and prints
-the timeline, when the rollout completes or why it stalls, and with --svg a
-chart.
+const long = `Predicts the rest of a Deployment's or a StatefulSet's rollout: simulates
+the Deployment and ReplicaSet controllers (the StatefulSet controller and a
+stand-in kubelet, pod by pod and ordinal by ordinal) from its current state,
+sync after sync, and prints the timeline, when the rollout completes or why
+it stalls, and with --svg a chart. DaemonSets cannot be simulated yet.
 
 The simulation starts at the time used (live: now; a snapshot: the latest
 timestamp it holds, unless --now). Pods that are ready stay ready; the
@@ -37,14 +38,20 @@ const example = `  # How long will the rollout of deployment/web take, if pods a
   kubectl rolloutplan simulate deployment/web --ready-after 20s
 
   # The first rollout of a manifest, with a chart
-  kubectl rolloutplan simulate -f nginx-deployment.yaml --ready-after 10s --svg rollout.svg`
+  kubectl rolloutplan simulate -f nginx-deployment.yaml --ready-after 10s --svg rollout.svg
 
-// Result is what -o json|yaml prints.
+  # The rest of a StatefulSet's rolling update, pods ready 30s after they start
+  kubectl rolloutplan simulate statefulset/db --ready-after 30s --grace 10s`
+
+// Result is what -o json|yaml prints: the workload (Deployment or
+// StatefulSet), the time, the prediction and the simulator's trace (a
+// *sim.Trace or a *sim.StatefulSetTrace).
 type Result struct {
-	Deployment string          `json:"deployment"`
-	Time       time.Time       `json:"time"`
-	Prediction predict.Summary `json:"prediction"`
-	Trace      *sim.Trace      `json:"trace"`
+	Deployment  string          `json:"deployment,omitempty"`
+	StatefulSet string          `json:"statefulSet,omitempty"`
+	Time        time.Time       `json:"time"`
+	Prediction  predict.Summary `json:"prediction"`
+	Trace       any             `json:"trace"`
 }
 
 // NewCommand returns the simulate subcommand.
@@ -55,8 +62,9 @@ func NewCommand(env *rolloutio.Env) *cobra.Command {
 		out        rolloutio.Output
 		deployment string
 	)
+	t.Accept(rolloutio.Deployment, rolloutio.StatefulSet)
 	cmd := &cobra.Command{
-		Use:               "simulate (NAME | deployment/NAME) [flags]",
+		Use:               "simulate (NAME | deployment/NAME | statefulset/NAME) [flags]",
 		Short:             "Predict the rest of a rollout: timeline, time to completion or the stall",
 		Long:              long,
 		Example:           example,
@@ -86,23 +94,19 @@ func NewCommand(env *rolloutio.Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			st, err := src.Get(refs[0], rolloutio.NeedReplicaSets|rolloutio.NeedPods)
-			if err != nil {
-				return err
-			}
-			st.Time.Print(env.ErrOut)
-			p, err := predict.Run(st.Apps, w)
+			p, res, err := run(cmd, env.ErrOut, src, refs[0], w)
 			if err != nil {
 				return err
 			}
 			if out.Structured() {
-				if err := out.Print(env.Out, Result{Deployment: st.Ref.String(), Time: st.Apps.Now.UTC(), Prediction: p.Summarize(), Trace: p.Trace}); err != nil {
+				res.Prediction, res.Trace = p.Summarize(), p.TraceValue()
+				if err := out.Print(env.Out, res); err != nil {
 					return err
 				}
 			} else {
 				p.WriteHeader(env.Out)
 				fmt.Fprintln(env.Out)
-				if err := p.Trace.WriteTimeline(env.Out); err != nil {
+				if err := p.WriteTimeline(env.Out); err != nil {
 					return err
 				}
 				fmt.Fprintln(env.Out)
@@ -128,4 +132,31 @@ func NewCommand(env *rolloutio.Env) *cobra.Command {
 	rolloutio.Deprecate(cmd, "deployment")
 	rolloutio.CompleteOutput(cmd)
 	return cmd
+}
+
+// run reads the workload ref and simulates it, printing the time used on
+// standard error; the Result is returned without its prediction and
+// trace.
+func run(cmd *cobra.Command, errOut io.Writer, src *rolloutio.Source, ref rolloutio.Ref, w predict.World) (*predict.Prediction, Result, error) {
+	if ref.Kind == rolloutio.StatefulSet {
+		for _, name := range predict.StatefulSetFlags {
+			if cmd.Flags().Changed(name) {
+				return nil, Result{}, rolloutio.Usagef("--%s applies to Deployments: a StatefulSet is simulated pod by pod", name)
+			}
+		}
+		st, err := src.GetStatefulSet(ref, rolloutio.NeedRevisions|rolloutio.NeedPods)
+		if err != nil {
+			return nil, Result{}, err
+		}
+		st.Time.Print(errOut)
+		p, err := predict.RunStatefulSet(st.Apps, w)
+		return p, Result{StatefulSet: st.Ref.String(), Time: st.Apps.Now.UTC()}, err
+	}
+	st, err := src.Get(ref, rolloutio.NeedReplicaSets|rolloutio.NeedPods)
+	if err != nil {
+		return nil, Result{}, err
+	}
+	st.Time.Print(errOut)
+	p, err := predict.Run(st.Apps, w)
+	return p, Result{Deployment: st.Ref.String(), Time: st.Apps.Now.UTC()}, err
 }

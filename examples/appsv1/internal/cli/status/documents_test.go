@@ -39,7 +39,7 @@ func TestStatusDocuments(t *testing.T) {
 	broken := strings.Replace(stream, "\nspec:\n", "\nspec:\n  replica: 1\n", 1)
 	clitest.Run(t, NewCommand, []clitest.Case{
 		{Name: "stream", Args: []string{"api", "-f", "-"}, Stdin: stream, Stdout: pending,
-			Stderr: "status: ignored 1 input objects: 1 Service (v1) (not an apps/v1 Deployment or ReplicaSet or a v1 Pod)\n"},
+			Stderr: "status: ignored 1 input objects: 1 Service (v1) (not a kind rolloutplan reads)\n"},
 		{Name: "JSON stream", Args: []string{"api", "-f", "-"}, Stdin: string(raw) + "\n" + `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c"}}`, Stdout: pending,
 			StderrContains: "ignored 1 input objects: 1 ConfigMap (v1)"},
 		{Name: "unknown field in the second document", Args: []string{"api", "-f", "-"}, Stdin: broken, Code: 1,

@@ -1,12 +1,14 @@
 // Package status is `kubectl rolloutplan status`: what `kubectl rollout
-// status` prints for a Deployment, watching the live rollout until it is
-// done as kubectl does (or one look with --watch=false, and always on a
-// snapshot), with --explain why the rollout waits, from the Deployment
-// controller's own reasons for its next sync, and with --predict how long it
-// will take, from the simulator (package predict, shared with simulate).
+// status` prints for a Deployment, a StatefulSet or a DaemonSet, watching
+// the live rollout until it is done as kubectl does (or one look with
+// --watch=false, and always on a snapshot), with --explain why the rollout
+// waits, from the controller's own reasons for its next sync, and with
+// --predict how long it will take, from the simulator (package predict,
+// shared with simulate; Deployments and StatefulSets).
 package status
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -16,10 +18,11 @@ import (
 
 	"github.com/spf13/cobra"
 	apps "k8s.io/api/apps/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/watch"
+	watchpkg "k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/tools/cache"
 	watchtools "k8s.io/client-go/tools/watch"
 
@@ -30,18 +33,21 @@ import (
 	"github.com/rolloutplan/rolloutplan/plan/rollout"
 )
 
-const long = `Shows the status of a Deployment's rollout, as 'kubectl rollout status'
-does: on the live cluster it watches the rollout until it is done, printing
-kubectl's line at every change (--watch=false: one look); on a snapshot
-(-f) it is one look.
+const long = `Shows the status of a rollout of a Deployment, a StatefulSet or a
+DaemonSet, as 'kubectl rollout status' does: on the live cluster it watches
+the rollout until it is done, printing kubectl's line at every change
+(--watch=false: one look); on a snapshot (-f) it is one look. As kubectl,
+--revision applies to Deployments only, and a StatefulSet or DaemonSet
+whose update strategy is not RollingUpdate is an error.
 
---explain adds, after each line, why the rollout waits: the Deployment
-controller's next sync and the budget arithmetic behind it. --predict adds
-how long the rollout will take, or why it will stall, from the simulator
-(as 'kubectl rolloutplan simulate' predicts it; --ready-after, --grace,
---never-ready, --fidelity, --max-work and --svg set what it assumes).
+--explain adds, after each line, why the rollout waits: the controller's
+next sync and the arithmetic behind it. --predict adds how long the rollout
+will take, or why it will stall, from the simulator (as 'kubectl
+rolloutplan simulate' predicts it; --ready-after, --grace, --never-ready,
+--fidelity, --max-work and --svg set what it assumes); DaemonSets cannot be
+simulated yet.
 
-With -o json|yaml each look is printed as one document: the Deployment, the
+With -o json|yaml each look is printed as one document: the workload, the
 time, kubectl's message, whether it is done, and the explanation and
 prediction asked for.`
 
@@ -53,7 +59,11 @@ const example = `  # Watch the rollout of deployment/web until it is done, as ku
 
   # The same on a snapshot taken with kubectl get
   kubectl get deployment,replicasets,pods -n shop -o yaml > state.yaml
-  kubectl rolloutplan status web -f state.yaml --explain`
+  kubectl rolloutplan status web -f state.yaml --explain
+
+  # A StatefulSet's and a DaemonSet's rollout
+  kubectl rolloutplan status statefulset/db --explain
+  kubectl rolloutplan status ds/fluentd -n kube-system`
 
 type options struct {
 	env      *rolloutio.Env
@@ -71,8 +81,9 @@ type options struct {
 // NewCommand returns the status subcommand.
 func NewCommand(env *rolloutio.Env) *cobra.Command {
 	o := &options{env: env}
+	o.target.Accept(rolloutio.Kinds...)
 	cmd := &cobra.Command{
-		Use:               "status (NAME | deployment/NAME) [flags]",
+		Use:               "status (NAME | KIND/NAME) [flags]",
 		Short:             "Show the status of a rollout, why it waits and how long it will take",
 		Long:              long,
 		Example:           example,
@@ -138,27 +149,47 @@ func (o *options) run(args []string) error {
 	if err != nil {
 		return err
 	}
-	// Each Deployment in turn, as kubectl visits them.
+	// Each workload in turn, as kubectl visits them.
 	for i, ref := range refs {
-		st, err := src.Get(ref, o.need())
+		var err error
+		switch ref.Kind {
+		case rolloutio.StatefulSet, rolloutio.DaemonSet:
+			err = o.runSet(src, ref, i == 0)
+		default:
+			err = o.runDeployment(src, ref, i == 0)
+		}
 		if err != nil {
-			return err
-		}
-		if i == 0 && (o.explain || o.predict) {
-			st.Time.Print(o.env.ErrOut)
-		}
-		done, err := o.look(st)
-		if err != nil {
-			return err
-		}
-		if done || !src.Live() || !o.watch {
-			continue
-		}
-		if err := o.watchRollout(src, st); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// runDeployment looks at one Deployment, and watches it until it is done.
+func (o *options) runDeployment(src *rolloutio.Source, ref rolloutio.Ref, first bool) error {
+	st, err := src.Get(ref, o.need())
+	if err != nil {
+		return err
+	}
+	if first && (o.explain || o.predict) {
+		st.Time.Print(o.env.ErrOut)
+	}
+	done, err := o.look(st)
+	if err != nil || done || !src.Live() || !o.watch {
+		return err
+	}
+	return o.watchRollout(src, st.Ref, st.Apps.Deployment.ResourceVersion, func(obj runtime.Object) (bool, error) {
+		d, ok := obj.(*apps.Deployment)
+		if !ok {
+			return false, nil
+		}
+		// The status viewer reads the object of the event, as kubectl's.
+		st, err := src.Refresh(d.DeepCopy(), o.need())
+		if err != nil {
+			return false, err
+		}
+		return o.look(st)
+	})
 }
 
 func (o *options) need() rolloutio.Need {
@@ -168,40 +199,81 @@ func (o *options) need() rolloutio.Need {
 	return 0
 }
 
-// Look is one look as -o json|yaml prints it.
+// Look is one look as -o json|yaml prints it: the workload (one of
+// Deployment, StatefulSet and DaemonSet, "namespace/name"), and its status
+// as stored (an apps/v1 DeploymentStatus, StatefulSetStatus or
+// DaemonSetStatus).
 type Look struct {
-	Deployment  string                `json:"deployment"`
-	Time        *time.Time            `json:"time,omitempty"`
-	Message     string                `json:"message,omitempty"`
-	Done        bool                  `json:"done"`
-	Error       string                `json:"error,omitempty"`
-	Explanation *Explanation          `json:"explanation,omitempty"`
-	Prediction  *predict.Summary      `json:"prediction,omitempty"`
-	Revision    string                `json:"revision,omitempty"`
-	Status      apps.DeploymentStatus `json:"status"`
+	Deployment  string           `json:"deployment,omitempty"`
+	StatefulSet string           `json:"statefulSet,omitempty"`
+	DaemonSet   string           `json:"daemonSet,omitempty"`
+	Time        *time.Time       `json:"time,omitempty"`
+	Message     string           `json:"message,omitempty"`
+	Done        bool             `json:"done"`
+	Error       string           `json:"error,omitempty"`
+	Explanation *Explanation     `json:"explanation,omitempty"`
+	Prediction  *predict.Summary `json:"prediction,omitempty"`
+	Revision    string           `json:"revision,omitempty"`
+	Status      any              `json:"status"`
 }
 
-// look prints kubectl's line for st and what --explain and --predict add,
-// and returns whether the rollout is done, or kubectl's error.
+// look prints kubectl's line for the Deployment of st and what --explain
+// and --predict add, and returns whether the rollout is done, or kubectl's
+// error.
 func (o *options) look(st *rolloutio.State) (bool, error) {
 	msg, done, statusErr := rollout.Status(st.Deployment, o.revision)
+	return o.lookAt(view{
+		ref: st.Ref, msg: msg, done: done, err: statusErr, now: st.Apps.Now, status: st.Apps.Deployment.Status,
+		revision: st.Apps.Deployment.Annotations["deployment.kubernetes.io/revision"],
+		explain:  func() (Explanation, error) { return Explain(st.Apps) },
+		predict:  func() (*predict.Prediction, error) { return predict.Run(st.Apps, o.world) },
+	})
+}
+
+// view is one look at a workload: kubectl's message, whether the rollout
+// is done and its error, and how to explain and predict it.
+type view struct {
+	ref      rolloutio.Ref
+	msg      string
+	done     bool
+	err      error
+	now      time.Time
+	why      string // where now comes from
+	status   any
+	revision string
+	explain  func() (Explanation, error)
+	// predict is nil for a kind that cannot be simulated.
+	predict func() (*predict.Prediction, error)
+}
+
+// lookAt prints kubectl's line of v and what --explain and --predict add
+// (or, with -o, one document), and returns whether the rollout is done, or
+// kubectl's error.
+func (o *options) lookAt(v view) (bool, error) {
 	w := o.env.Out
 	var doc *Look
 	if o.out.Structured() {
-		doc = &Look{Deployment: st.Ref.String(), Message: strings.TrimSuffix(msg, "\n"), Done: done,
-			Revision: st.Apps.Deployment.Annotations["deployment.kubernetes.io/revision"], Status: st.Apps.Deployment.Status}
-		if statusErr != nil {
-			doc.Error = statusErr.Error()
+		doc = &Look{Message: strings.TrimSuffix(v.msg, "\n"), Done: v.done, Revision: v.revision, Status: v.status}
+		switch v.ref.Kind {
+		case rolloutio.StatefulSet:
+			doc.StatefulSet = v.ref.String()
+		case rolloutio.DaemonSet:
+			doc.DaemonSet = v.ref.String()
+		default:
+			doc.Deployment = v.ref.String()
+		}
+		if v.err != nil {
+			doc.Error = v.err.Error()
 		}
 		if o.explain || o.predict {
-			at := st.Apps.Now.UTC()
+			at := v.now.UTC()
 			doc.Time = &at
 		}
 		w = io.Discard
 	}
-	fmt.Fprint(w, msg)
+	fmt.Fprint(w, v.msg)
 	if o.explain {
-		e, err := Explain(st.Apps)
+		e, err := v.explain()
 		if err != nil {
 			return false, err
 		}
@@ -210,8 +282,8 @@ func (o *options) look(st *rolloutio.State) (bool, error) {
 			doc.Explanation = &e
 		}
 	}
-	if o.predict {
-		p, err := predict.Run(st.Apps, o.world)
+	if o.predict && v.predict != nil {
+		p, err := v.predict()
 		if err != nil {
 			return false, fmt.Errorf("predict: %w", err)
 		}
@@ -231,54 +303,68 @@ func (o *options) look(st *rolloutio.State) (bool, error) {
 			return false, err
 		}
 	}
-	return done, statusErr
+	return v.done, v.err
 }
 
-// watchRollout watches the Deployment as kubectl rollout status does
+// watchRollout watches the workload ref as kubectl rollout status does
 // (an informer on the one object, until the status viewer says done, the
-// object is deleted or --timeout passes), printing a look at every event.
-func (o *options) watchRollout(src *rolloutio.Source, first *rolloutio.State) error {
-	ns, name := first.Ref.Namespace, first.Ref.Name
+// object is deleted or --timeout passes), calling look with the object of
+// every event but the one of resource version seen, which was looked at.
+func (o *options) watchRollout(src *rolloutio.Source, ref rolloutio.Ref, seen string, look func(runtime.Object) (bool, error)) error {
+	ns, name := ref.Namespace, ref.Name
 	client := src.Client()
 	fieldSelector := fields.OneTermEqualSelector("metadata.name", name).String()
 	parent := o.env.Context
 	if parent == nil {
 		parent = o.cmd.Context()
 	}
+	var (
+		list  func(context.Context, metav1.ListOptions) (runtime.Object, error)
+		watch func(context.Context, metav1.ListOptions) (watchpkg.Interface, error)
+		obj   runtime.Object
+	)
+	switch ref.Kind {
+	case rolloutio.StatefulSet:
+		c := client.AppsV1().StatefulSets(ns)
+		list = func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) { return c.List(ctx, opts) }
+		watch, obj = c.Watch, &apps.StatefulSet{}
+	case rolloutio.DaemonSet:
+		c := client.AppsV1().DaemonSets(ns)
+		list = func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) { return c.List(ctx, opts) }
+		watch, obj = c.Watch, &apps.DaemonSet{}
+	default:
+		c := client.AppsV1().Deployments(ns)
+		list = func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) { return c.List(ctx, opts) }
+		watch, obj = c.Watch, &apps.Deployment{}
+	}
 	lw := &cache.ListWatch{
 		ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 			opts.FieldSelector = fieldSelector
-			return client.AppsV1().Deployments(ns).List(ctx, opts)
+			return list(ctx, opts)
 		},
-		WatchFuncWithContext: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+		WatchFuncWithContext: func(ctx context.Context, opts metav1.ListOptions) (watchpkg.Interface, error) {
 			opts.FieldSelector = fieldSelector
-			return client.AppsV1().Deployments(ns).Watch(ctx, opts)
+			return watch(ctx, opts)
 		},
 	}
 	ctx, cancel := watchtools.ContextWithOptionalTimeout(parent, o.timeout)
 	defer cancel()
-	seen := first.Apps.Deployment.ResourceVersion
 	// The client says whether it streams the initial list in a watch (a
 	// fake clientset does not).
-	_, err := watchtools.UntilWithSync(ctx, cache.ToListWatcherWithWatchListSemantics(lw, client), &apps.Deployment{}, nil, func(e watch.Event) (bool, error) {
+	_, err := watchtools.UntilWithSync(ctx, cache.ToListWatcherWithWatchListSemantics(lw, client), obj, nil, func(e watchpkg.Event) (bool, error) {
 		switch e.Type {
-		case watch.Added, watch.Modified:
-			d, ok := e.Object.(*apps.Deployment)
-			if !ok || d.Name != name || d.Namespace != ns {
+		case watchpkg.Added, watchpkg.Modified:
+			m, err := meta.Accessor(e.Object)
+			if err != nil || m.GetName() != name || m.GetNamespace() != ns {
 				return false, nil
 			}
 			// The first look was printed from the same object.
-			if d.ResourceVersion == seen {
+			if m.GetResourceVersion() == seen {
 				return false, nil
 			}
 			seen = ""
-			// The status viewer reads the object of the event, as kubectl's.
-			st, err := src.Refresh(d.DeepCopy(), o.need())
-			if err != nil {
-				return false, err
-			}
-			return o.look(st)
-		case watch.Deleted:
+			return look(e.Object)
+		case watchpkg.Deleted:
 			// As kubectl: abort rather than silently watch a new object.
 			return true, errors.New("object has been deleted")
 		default:
@@ -288,18 +374,24 @@ func (o *options) watchRollout(src *rolloutio.Source, first *rolloutio.State) er
 	return err
 }
 
-// Explanation is why the rollout waits: the Deployment controller's next
-// sync.
+// Explanation is why the rollout waits: the controller's next sync.
 type Explanation struct {
 	Time   time.Time `json:"time"`
 	Writes []Write   `json:"writes"`
 	Notes  []string  `json:"notes,omitempty"`
 	// SyncError is the error the sync ends with.
 	SyncError string `json:"syncError,omitempty"`
-	// RequeueAfter is when the controller checks the progress deadline
-	// again.
+	// RequeueAfter is when the controller syncs again by itself: a
+	// Deployment's progress deadline check, a StatefulSet's or DaemonSet's
+	// minReadySeconds (or a DaemonSet's failed-pod backoff).
 	RequeueAfter string `json:"requeueAfter,omitempty"`
+
+	// controller names the controller ("" : the Deployment controller).
+	controller Kind
 }
+
+// Kind is a workload kind, as the explanation names its controller.
+type Kind = rolloutio.Kind
 
 // Write is one write of the next sync.
 type Write struct {
@@ -307,6 +399,10 @@ type Write struct {
 	Object   string `json:"object"`
 	Reason   string `json:"reason"`
 	Conflict bool   `json:"conflict,omitempty"`
+	// Rejected is the message with which a real API server rejects a
+	// StatefulSet controller's write (a create whose name is taken, an
+	// invalid status).
+	Rejected string `json:"rejected,omitempty"`
 }
 
 // Explain plans the controller's next sync of s.
@@ -323,18 +419,14 @@ func Explain(s appsv1.State) (Explanation, error) {
 	for _, n := range p.Notes {
 		e.Notes = append(e.Notes, reasonLine(n))
 	}
-	if syncErr != nil {
-		e.SyncError = syncErr.Message
-	}
-	if p.Requeue.Kind == plan.RequeueAfter {
-		e.RequeueAfter = p.Requeue.After.String()
-	}
+	e.finish(syncErr, p.Requeue)
 	return e, nil
 }
 
 // Write prints the explanation as text.
 func (e Explanation) Write(w io.Writer) {
-	fmt.Fprintf(w, "Why: the Deployment controller's next sync (at %s)", e.Time.Format(time.RFC3339))
+	controller := cmp.Or(e.controller, rolloutio.Deployment)
+	fmt.Fprintf(w, "Why: the %s controller's next sync (at %s)", controller, e.Time.Format(time.RFC3339))
 	if len(e.Writes) == 0 {
 		fmt.Fprintln(w, " writes nothing.")
 	} else {
@@ -343,6 +435,9 @@ func (e Explanation) Write(w io.Writer) {
 			fmt.Fprintf(w, "  - %s %s", a.Kind, a.Object)
 			if a.Conflict {
 				fmt.Fprint(w, " (rejected with a conflict by a real API server)")
+			}
+			if a.Rejected != "" {
+				fmt.Fprintf(w, " (rejected by a real API server: %s)", a.Rejected)
 			}
 			fmt.Fprintf(w, "\n    %s\n", a.Reason)
 		}
@@ -356,8 +451,12 @@ func (e Explanation) Write(w io.Writer) {
 	if e.SyncError != "" {
 		fmt.Fprintf(w, "The sync ends with the error: %s\n", e.SyncError)
 	}
-	if e.RequeueAfter != "" {
+	switch {
+	case e.RequeueAfter == "":
+	case controller == rolloutio.Deployment:
 		fmt.Fprintf(w, "The controller checks the progress deadline again in %s.\n", e.RequeueAfter)
+	default:
+		fmt.Fprintf(w, "The controller syncs it again in %s.\n", e.RequeueAfter)
 	}
 }
 

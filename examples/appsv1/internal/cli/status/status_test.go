@@ -41,7 +41,7 @@ func TestStatus(t *testing.T) {
 		{Name: "bad max-input", Args: []string{"--max-input=0"}, Code: 2,
 			Stderr: "error: --max-input 0: out of range 1 to 9223372036854775806. See 'kubectl rolloutplan status --help'.\n"},
 		{Name: "bad output", Args: []string{"-o", "wide"}, Code: 2, StderrContains: `--output "wide": want json or yaml`},
-		{Name: "help", Args: []string{"-h"}, StdoutContains: "kubectl rolloutplan status (NAME | deployment/NAME) [flags]"},
+		{Name: "help", Args: []string{"-h"}, StdoutContains: "kubectl rolloutplan status (NAME | KIND/NAME) [flags]"},
 		{Name: "not an object", Args: []string{"-f", "-"}, Stdin: "apiVersion: v1", Code: 1,
 			Stderr: "error: the input is not a Kubernetes object or List: it has no \"kind\"\n"},
 		// A snapshot is one look: --watch=false, typed out of habit, is

@@ -1,0 +1,377 @@
+package rolloutio
+
+import (
+	"fmt"
+	"time"
+
+	apps "k8s.io/api/apps/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+
+	"github.com/rolloutplan/rolloutplan/examples/appsv1"
+	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/input"
+	"github.com/rolloutplan/rolloutplan/model"
+)
+
+// NeedRevisions asks for the ControllerRevisions of a StatefulSet's or
+// DaemonSet's namespace (its history). NeedPods asks, for those kinds, for
+// the whole state their controller reads: the pods of the namespace, and
+// a StatefulSet's claims or every Node for a DaemonSet.
+const NeedRevisions Need = 1 << 2
+
+// StatefulSetState is what a subcommand reads for one StatefulSet: the
+// apps/v1 state at its time, and the model of the set and of the
+// ControllerRevisions it controls (its history, as kubectl reads it).
+type StatefulSetState struct {
+	Apps        appsv1.StatefulSetState
+	StatefulSet *model.StatefulSet
+	// Revisions are the ControllerRevisions of Apps the set controls,
+	// each with the template its data restores.
+	Revisions []*model.ControllerRevision
+	Time      Time
+	Ref       Ref
+	// Manifest is the StatefulSet as written when the snapshot has it as a
+	// manifest: Apps.StatefulSet is then a copy with the API server's
+	// defaults filled in.
+	Manifest *apps.StatefulSet
+}
+
+// DaemonSetState is StatefulSetState for a DaemonSet.
+type DaemonSetState struct {
+	Apps      appsv1.DaemonSetState
+	DaemonSet *model.DaemonSet
+	// Revisions are the ControllerRevisions of Apps the DaemonSet
+	// controls.
+	Revisions []*model.ControllerRevision
+	Time      Time
+	Ref       Ref
+	// Manifest is the DaemonSet as written when the snapshot has it as a
+	// manifest.
+	Manifest *apps.DaemonSet
+}
+
+// GetStatefulSet reads the state of one StatefulSet: the set, and what
+// need asks for, at the time the clock rule gives.
+func (s *Source) GetStatefulSet(ref Ref, need Need) (*StatefulSetState, error) {
+	if s.Live() {
+		set, err := s.client.AppsV1().StatefulSets(ref.Namespace).Get(s.env.ctx(), ref.Name, metav1.GetOptions{})
+		if err != nil {
+			return nil, err
+		}
+		return s.RefreshStatefulSet(set, need)
+	}
+	now, why := s.clock()
+	st, ignored, err := s.objs.SelectStatefulSet(input.Selector{Name: ref.Name, Namespace: ref.Namespace, Now: now, Latest: true})
+	if err != nil {
+		return nil, err
+	}
+	s.report(ignored)
+	why = s.snapshotWhy(now, why, &st.Now)
+	set := st.StatefulSet
+	if err := s.checkSnapshot(&set.ObjectMeta, "statefulset", set.Status.ObservedGeneration > 0, set.Status.Replicas > 0, len(st.ControllerRevisions), len(st.Pods), need,
+		"statefulset,controllerrevisions,pods,persistentvolumeclaims"); err != nil {
+		return nil, err
+	}
+	var manifest *apps.StatefulSet
+	if !fromServerMeta(&set.ObjectMeta) {
+		manifest = set
+		st.StatefulSet = statefulSetDefaults(set)
+	}
+	out, err := statefulSetModel(st, Time{At: st.Now, Why: why})
+	if err != nil {
+		return nil, err
+	}
+	out.Manifest = manifest
+	return out, nil
+}
+
+// RefreshStatefulSet is GetStatefulSet for a StatefulSet the caller read
+// from the live cluster (the object of a watch event).
+func (s *Source) RefreshStatefulSet(set *apps.StatefulSet, need Need) (*StatefulSetState, error) {
+	set.SetGroupVersionKind(apps.SchemeGroupVersion.WithKind("StatefulSet"))
+	now, why := s.clock()
+	st := appsv1.StatefulSetState{Now: now, StatefulSet: set}
+	ctx, c, ns := s.env.ctx(), s.client, set.Namespace
+	if need&(NeedRevisions|NeedPods) != 0 {
+		list, err := c.AppsV1().ControllerRevisions(ns).List(ctx, metav1.ListOptions{})
+		if err != nil {
+			return nil, err
+		}
+		for i := range list.Items {
+			r := &list.Items[i]
+			r.SetGroupVersionKind(apps.SchemeGroupVersion.WithKind("ControllerRevision"))
+			st.ControllerRevisions = append(st.ControllerRevisions, r)
+		}
+	}
+	if need&NeedPods != 0 {
+		// Every pod and claim of the namespace, as the controller lists
+		// them: it adopts orphans its selector matches and releases owned
+		// pods it no longer matches.
+		pods, err := c.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{})
+		if err != nil {
+			return nil, err
+		}
+		for i := range pods.Items {
+			st.Pods = append(st.Pods, &pods.Items[i])
+		}
+		claims, err := c.CoreV1().PersistentVolumeClaims(ns).List(ctx, metav1.ListOptions{})
+		if err != nil {
+			return nil, err
+		}
+		for i := range claims.Items {
+			st.PVCs = append(st.PVCs, &claims.Items[i])
+		}
+	}
+	return statefulSetModel(st, Time{At: now, Why: why})
+}
+
+// statefulSetModel converts st to the model: the set, and the revisions
+// it controls.
+func statefulSetModel(st appsv1.StatefulSetState, tm Time) (*StatefulSetState, error) {
+	set := st.StatefulSet
+	m, err := appsv1.StatefulSetModel(set)
+	if err != nil {
+		return nil, err
+	}
+	out := &StatefulSetState{Apps: st, StatefulSet: m, Time: tm, Ref: Ref{set.Namespace, set.Name, StatefulSet}}
+	for _, r := range st.ControllerRevisions {
+		if !metav1.IsControlledBy(r, set) {
+			continue
+		}
+		mr, err := appsv1.ControllerRevisionToModel(r, &set.Spec.Template)
+		if err != nil {
+			return nil, err
+		}
+		out.Revisions = append(out.Revisions, mr)
+	}
+	return out, nil
+}
+
+// GetDaemonSet reads the state of one DaemonSet: the DaemonSet, and what
+// need asks for, at the time the clock rule gives.
+func (s *Source) GetDaemonSet(ref Ref, need Need) (*DaemonSetState, error) {
+	if s.Live() {
+		ds, err := s.client.AppsV1().DaemonSets(ref.Namespace).Get(s.env.ctx(), ref.Name, metav1.GetOptions{})
+		if err != nil {
+			return nil, err
+		}
+		return s.RefreshDaemonSet(ds, need)
+	}
+	now, why := s.clock()
+	st, ignored, err := s.objs.SelectDaemonSet(input.Selector{Name: ref.Name, Namespace: ref.Namespace, Now: now, Latest: true})
+	if err != nil {
+		return nil, err
+	}
+	s.report(ignored)
+	why = s.snapshotWhy(now, why, &st.Now)
+	ds := st.DaemonSet
+	if err := s.checkSnapshot(&ds.ObjectMeta, "daemonset", ds.Status.ObservedGeneration > 0, ds.Status.DesiredNumberScheduled > 0, len(st.ControllerRevisions), len(st.Nodes), need,
+		"daemonset,controllerrevisions,pods,nodes"); err != nil {
+		return nil, err
+	}
+	var manifest *apps.DaemonSet
+	if !fromServerMeta(&ds.ObjectMeta) {
+		manifest = ds
+		st.DaemonSet = daemonSetDefaults(ds)
+	}
+	out, err := daemonSetModel(st, Time{At: st.Now, Why: why})
+	if err != nil {
+		return nil, err
+	}
+	out.Manifest = manifest
+	return out, nil
+}
+
+// RefreshDaemonSet is GetDaemonSet for a DaemonSet the caller read from
+// the live cluster.
+func (s *Source) RefreshDaemonSet(ds *apps.DaemonSet, need Need) (*DaemonSetState, error) {
+	ds.SetGroupVersionKind(apps.SchemeGroupVersion.WithKind("DaemonSet"))
+	now, why := s.clock()
+	st := appsv1.DaemonSetState{Now: now, DaemonSet: ds}
+	ctx, c, ns := s.env.ctx(), s.client, ds.Namespace
+	if need&(NeedRevisions|NeedPods) != 0 {
+		list, err := c.AppsV1().ControllerRevisions(ns).List(ctx, metav1.ListOptions{})
+		if err != nil {
+			return nil, err
+		}
+		for i := range list.Items {
+			r := &list.Items[i]
+			r.SetGroupVersionKind(apps.SchemeGroupVersion.WithKind("ControllerRevision"))
+			st.ControllerRevisions = append(st.ControllerRevisions, r)
+		}
+	}
+	if need&NeedPods != 0 {
+		pods, err := c.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{})
+		if err != nil {
+			return nil, err
+		}
+		for i := range pods.Items {
+			st.Pods = append(st.Pods, &pods.Items[i])
+		}
+		nodes, err := c.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
+		if err != nil {
+			return nil, err
+		}
+		for i := range nodes.Items {
+			st.Nodes = append(st.Nodes, &nodes.Items[i])
+		}
+	}
+	return daemonSetModel(st, Time{At: now, Why: why})
+}
+
+// daemonSetModel converts st to the model: the DaemonSet, and the
+// revisions it controls.
+func daemonSetModel(st appsv1.DaemonSetState, tm Time) (*DaemonSetState, error) {
+	ds := st.DaemonSet
+	own := appsv1.DaemonSetState{DaemonSet: ds}
+	for _, r := range st.ControllerRevisions {
+		if metav1.IsControlledBy(r, ds) {
+			own.ControllerRevisions = append(own.ControllerRevisions, r)
+		}
+	}
+	m, err := own.Model()
+	if err != nil {
+		return nil, err
+	}
+	return &DaemonSetState{Apps: st, DaemonSet: m.DaemonSet, Revisions: m.ControllerRevisions, Time: tm, Ref: Ref{ds.Namespace, ds.Name, DaemonSet}}, nil
+}
+
+// report prints the objects the first snapshot read ignored.
+func (s *Source) report(ignored []input.Ignored) {
+	if s.reported {
+		return
+	}
+	s.reported = true
+	if s.multi {
+		ignored = s.objs.Ignored
+	}
+	input.Report(s.env.ErrOut, s.command, ignored)
+}
+
+// snapshotWhy says where a snapshot's time comes from (why is the clock
+// flag's, or ""), and sets *at to now when the snapshot holds no time.
+func (s *Source) snapshotWhy(now time.Time, why string, at *time.Time) string {
+	switch {
+	case why != "":
+		return why
+	case s.objs.Case && now.IsZero() && !s.objs.Now.IsZero():
+		return TimeCase
+	case at.IsZero():
+		*at = s.env.Now()
+		return TimeNone
+	}
+	return TimeSnapshot
+}
+
+// checkSnapshot refuses a snapshot that holds a StatefulSet or DaemonSet
+// as the cluster returned it but not what need asks for: its history
+// (none of the namespace's ControllerRevisions, when the controller has
+// seen it) or the rest of its controller's state (no pod for a set with
+// replicas; no node for a DaemonSet that should run pods).
+func (s *Source) checkSnapshot(m *metav1.ObjectMeta, kind string, observed, populated bool, revisions, rest int, need Need, give string) error {
+	if !fromServerMeta(m) {
+		return nil
+	}
+	what := ""
+	switch {
+	case need&(NeedRevisions|NeedPods) != 0 && observed && revisions == 0:
+		what = "ControllerRevisions"
+	case need&NeedPods != 0 && populated && rest == 0 && kind == "statefulset":
+		what = "pods"
+	case need&NeedPods != 0 && populated && rest == 0:
+		what = "nodes"
+	default:
+		return nil
+	}
+	return fmt.Errorf("the snapshot has %s %q as the cluster returned it but none of its %s; %s needs them: give 'kubectl get %s -n %s -o yaml'",
+		kind, m.Name, what, s.command, give, m.Namespace)
+}
+
+// fromServerMeta reports an object read from an API server (it has a UID
+// or a resourceVersion), as opposed to a manifest.
+func fromServerMeta(m *metav1.ObjectMeta) bool { return m.UID != "" || m.ResourceVersion != "" }
+
+// statefulSetDefaults returns a copy of a manifest's StatefulSet as the
+// API server would create it: ManifestUID, generation 1, the apps/v1 spec
+// defaults (replicas 1, podManagementPolicy OrderedReady, updateStrategy
+// RollingUpdate with partition 0, revisionHistoryLimit 10, the claim
+// retention policy Retain) and the pod template's
+// (appsv1.DefaultStatefulSetTemplate). The volumeClaimTemplates are left
+// as written.
+func statefulSetDefaults(set *apps.StatefulSet) *apps.StatefulSet {
+	set = set.DeepCopy()
+	manifestMeta(&set.ObjectMeta)
+	s := &set.Spec
+	if s.PodManagementPolicy == "" {
+		s.PodManagementPolicy = apps.OrderedReadyPodManagement
+	}
+	if s.UpdateStrategy.Type == "" {
+		s.UpdateStrategy.Type = apps.RollingUpdateStatefulSetStrategyType
+		if s.UpdateStrategy.RollingUpdate == nil {
+			s.UpdateStrategy.RollingUpdate = &apps.RollingUpdateStatefulSetStrategy{}
+		}
+	}
+	if ru := s.UpdateStrategy.RollingUpdate; s.UpdateStrategy.Type == apps.RollingUpdateStatefulSetStrategyType && ru != nil && ru.Partition == nil {
+		ru.Partition = new(int32(0))
+	}
+	if s.PersistentVolumeClaimRetentionPolicy == nil {
+		s.PersistentVolumeClaimRetentionPolicy = &apps.StatefulSetPersistentVolumeClaimRetentionPolicy{}
+	}
+	if p := s.PersistentVolumeClaimRetentionPolicy; p.WhenDeleted == "" {
+		p.WhenDeleted = apps.RetainPersistentVolumeClaimRetentionPolicyType
+	}
+	if p := s.PersistentVolumeClaimRetentionPolicy; p.WhenScaled == "" {
+		p.WhenScaled = apps.RetainPersistentVolumeClaimRetentionPolicyType
+	}
+	if s.Replicas == nil {
+		s.Replicas = new(int32(1))
+	}
+	if s.RevisionHistoryLimit == nil {
+		s.RevisionHistoryLimit = new(int32(10))
+	}
+	appsv1.DefaultStatefulSetTemplate(&s.Template)
+	return set
+}
+
+// daemonSetDefaults returns a copy of a manifest's DaemonSet as the API
+// server would create it: ManifestUID, generation 1, the apps/v1 spec
+// defaults (updateStrategy RollingUpdate with maxUnavailable 1 and
+// maxSurge 0, revisionHistoryLimit 10) and the pod template's, which are a
+// StatefulSet's (appsv1.DefaultStatefulSetTemplate: the pod template
+// defaults of every workload).
+func daemonSetDefaults(ds *apps.DaemonSet) *apps.DaemonSet {
+	ds = ds.DeepCopy()
+	manifestMeta(&ds.ObjectMeta)
+	s := &ds.Spec
+	if s.UpdateStrategy.Type == "" {
+		s.UpdateStrategy.Type = apps.RollingUpdateDaemonSetStrategyType
+	}
+	if s.UpdateStrategy.Type == apps.RollingUpdateDaemonSetStrategyType {
+		if s.UpdateStrategy.RollingUpdate == nil {
+			s.UpdateStrategy.RollingUpdate = &apps.RollingUpdateDaemonSet{}
+		}
+		ru := s.UpdateStrategy.RollingUpdate
+		if ru.MaxUnavailable == nil {
+			ru.MaxUnavailable = new(intstr.FromInt32(1))
+		}
+		if ru.MaxSurge == nil {
+			ru.MaxSurge = new(intstr.FromInt32(0))
+		}
+	}
+	if s.RevisionHistoryLimit == nil {
+		s.RevisionHistoryLimit = new(int32(10))
+	}
+	appsv1.DefaultStatefulSetTemplate(&s.Template)
+	return ds
+}
+
+// manifestMeta gives a manifest's object the UID and generation the API
+// server gives a new object.
+func manifestMeta(m *metav1.ObjectMeta) {
+	if m.UID == "" {
+		m.UID = ManifestUID
+	}
+	if m.Generation == 0 {
+		m.Generation = 1
+	}
+}

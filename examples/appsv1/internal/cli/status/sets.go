@@ -1,0 +1,171 @@
+package status
+
+import (
+	"errors"
+	"fmt"
+
+	apps "k8s.io/api/apps/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/rolloutplan/rolloutplan/examples/appsv1"
+	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/predict"
+	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/rolloutio"
+	"github.com/rolloutplan/rolloutplan/plan"
+	"github.com/rolloutplan/rolloutplan/plan/rollout"
+)
+
+// runSet looks at one StatefulSet or DaemonSet, and watches it until it is
+// done.
+func (o *options) runSet(src *rolloutio.Source, ref rolloutio.Ref, first bool) error {
+	need := rolloutio.Need(0)
+	if o.explain || o.predict {
+		need = rolloutio.NeedRevisions | rolloutio.NeedPods
+	}
+	if o.predict {
+		if ref.Kind == rolloutio.DaemonSet {
+			return rolloutio.Usagef("--predict: DaemonSets cannot be simulated yet (plan/sim simulates Deployments and StatefulSets)")
+		}
+		for _, name := range predict.StatefulSetFlags {
+			if o.cmd.Flags().Changed(name) {
+				return rolloutio.Usagef("--%s applies to Deployments: a StatefulSet is simulated pod by pod", name)
+			}
+		}
+	}
+	var (
+		v    view
+		seen string
+		next func(runtime.Object) (view, error)
+	)
+	if ref.Kind == rolloutio.StatefulSet {
+		st, err := src.GetStatefulSet(ref, need)
+		if err != nil {
+			return err
+		}
+		v, seen = o.statefulSetView(st), st.Apps.StatefulSet.ResourceVersion
+		next = func(obj runtime.Object) (view, error) {
+			set, ok := obj.(*apps.StatefulSet)
+			if !ok {
+				return view{}, fmt.Errorf("internal error: a %T in a StatefulSet watch", obj)
+			}
+			st, err := src.RefreshStatefulSet(set.DeepCopy(), need)
+			if err != nil {
+				return view{}, err
+			}
+			return o.statefulSetView(st), nil
+		}
+	} else {
+		st, err := src.GetDaemonSet(ref, need)
+		if err != nil {
+			return err
+		}
+		v, seen = daemonSetView(st), st.Apps.DaemonSet.ResourceVersion
+		next = func(obj runtime.Object) (view, error) {
+			ds, ok := obj.(*apps.DaemonSet)
+			if !ok {
+				return view{}, fmt.Errorf("internal error: a %T in a DaemonSet watch", obj)
+			}
+			st, err := src.RefreshDaemonSet(ds.DeepCopy(), need)
+			if err != nil {
+				return view{}, err
+			}
+			return daemonSetView(st), nil
+		}
+	}
+	if first && need != 0 {
+		rolloutio.Time{At: v.now, Why: v.why}.Print(o.env.ErrOut)
+	}
+	done, err := o.lookAt(v)
+	if err != nil || done || !src.Live() || !o.watch {
+		return err
+	}
+	return o.watchRollout(src, ref, seen, func(obj runtime.Object) (bool, error) {
+		v, err := next(obj)
+		if err != nil {
+			return false, err
+		}
+		return o.lookAt(v)
+	})
+}
+
+// statefulSetView is a look at a StatefulSet: kubectl's StatefulSet status
+// viewer (which has no --revision), the StatefulSet controller's next sync
+// and a StatefulSet simulation.
+func (o *options) statefulSetView(st *rolloutio.StatefulSetState) view {
+	msg, done, err := rollout.StatefulSetStatus(st.StatefulSet)
+	return view{
+		ref: st.Ref, msg: msg, done: done, err: err, now: st.Apps.Now, why: st.Time.Why, status: st.Apps.StatefulSet.Status,
+		explain: func() (Explanation, error) { return ExplainStatefulSet(st.Apps) },
+		predict: func() (*predict.Prediction, error) { return predict.RunStatefulSet(st.Apps, o.world) },
+	}
+}
+
+// daemonSetView is a look at a DaemonSet: kubectl's DaemonSet status
+// viewer (which ignores --revision) and the DaemonSet controller's next
+// sync.
+func daemonSetView(st *rolloutio.DaemonSetState) view {
+	msg, done, err := rollout.DaemonSetStatus(st.DaemonSet)
+	return view{
+		ref: st.Ref, msg: msg, done: done, err: err, now: st.Apps.Now, why: st.Time.Why, status: st.Apps.DaemonSet.Status,
+		explain: func() (Explanation, error) { return ExplainDaemonSet(st.Apps) },
+	}
+}
+
+// ExplainStatefulSet plans the StatefulSet controller's next sync of s.
+func ExplainStatefulSet(s appsv1.StatefulSetState) (Explanation, error) {
+	_, p, err := appsv1.SyncStatefulSet(s)
+	var syncErr *plan.SyncError
+	if err != nil && !errors.As(err, &syncErr) {
+		return Explanation{}, fmt.Errorf("explain: planning the next sync: %w", err)
+	}
+	e := Explanation{Time: s.Now.UTC(), controller: rolloutio.StatefulSet}
+	for _, a := range p.Actions {
+		w := Write{Kind: string(a.Kind), Object: a.Object.Namespace + "/" + a.Object.Name, Reason: reasonLine(a.Reason), Rejected: a.Error}
+		if w.Rejected == "" {
+			w.Rejected = a.Invalid
+		}
+		e.Writes = append(e.Writes, w)
+	}
+	for _, n := range p.Notes {
+		e.Notes = append(e.Notes, reasonLine(n))
+	}
+	e.finish(syncErr, p.Requeue)
+	return e, nil
+}
+
+// ExplainDaemonSet plans the DaemonSet controller's next sync of s; the
+// nodes that should not run a daemon pod are notes, with the reason.
+func ExplainDaemonSet(s appsv1.DaemonSetState) (Explanation, error) {
+	_, p, err := appsv1.SyncDaemonSet(s)
+	var syncErr *plan.SyncError
+	if err != nil && !errors.As(err, &syncErr) {
+		return Explanation{}, fmt.Errorf("explain: planning the next sync: %w", err)
+	}
+	e := Explanation{Time: s.Now.UTC(), controller: rolloutio.DaemonSet}
+	for _, a := range p.Actions {
+		obj := a.Object.Name
+		if a.Object.Namespace != "" {
+			obj = a.Object.Namespace + "/" + obj
+		}
+		e.Writes = append(e.Writes, Write{Kind: string(a.Kind), Object: obj, Reason: reasonLine(a.Reason)})
+	}
+	for _, n := range p.Notes {
+		e.Notes = append(e.Notes, reasonLine(n))
+	}
+	for _, pl := range p.Nodes {
+		if !pl.ShouldRun {
+			e.Notes = append(e.Notes, reasonLine(pl.Reason))
+		}
+	}
+	e.finish(syncErr, p.Requeue)
+	return e, nil
+}
+
+// finish records the error the sync ends with and its requeue.
+func (e *Explanation) finish(syncErr *plan.SyncError, r plan.Requeue) {
+	if syncErr != nil {
+		e.SyncError = syncErr.Message
+	}
+	if r.Kind == plan.RequeueAfter {
+		e.RequeueAfter = r.After.String()
+	}
+}
