@@ -3,9 +3,6 @@ package rollout
 import (
 	"errors"
 	"fmt"
-	"slices"
-	"strings"
-	"text/tabwriter"
 
 	"github.com/rolloutplan/rolloutplan/model"
 )
@@ -95,30 +92,7 @@ func StatefulSetHistory(s *model.StatefulSet, revisions []*model.ControllerRevis
 	if err != nil {
 		return "", err
 	}
-	byNumber := latestByNumber(history)
-	if len(byNumber) == 0 {
-		return NoHistory, nil
-	}
-	numbers := make([]int64, 0, len(byNumber))
-	for n := range byNumber {
-		numbers = append(numbers, n)
-	}
-	slices.Sort(numbers)
-	var b strings.Builder
-	// kubectl's layout, as in History.
-	tw := tabwriter.NewWriter(&b, 0, 8, 2, ' ', 0)
-	fmt.Fprintf(tw, "REVISION\tCHANGE-CAUSE\n")
-	for _, n := range numbers {
-		cause := byNumber[n].Annotations[model.ChangeCauseAnnotation]
-		if cause == "" {
-			cause = "<none>"
-		}
-		fmt.Fprintf(tw, "%d\t%s\n", n, cause)
-	}
-	if err := tw.Flush(); err != nil {
-		return "", err
-	}
-	return b.String(), nil
+	return revisionTable(latestByNumber(history))
 }
 
 // StatefulSetHistoryRevision returns what kubectl rollout history
@@ -163,21 +137,10 @@ func statefulSetHistory(s *model.StatefulSet, revisions []*model.ControllerRevis
 	if s == nil {
 		return nil, &model.FieldError{Field: "statefulset", Detail: "must not be nil"}
 	}
-	matches := func(map[string]string) bool { return true }
-	if s.Spec.Selector != nil {
-		m, err := model.NewMatcher(s.Spec.Selector)
-		if err != nil {
-			return nil, fmt.Errorf("failed to create selector for StatefulSet %s: %w", s.Name, err)
-		}
-		matches = m.Matches
+	out, err := controlledRevisions(s.Namespace, s.UID, s.Spec.Selector, revisions)
+	if err != nil {
+		return nil, fmt.Errorf("failed to create selector for StatefulSet %s: %w", s.Name, err)
 	}
-	var out []*model.ControllerRevision
-	for _, r := range revisions {
-		if r != nil && r.Namespace == s.Namespace && matches(r.Labels) && r.IsControlledBy(s.UID) {
-			out = append(out, r)
-		}
-	}
-	slices.SortStableFunc(out, func(a, b *model.ControllerRevision) int { return strings.Compare(a.Name, b.Name) })
 	return out, nil
 }
 
