@@ -5,6 +5,7 @@ import (
 	"time"
 
 	apps "k8s.io/api/apps/v1"
+	core "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
@@ -93,26 +94,18 @@ func (s *Source) RefreshStatefulSet(set *apps.StatefulSet, need Need) (*Stateful
 	st := appsv1.StatefulSetState{Now: now, StatefulSet: set}
 	ctx, c, ns := s.env.ctx(), s.client, set.Namespace
 	if need&(NeedRevisions|NeedPods) != 0 {
-		list, err := c.AppsV1().ControllerRevisions(ns).List(ctx, metav1.ListOptions{})
-		if err != nil {
+		var err error
+		if st.ControllerRevisions, err = s.listRevisions(ns); err != nil {
 			return nil, err
-		}
-		for i := range list.Items {
-			r := &list.Items[i]
-			r.SetGroupVersionKind(apps.SchemeGroupVersion.WithKind("ControllerRevision"))
-			st.ControllerRevisions = append(st.ControllerRevisions, r)
 		}
 	}
 	if need&NeedPods != 0 {
 		// Every pod and claim of the namespace, as the controller lists
 		// them: it adopts orphans its selector matches and releases owned
 		// pods it no longer matches.
-		pods, err := c.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{})
-		if err != nil {
+		var err error
+		if st.Pods, err = s.listPods(ns); err != nil {
 			return nil, err
-		}
-		for i := range pods.Items {
-			st.Pods = append(st.Pods, &pods.Items[i])
 		}
 		claims, err := c.CoreV1().PersistentVolumeClaims(ns).List(ctx, metav1.ListOptions{})
 		if err != nil {
@@ -123,6 +116,37 @@ func (s *Source) RefreshStatefulSet(set *apps.StatefulSet, need Need) (*Stateful
 		}
 	}
 	return statefulSetModel(st, Time{At: now, Why: why})
+}
+
+// listRevisions lists every ControllerRevision of namespace ns, with its
+// kind set (a list's items carry none), as the controllers list them.
+func (s *Source) listRevisions(ns string) ([]*apps.ControllerRevision, error) {
+	list, err := s.client.AppsV1().ControllerRevisions(ns).List(s.env.ctx(), metav1.ListOptions{})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*apps.ControllerRevision, 0, len(list.Items))
+	for i := range list.Items {
+		r := &list.Items[i]
+		r.SetGroupVersionKind(apps.SchemeGroupVersion.WithKind("ControllerRevision"))
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// listPods lists every pod of namespace ns: the StatefulSet and DaemonSet
+// controllers adopt orphans their selector matches and release owned pods
+// it no longer matches, so they see the whole namespace.
+func (s *Source) listPods(ns string) ([]*core.Pod, error) {
+	list, err := s.client.CoreV1().Pods(ns).List(s.env.ctx(), metav1.ListOptions{})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*core.Pod, 0, len(list.Items))
+	for i := range list.Items {
+		out = append(out, &list.Items[i])
+	}
+	return out, nil
 }
 
 // statefulSetModel converts st to the model: the set, and the revisions
@@ -190,23 +214,15 @@ func (s *Source) RefreshDaemonSet(ds *apps.DaemonSet, need Need) (*DaemonSetStat
 	st := appsv1.DaemonSetState{Now: now, DaemonSet: ds}
 	ctx, c, ns := s.env.ctx(), s.client, ds.Namespace
 	if need&(NeedRevisions|NeedPods) != 0 {
-		list, err := c.AppsV1().ControllerRevisions(ns).List(ctx, metav1.ListOptions{})
-		if err != nil {
+		var err error
+		if st.ControllerRevisions, err = s.listRevisions(ns); err != nil {
 			return nil, err
-		}
-		for i := range list.Items {
-			r := &list.Items[i]
-			r.SetGroupVersionKind(apps.SchemeGroupVersion.WithKind("ControllerRevision"))
-			st.ControllerRevisions = append(st.ControllerRevisions, r)
 		}
 	}
 	if need&NeedPods != 0 {
-		pods, err := c.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{})
-		if err != nil {
+		var err error
+		if st.Pods, err = s.listPods(ns); err != nil {
 			return nil, err
-		}
-		for i := range pods.Items {
-			st.Pods = append(st.Pods, &pods.Items[i])
 		}
 		nodes, err := c.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
 		if err != nil {
