@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
 	"github.com/rolloutplan/rolloutplan/examples/appsv1"
 )
 
@@ -131,25 +133,27 @@ func (o *Objects) Select(sel Selector) (appsv1.State, []Ignored, error) {
 		}
 		skip("Deployment", other.Namespace, WhyOtherDeployment)
 	}
-	for _, rs := range o.ReplicaSets {
-		if rs.Namespace != d.Namespace {
-			skip("ReplicaSet", rs.Namespace, WhyOtherNamespace)
-			continue
-		}
-		s.ReplicaSets = append(s.ReplicaSets, rs)
-	}
-	for _, p := range o.Pods {
-		if p.Namespace != d.Namespace {
-			skip("Pod", p.Namespace, WhyOtherNamespace)
-			continue
-		}
-		s.Pods = append(s.Pods, p)
-	}
+	s.ReplicaSets = ofNamespace(o.ReplicaSets, d.Namespace, "ReplicaSet", skip)
+	s.Pods = ofNamespace(o.Pods, d.Namespace, "Pod", skip)
 	o.skipAll(skip, WhyNotForDeployment, "StatefulSet", "DaemonSet", "ControllerRevision", "PersistentVolumeClaim", "Node")
 	if s.Now.IsZero() {
 		s.Now = LatestTime(s)
 	}
 	return s, o.ignoredWith(ignored), nil
+}
+
+// ofNamespace returns the objects of list in namespace ns (nil for none)
+// and counts each other one of the kind as ignored for another namespace.
+func ofNamespace[T metav1.Object](list []T, ns, kind string, skip func(kind, ns, why string)) []T {
+	var out []T
+	for _, x := range list {
+		if x.GetNamespace() != ns {
+			skip(kind, x.GetNamespace(), WhyOtherNamespace)
+			continue
+		}
+		out = append(out, x)
+	}
+	return out
 }
 
 // skipAll counts every object of the given kinds as ignored for why.
@@ -276,27 +280,9 @@ func (o *Objects) SelectStatefulSet(sel Selector) (appsv1.StatefulSetState, []Ig
 		}
 	}
 	ns := set.Namespace
-	for _, p := range o.Pods {
-		if p.Namespace != ns {
-			skip("Pod", p.Namespace, WhyOtherNamespace)
-			continue
-		}
-		s.Pods = append(s.Pods, p)
-	}
-	for _, r := range o.ControllerRevisions {
-		if r.Namespace != ns {
-			skip("ControllerRevision", r.Namespace, WhyOtherNamespace)
-			continue
-		}
-		s.ControllerRevisions = append(s.ControllerRevisions, r)
-	}
-	for _, c := range o.PVCs {
-		if c.Namespace != ns {
-			skip("PersistentVolumeClaim", c.Namespace, WhyOtherNamespace)
-			continue
-		}
-		s.PVCs = append(s.PVCs, c)
-	}
+	s.Pods = ofNamespace(o.Pods, ns, "Pod", skip)
+	s.ControllerRevisions = ofNamespace(o.ControllerRevisions, ns, "ControllerRevision", skip)
+	s.PVCs = ofNamespace(o.PVCs, ns, "PersistentVolumeClaim", skip)
 	o.skipAll(skip, WhyNotForStatefulSet, "Deployment", "ReplicaSet", "DaemonSet", "Node")
 	if s.Now.IsZero() {
 		s.Now = LatestStatefulSetTime(s)
@@ -330,20 +316,8 @@ func (o *Objects) SelectDaemonSet(sel Selector) (appsv1.DaemonSetState, []Ignore
 		}
 	}
 	ns := ds.Namespace
-	for _, p := range o.Pods {
-		if p.Namespace != ns {
-			skip("Pod", p.Namespace, WhyOtherNamespace)
-			continue
-		}
-		s.Pods = append(s.Pods, p)
-	}
-	for _, r := range o.ControllerRevisions {
-		if r.Namespace != ns {
-			skip("ControllerRevision", r.Namespace, WhyOtherNamespace)
-			continue
-		}
-		s.ControllerRevisions = append(s.ControllerRevisions, r)
-	}
+	s.Pods = ofNamespace(o.Pods, ns, "Pod", skip)
+	s.ControllerRevisions = ofNamespace(o.ControllerRevisions, ns, "ControllerRevision", skip)
 	o.skipAll(skip, WhyNotForDaemonSet, "Deployment", "ReplicaSet", "StatefulSet", "PersistentVolumeClaim")
 	if s.Now.IsZero() {
 		s.Now = LatestDaemonSetTime(s)
