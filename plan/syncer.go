@@ -63,9 +63,12 @@ func (s *syncer) podTemplateHash() string {
 
 func (s *syncer) replicas() int32 { return s.d.DesiredReplicas() }
 
-func (s *syncer) record(a Action) {
+// record appends a to the plan, marked with the server's refusal when it
+// is invalid. origin is the ReplicaSet a ReplicaSet update changes (the
+// State's, or the one this sync creates); other writes pass nil.
+func (s *syncer) record(a Action, origin *model.ReplicaSet) {
 	if !a.Conflict {
-		a.Invalid = invalidWrite(a, s.in, s.origin(a.Object.Name))
+		a.Invalid = invalidWrite(a, s.in, origin)
 	}
 	if s.plan.Actions == nil {
 		s.plan.Actions = make([]Action, 0, 4) // a rollout step writes up to four times
@@ -105,7 +108,7 @@ func (s *syncer) writeDeployment(kind ActionKind, r Reason) {
 		st := s.d.Status.DeepCopy()
 		u.Status = &st
 	}
-	s.record(Action{Kind: kind, Object: s.deploymentRef(), Deployment: u, Conflict: s.deploymentWrites > 0, Reason: r})
+	s.record(Action{Kind: kind, Object: s.deploymentRef(), Deployment: u, Conflict: s.deploymentWrites > 0, Reason: r}, nil)
 	s.deploymentWrites++
 }
 
@@ -183,7 +186,7 @@ func (s *syncer) replicaSetNamed(name string) *model.ReplicaSet {
 func (s *syncer) createReplicaSet(rs *model.ReplicaSet, r Reason) {
 	s.created = rs
 	s.bumpVersion(rs.Name)
-	s.record(Action{Kind: CreateReplicaSet, Object: ObjectRef{Namespace: rs.Namespace, Name: rs.Name}, ReplicaSet: rs, Reason: r})
+	s.record(Action{Kind: CreateReplicaSet, Object: ObjectRef{Namespace: rs.Namespace, Name: rs.Name}, ReplicaSet: rs, Reason: r}, rs)
 	s.setObjVersion(rs)
 }
 
@@ -212,7 +215,7 @@ func (s *syncer) updateReplicaSet(sent, base *model.ReplicaSet, r Reason) *model
 		ref.UID, ref.ResourceVersion = origin.UID, origin.ResourceVersion
 	}
 	s.bumpVersion(sent.Name)
-	s.record(Action{Kind: kind, Object: ref, Update: u, Conflict: conflict, Reason: r})
+	s.record(Action{Kind: kind, Object: ref, Update: u, Conflict: conflict, Reason: r}, origin)
 	s.setObjVersion(sent)
 	return sent
 }
@@ -240,7 +243,7 @@ func (s *syncer) touchReplicaSet(kind ActionKind, rs *model.ReplicaSet, owner *m
 		Kind:           kind,
 		Object:         ObjectRef{Namespace: rs.Namespace, Name: rs.Name, UID: rs.UID, ResourceVersion: rs.ResourceVersion},
 		OwnerReference: owner, Reason: r,
-	})
+	}, nil)
 }
 
 func (s *syncer) finish() (Plan, error) {
