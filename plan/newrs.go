@@ -162,9 +162,12 @@ func (s *syncer) createNewReplicaSet(oldRSs []*model.ReplicaSet, newRevision str
 	}
 	// The new ReplicaSet shares nothing with the Deployment: the plan hands
 	// it to the caller.
-	tmpl := d.Spec.Template.DeepCopy()
+	// The label maps are made anew with the hash, not copied first.
+	tmpl, sel := d.Spec.Template, *d.Spec.Selector
+	tmpl.Labels, sel.MatchLabels = nil, nil
+	tmpl = tmpl.DeepCopy()
 	tmpl.Labels = withLabel(d.Spec.Template.Labels, model.PodTemplateHashLabel, podHash)
-	selector := d.Spec.Selector.DeepCopy()
+	selector := sel.DeepCopy()
 	selector.MatchLabels = withLabel(d.Spec.Selector.MatchLabels, model.PodTemplateHashLabel, podHash)
 	name := hash.ReplicaSetName(d.Name, podHash)
 	taken := s.replicaSetNamed(name)
