@@ -12,7 +12,7 @@ cd "$(dirname "$0")/../.."
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 status=0
-(cd examples/kubectl && go test -count=1 -v ./...) > "$out" 2>&1 || status=$?
+(cd examples/kubectl && go test -count=1 -timeout 20m -v ./...) > "$out" 2>&1 || status=$?
 
 grep -E '^\s+\S+_test\.go:[0-9]+: ([0-9]+ (states|recorded views)|\[rapid\] OK)' "$out" | sed 's/^ *//' || true
 summarize "kubectl differential" "$out" "$status"

@@ -333,7 +333,7 @@ func TestDaemonSetUndoDryRun(t *testing.T) {
 	if _, err := DaemonSetUndoDryRun(ds, bad, 0); err == nil || err.Error() != "invalid JSON document" {
 		t.Errorf("DaemonSetUndoDryRun to invalid data: %v", err)
 	}
-	unsupported := []*model.ControllerRevision{agentRevision("agent-a", 1, `{"spec":{"template":{"$patch":"replace","spec":{"volumes":[{"name":"v","nfs":{}}]}}}}`)}
+	unsupported := []*model.ControllerRevision{agentRevision("agent-a", 1, `{"spec":{"template":{"$patch":"replace","spec":{"containers":[{"name":"c","livenessProbe":{"grpc":{"port":1}}}]}}}}`)}
 	if _, err := DaemonSetUndoDryRun(ds, unsupported, 1); !errors.Is(err, ErrUnsupported) {
 		t.Errorf("DaemonSetUndoDryRun to an undescribable template: %v", err)
 	}

@@ -1,7 +1,6 @@
 package rollout
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,34 +8,51 @@ import (
 	"net"
 	"net/url"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/rolloutplan/rolloutplan/model"
 )
 
 // ErrUnsupported is matched (errors.Is) by the error [DescribeTemplate]
-// returns for a template using a field it cannot lay out as kubectl does.
+// returns for a template kubectl itself cannot describe (its describer
+// fails on it), and by the errors of revision data the history functions
+// cannot read as kubectl does.
 var ErrUnsupported = errors.New("not supported by the template describer")
 
 // DescribeTemplate lays out a pod template as kubectl's DescribePodTemplate
 // does (the text of rollout history --revision=N and of rollout undo
-// --dry-run=client): labels and annotations sorted by key (the
-// last-applied-configuration annotation left out, long or multi-line
-// annotation values broken up), the service account, init containers and
-// containers (image, ports and host ports, command and args, limits and
-// requests, probes, environment, mounts), volumes, priority class, node
-// selectors and tolerations, with kubectl's terminal escaping (ESC as "^[",
-// CR as `\r`).
+// --dry-run=client), with every part kubectl prints: labels and annotations
+// sorted by key (the last-applied-configuration annotation left out, long or
+// multi-line annotation values broken up), the service account, init
+// containers and containers (image, ports and host ports, seccomp profile,
+// command and args, limits and requests, liveness, readiness and startup
+// probes, environment variables from sources and values, including
+// resource fields resolved against the container's resources as kubectl
+// does, mounts and volume devices), volumes of every kind kubectl describes
+// (and "<unknown>" for others, as kubectl), topology spread constraints,
+// priority class, node selectors, tolerations and the scheduling group, with
+// kubectl's terminal escaping (ESC as "^[", CR as `\r`).
 //
 // t.Spec must be the JSON of a v1 PodTemplateSpec without labels and
 // annotations (what the apps/v1 adapter stores). Resource quantities are
-// printed as written; the API server always returns them in the canonical
-// form kubectl prints. Volumes of the kinds hostPath, emptyDir, secret,
-// configMap and persistentVolumeClaim are described; templates with other
-// volume kinds, topology spread constraints, a scheduling group, volume
-// devices, a Localhost seccomp profile without its file (kubectl fails on
-// it) or environment variables from resource fields are refused with an error naming the
-// field and matching [ErrUnsupported], rather than described differently.
+// printed as written; the API server (and the adapter, which encodes them
+// with the Kubernetes types) always gives them in the canonical form kubectl
+// prints. Lists kubectl sorts (mounts, devices, tolerations, topology spread
+// constraints) are sorted with the same sort package calls and orders, so
+// entries with equal keys come out in kubectl's order.
+//
+// The templates kubectl's describer fails on are refused with an error
+// naming the field and matching [ErrUnsupported]: a Localhost seccomp
+// profile without its file, a gRPC probe without a service, a projected
+// service account token without expirationSeconds, an azureDisk volume
+// without kind, fsType, cachingMode or readOnly, and a scheduling group
+// without podGroupName (the API server defaults or requires all of these);
+// so is a resource field whose quantity has a decimal exponent beyond
+// ±1000, whose value the Kubernetes resource package cannot build in
+// bounded time. Resource fields resolve with the resource package's own
+// arithmetic, overflow included, so huge quantities print what kubectl
+// prints.
 func DescribeTemplate(t model.PodTemplate) (string, error) {
 	var doc podTemplateDoc
 	if t.Spec != "" {
@@ -45,35 +61,43 @@ func DescribeTemplate(t model.PodTemplate) (string, error) {
 			return "", &model.FieldError{Field: "spec.template", Detail: "not a pod template document: " + err.Error()}
 		}
 	}
-	if err := doc.Spec.supported(); err != nil {
+	s := &doc.Spec
+	if err := s.supported(); err != nil {
 		return "", err
 	}
-	w := &prefixWriter{}
+	w := &prefixWriter{b: &strings.Builder{}}
 	w.write(0, "Pod Template:\n")
 	w.labels("  Labels", t.Labels)
 	if len(t.Annotations) > 0 {
 		w.annotations("  Annotations", t.Annotations)
 	}
-	s := &doc.Spec
 	if s.ServiceAccountName != "" {
 		w.write(1, "Service Account:\t%s\n", s.ServiceAccountName)
 	}
 	if len(s.InitContainers) > 0 {
-		w.containers("Init Containers", s.InitContainers)
+		if err := w.containers("Init Containers", "initContainers", s.InitContainers); err != nil {
+			return "", err
+		}
 	}
-	w.containers("Containers", s.Containers)
+	if err := w.containers("Containers", "containers", s.Containers); err != nil {
+		return "", err
+	}
 	w.volumes(s.Volumes)
+	w.topologySpreadConstraints(s.TopologySpreadConstraints)
 	if s.PriorityClassName != "" {
 		w.write(1, "Priority Class Name:\t%s\n", s.PriorityClassName)
 	}
 	w.labels("  Node-Selectors", s.NodeSelector)
 	w.tolerations("  Tolerations", s.Tolerations)
+	if s.SchedulingGroup != nil {
+		w.write(0, "  SchedulingGroup:\n")
+		w.write(1, "PodGroupName:\t%s\n", *s.SchedulingGroup.PodGroupName)
+	}
 	return w.b.String(), nil
 }
 
 // The parts of a v1 PodTemplateSpec the describer reads. Unknown fields are
-// ignored by the decoder; the ones that would print are checked by
-// supported.
+// ignored by the decoder: kubectl prints nothing of them.
 type podTemplateDoc struct {
 	Spec podSpecDoc `json:"spec"`
 }
@@ -83,33 +107,37 @@ type podSpecDoc struct {
 	InitContainers            []containerDoc    `json:"initContainers"`
 	Containers                []containerDoc    `json:"containers"`
 	Volumes                   []volumeDoc       `json:"volumes"`
-	TopologySpreadConstraints []json.RawMessage `json:"topologySpreadConstraints"`
-	SchedulingGroup           json.RawMessage   `json:"schedulingGroup"`
+	TopologySpreadConstraints []spreadDoc       `json:"topologySpreadConstraints"`
 	PriorityClassName         string            `json:"priorityClassName"`
 	NodeSelector              map[string]string `json:"nodeSelector"`
 	Tolerations               []tolerationDoc   `json:"tolerations"`
+	SchedulingGroup           *struct {
+		PodGroupName *string `json:"podGroupName"`
+	} `json:"schedulingGroup"`
 }
 
 type containerDoc struct {
-	Name            string            `json:"name"`
-	Image           string            `json:"image"`
-	Command         []string          `json:"command"`
-	Args            []string          `json:"args"`
-	Ports           []portDoc         `json:"ports"`
-	EnvFrom         []envFromDoc      `json:"envFrom"`
-	Env             []envDoc          `json:"env"`
-	Resources       resourcesDoc      `json:"resources"`
-	VolumeMounts    []mountDoc        `json:"volumeMounts"`
-	VolumeDevices   []json.RawMessage `json:"volumeDevices"`
-	LivenessProbe   *probeDoc         `json:"livenessProbe"`
-	ReadinessProbe  *probeDoc         `json:"readinessProbe"`
-	StartupProbe    *probeDoc         `json:"startupProbe"`
-	SecurityContext *struct {
-		SeccompProfile *struct {
-			Type             string  `json:"type"`
-			LocalhostProfile *string `json:"localhostProfile"`
-		} `json:"seccompProfile"`
-	} `json:"securityContext"`
+	Name            string           `json:"name"`
+	Image           string           `json:"image"`
+	Command         []string         `json:"command"`
+	Args            []string         `json:"args"`
+	Ports           []portDoc        `json:"ports"`
+	EnvFrom         []envFromDoc     `json:"envFrom"`
+	Env             []envDoc         `json:"env"`
+	Resources       resourcesDoc     `json:"resources"`
+	VolumeMounts    []mountDoc       `json:"volumeMounts"`
+	VolumeDevices   []deviceDoc      `json:"volumeDevices"`
+	LivenessProbe   *probeDoc        `json:"livenessProbe"`
+	ReadinessProbe  *probeDoc        `json:"readinessProbe"`
+	StartupProbe    *probeDoc        `json:"startupProbe"`
+	SecurityContext *securityContext `json:"securityContext"`
+}
+
+type securityContext struct {
+	SeccompProfile *struct {
+		Type             string  `json:"type"`
+		LocalhostProfile *string `json:"localhostProfile"`
+	} `json:"seccompProfile"`
 }
 
 type portDoc struct {
@@ -139,15 +167,18 @@ type envDoc struct {
 			APIVersion string `json:"apiVersion"`
 			FieldPath  string `json:"fieldPath"`
 		} `json:"fieldRef"`
-		ResourceFieldRef json.RawMessage `json:"resourceFieldRef"`
-		ConfigMapKeyRef  *refDoc         `json:"configMapKeyRef"`
-		SecretKeyRef     *refDoc         `json:"secretKeyRef"`
+		ResourceFieldRef *struct {
+			Resource string       `json:"resource"`
+			Divisor  quantityText `json:"divisor"`
+		} `json:"resourceFieldRef"`
+		ConfigMapKeyRef *refDoc `json:"configMapKeyRef"`
+		SecretKeyRef    *refDoc `json:"secretKeyRef"`
 	} `json:"valueFrom"`
 }
 
 type resourcesDoc struct {
-	Limits   map[string]string `json:"limits"`
-	Requests map[string]string `json:"requests"`
+	Limits   map[string]quantityText `json:"limits"`
+	Requests map[string]quantityText `json:"requests"`
 }
 
 type mountDoc struct {
@@ -155,6 +186,11 @@ type mountDoc struct {
 	ReadOnly  bool   `json:"readOnly"`
 	MountPath string `json:"mountPath"`
 	SubPath   string `json:"subPath"`
+}
+
+type deviceDoc struct {
+	Name       string `json:"name"`
+	DevicePath string `json:"devicePath"`
 }
 
 type probeDoc struct {
@@ -182,34 +218,11 @@ type probeDoc struct {
 	FailureThreshold    int32 `json:"failureThreshold"`
 }
 
-// volumeDoc holds the volume sources the describer lays out; any other
-// source is refused.
-type volumeDoc struct {
-	Name     string `json:"name"`
-	HostPath *struct {
-		Path string  `json:"path"`
-		Type *string `json:"type"`
-	} `json:"hostPath"`
-	EmptyDir *struct {
-		Medium    string `json:"medium"`
-		SizeLimit string `json:"sizeLimit"`
-	} `json:"emptyDir"`
-	Secret *struct {
-		SecretName string `json:"secretName"`
-		Optional   *bool  `json:"optional"`
-	} `json:"secret"`
-	ConfigMap *struct {
-		Name     string `json:"name"`
-		Optional *bool  `json:"optional"`
-	} `json:"configMap"`
-	PersistentVolumeClaim *struct {
-		ClaimName string `json:"claimName"`
-		ReadOnly  bool   `json:"readOnly"`
-	} `json:"persistentVolumeClaim"`
-}
-
-func (v *volumeDoc) supported() bool {
-	return v.HostPath != nil || v.EmptyDir != nil || v.Secret != nil || v.ConfigMap != nil || v.PersistentVolumeClaim != nil
+type spreadDoc struct {
+	MaxSkew           int32                `json:"maxSkew"`
+	TopologyKey       string               `json:"topologyKey"`
+	WhenUnsatisfiable string               `json:"whenUnsatisfiable"`
+	LabelSelector     *model.LabelSelector `json:"labelSelector"`
 }
 
 type tolerationDoc struct {
@@ -224,46 +237,31 @@ func unsupported(field string) error {
 	return fmt.Errorf("spec.template.spec.%s: %w", field, ErrUnsupported)
 }
 
-func isSet(raw json.RawMessage) bool {
-	return len(raw) > 0 && !bytes.Equal(raw, []byte("null"))
-}
-
+// supported refuses what kubectl's describer dereferences without a check
+// (it fails on such templates); the API server defaults or requires each of
+// these fields, so only hand-made templates have them unset.
 func (s *podSpecDoc) supported() error {
 	for i := range s.Volumes {
-		if !s.Volumes[i].supported() {
-			return unsupported(fmt.Sprintf("volumes[%d] (only hostPath, emptyDir, secret, configMap and persistentVolumeClaim are described)", i))
+		if err := s.Volumes[i].supported(); err != nil {
+			return unsupported(fmt.Sprintf("volumes[%d].%s", i, err))
 		}
 	}
-	if len(s.TopologySpreadConstraints) > 0 {
-		return unsupported("topologySpreadConstraints")
-	}
-	if isSet(s.SchedulingGroup) {
-		return unsupported("schedulingGroup")
+	if s.SchedulingGroup != nil && s.SchedulingGroup.PodGroupName == nil {
+		return unsupported("schedulingGroup (without podGroupName)")
 	}
 	for _, group := range []struct {
 		kind string
 		cs   []containerDoc
 	}{{"initContainers", s.InitContainers}, {"containers", s.Containers}} {
-		kind := group.kind
 		for i, c := range group.cs {
-			at := fmt.Sprintf("%s[%d].", kind, i)
-			if len(c.VolumeDevices) > 0 {
-				return unsupported(at + "volumeDevices")
-			}
+			at := fmt.Sprintf("%s[%d].", group.kind, i)
 			if sc := c.SecurityContext; sc != nil && sc.SeccompProfile != nil &&
 				sc.SeccompProfile.Type == "Localhost" && sc.SeccompProfile.LocalhostProfile == nil {
-				// kubectl dereferences the missing profile and fails.
 				return unsupported(at + "securityContext.seccompProfile (Localhost without localhostProfile)")
 			}
-			for j, e := range c.Env {
-				if e.ValueFrom != nil && isSet(e.ValueFrom.ResourceFieldRef) {
-					return unsupported(fmt.Sprintf("%senv[%d].valueFrom.resourceFieldRef", at, j))
-				}
-			}
 			for _, p := range []*probeDoc{c.LivenessProbe, c.ReadinessProbe, c.StartupProbe} {
-				if p != nil && p.GRPC != nil && p.GRPC.Service == nil {
-					// kubectl dereferences the service and fails.
-					return unsupported(at + "probe.grpc without service")
+				if p != nil && p.Exec == nil && p.HTTPGet == nil && p.TCPSocket == nil && p.GRPC != nil && p.GRPC.Service == nil {
+					return unsupported(at + "probe.grpc (without service)")
 				}
 			}
 		}
@@ -272,18 +270,28 @@ func (s *podSpecDoc) supported() error {
 }
 
 // prefixWriter is kubectl's describe writer: two spaces per level, and every
-// write escaped for the terminal.
-type prefixWriter struct{ b strings.Builder }
+// write escaped for the terminal. indent is the number of levels a nested
+// writer adds to every write (kubectl's nested prefix writer).
+type prefixWriter struct {
+	b      *strings.Builder
+	indent int
+}
 
 var terminalEscaper = strings.NewReplacer("\x1b", "^[", "\r", `\r`)
 
 func (w *prefixWriter) write(level int, format string, args ...any) {
-	out := fmt.Sprintf(strings.Repeat("  ", level)+format, args...)
-	_, _ = terminalEscaper.WriteString(&w.b, out)
+	out := fmt.Sprintf(strings.Repeat("  ", level+w.indent)+format, args...)
+	_, _ = terminalEscaper.WriteString(w.b, out)
 }
 
+// line is kubectl's WriteLine: the text and a newline, at the writer's own
+// indentation (none for the top writer).
 func (w *prefixWriter) line(s string) {
-	_, _ = terminalEscaper.WriteString(&w.b, s+"\n")
+	w.write(0, "%s", s+"\n")
+}
+
+func (w *prefixWriter) nested(levels int) *prefixWriter {
+	return &prefixWriter{b: w.b, indent: w.indent + levels}
 }
 
 func (w *prefixWriter) labels(title string, labels map[string]string) {
@@ -335,13 +343,16 @@ func (w *prefixWriter) annotations(title string, annotations map[string]string) 
 	}
 }
 
-func (w *prefixWriter) containers(label string, cs []containerDoc) {
+// containers lays out one list of containers; field is its JSON name, for
+// errors.
+func (w *prefixWriter) containers(label, field string, cs []containerDoc) error {
 	none := ""
 	if len(cs) == 0 {
 		none = " <none>"
 	}
 	w.write(0, "%s%s:%s\n", "  ", label, none)
-	for _, c := range cs {
+	for i := range cs {
+		c := &cs[i]
 		w.write(1, "%s%v:\n", " ", c.Name)
 		w.write(2, "Image:\t%s\n", c.Image)
 		ports, hostPorts := make([]string, 0, len(c.Ports)), make([]string, 0, len(c.Ports))
@@ -370,9 +381,12 @@ func (w *prefixWriter) containers(label string, cs []containerDoc) {
 		if len(c.EnvFrom) > 0 {
 			w.envFrom(c.EnvFrom)
 		}
-		w.env(c.Env)
-		w.mounts(c.VolumeMounts)
+		if err := w.env(c); err != nil {
+			return fmt.Errorf("spec.template.spec.%s[%d].%w", field, i, err)
+		}
+		w.mounts(c.VolumeMounts, c.VolumeDevices)
 	}
+	return nil
 }
 
 func (w *prefixWriter) portLine(title, s string) {
@@ -398,7 +412,7 @@ func (w *prefixWriter) command(title string, args []string) {
 	}
 }
 
-func (w *prefixWriter) resources(title string, list map[string]string) {
+func (w *prefixWriter) resources(title string, list map[string]quantityText) {
 	if len(list) == 0 {
 		return
 	}
@@ -470,13 +484,13 @@ func (w *prefixWriter) envFrom(list []envFromDoc) {
 	}
 }
 
-func (w *prefixWriter) env(list []envDoc) {
+func (w *prefixWriter) env(c *containerDoc) error {
 	none := ""
-	if len(list) == 0 {
+	if len(c.Env) == 0 {
 		none = "\t<none>"
 	}
 	w.write(2, "Environment:%s\n", none)
-	for _, e := range list {
+	for j, e := range c.Env {
 		if e.ValueFrom == nil {
 			for i, s := range strings.Split(e.Value, "\n") {
 				if i == 0 {
@@ -492,22 +506,44 @@ func (w *prefixWriter) env(list []envDoc) {
 		case vf.FieldRef != nil:
 			// kubectl has no resolver here, so the value is empty.
 			w.write(3, "%s:\t%s (%s:%s)\n", e.Name, "", vf.FieldRef.APIVersion, vf.FieldRef.FieldPath)
+		case vf.ResourceFieldRef != nil:
+			value, err := containerResourceValue(vf.ResourceFieldRef.Resource, vf.ResourceFieldRef.Divisor, c.Resources)
+			if err != nil {
+				return fmt.Errorf("env[%d].valueFrom.resourceFieldRef: %w", j, err)
+			}
+			w.write(3, "%s:\t%s (%s)\n", e.Name, value, vf.ResourceFieldRef.Resource)
 		case vf.SecretKeyRef != nil:
 			w.write(3, "%s:\t<set to the key '%s' in secret '%s'>\tOptional: %t\n", e.Name, vf.SecretKeyRef.Key, vf.SecretKeyRef.Name, optional(vf.SecretKeyRef))
 		case vf.ConfigMapKeyRef != nil:
 			w.write(3, "%s:\t<set to the key '%s' of config map '%s'>\tOptional: %t\n", e.Name, vf.ConfigMapKeyRef.Key, vf.ConfigMapKeyRef.Name, optional(vf.ConfigMapKeyRef))
 		}
 	}
+	return nil
 }
 
-func (w *prefixWriter) mounts(list []mountDoc) {
+// byMountPath and byDevicePath are the orders kubectl sorts mounts and
+// devices in, through sort.Sort as kubectl does, so that equal paths keep
+// kubectl's order.
+type byMountPath []mountDoc
+
+func (l byMountPath) Len() int           { return len(l) }
+func (l byMountPath) Swap(i, j int)      { l[i], l[j] = l[j], l[i] }
+func (l byMountPath) Less(i, j int) bool { return l[i].MountPath < l[j].MountPath }
+
+type byDevicePath []deviceDoc
+
+func (l byDevicePath) Len() int           { return len(l) }
+func (l byDevicePath) Swap(i, j int)      { l[i], l[j] = l[j], l[i] }
+func (l byDevicePath) Less(i, j int) bool { return l[i].DevicePath < l[j].DevicePath }
+
+func (w *prefixWriter) mounts(list []mountDoc, devices []deviceDoc) {
 	none := ""
 	if len(list) == 0 {
 		none = "\t<none>"
 	}
 	w.write(2, "Mounts:%s\n", none)
 	sorted := slices.Clone(list)
-	slices.SortStableFunc(sorted, func(a, b mountDoc) int { return strings.Compare(a.MountPath, b.MountPath) })
+	sort.Sort(byMountPath(sorted))
 	for _, m := range sorted {
 		flags := []string{"rw"}
 		if m.ReadOnly {
@@ -518,6 +554,77 @@ func (w *prefixWriter) mounts(list []mountDoc) {
 		}
 		w.write(3, "%s from %s (%s)\n", m.MountPath, m.Name, strings.Join(flags, ","))
 	}
+	if len(devices) == 0 {
+		return
+	}
+	// kubectl reuses the mounts' "<none>" here.
+	w.write(2, "Devices:%s\n", none)
+	sortedDevices := slices.Clone(devices)
+	sort.Sort(byDevicePath(sortedDevices))
+	for _, d := range sortedDevices {
+		w.write(3, "%s from %s\n", d.DevicePath, d.Name)
+	}
+}
+
+func (w *prefixWriter) topologySpreadConstraints(list []spreadDoc) {
+	if len(list) == 0 {
+		return
+	}
+	sorted := slices.Clone(list)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].TopologyKey < sorted[j].TopologyKey })
+	w.write(0, "%sTopology Spread Constraints:\t", "  ")
+	for i, c := range sorted {
+		if i != 0 {
+			w.write(0, "%s", "  ")
+			w.write(0, "%s", "\t")
+		}
+		w.write(0, "%s:", c.TopologyKey)
+		w.write(0, "%v", c.WhenUnsatisfiable)
+		w.write(0, " when max skew %d is exceeded", c.MaxSkew)
+		if c.LabelSelector != nil {
+			w.write(0, " for selector %s", formatLabelSelector(c.LabelSelector))
+		}
+		w.write(0, "\n")
+	}
+}
+
+// formatLabelSelector is metav1.FormatLabelSelector: the requirements
+// sorted by key (matchLabels before expressions of the same key, as the
+// selector library's sort leaves them), "<none>" for an empty selector,
+// "<error>" for an invalid one.
+func formatLabelSelector(s *model.LabelSelector) string {
+	if s.Check() != nil {
+		return "<error>"
+	}
+	type req struct{ key, text string }
+	var reqs []req
+	for _, k := range slices.Sorted(maps.Keys(s.MatchLabels)) {
+		reqs = append(reqs, req{k, k + "=" + s.MatchLabels[k]})
+	}
+	for _, r := range s.MatchExpressions {
+		var text string
+		values := slices.Sorted(slices.Values(r.Values))
+		switch r.Operator {
+		case model.SelectorOpIn:
+			text = r.Key + " in (" + strings.Join(values, ",") + ")"
+		case model.SelectorOpNotIn:
+			text = r.Key + " notin (" + strings.Join(values, ",") + ")"
+		case model.SelectorOpExists:
+			text = r.Key
+		default:
+			text = "!" + r.Key
+		}
+		reqs = append(reqs, req{r.Key, text})
+	}
+	slices.SortStableFunc(reqs, func(a, b req) int { return strings.Compare(a.key, b.key) })
+	texts := make([]string, len(reqs))
+	for i, r := range reqs {
+		texts[i] = r.text
+	}
+	if len(texts) == 0 {
+		return "<none>"
+	}
+	return strings.Join(texts, ",")
 }
 
 func (w *prefixWriter) tolerations(title string, list []tolerationDoc) {
@@ -527,7 +634,7 @@ func (w *prefixWriter) tolerations(title string, list []tolerationDoc) {
 		return
 	}
 	sorted := slices.Clone(list)
-	slices.SortStableFunc(sorted, func(a, b tolerationDoc) int { return strings.Compare(a.Key, b.Key) })
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Key < sorted[j].Key })
 	for i, t := range sorted {
 		if i != 0 {
 			w.write(0, "%s", "")
@@ -551,41 +658,5 @@ func (w *prefixWriter) tolerations(title string, list []tolerationDoc) {
 			w.write(0, " for %ds", *t.TolerationSeconds)
 		}
 		w.write(0, "\n")
-	}
-}
-
-func (w *prefixWriter) volumes(list []volumeDoc) {
-	if len(list) == 0 {
-		w.write(0, "%sVolumes:\t<none>\n", "  ")
-		return
-	}
-	w.write(0, "%sVolumes:\n", "  ")
-	for _, v := range list {
-		w.write(1, "%s%v:\n", " ", v.Name)
-		switch {
-		case v.HostPath != nil:
-			typ := "<none>"
-			if v.HostPath.Type != nil {
-				typ = *v.HostPath.Type
-			}
-			w.write(2, "Type:\tHostPath (bare host directory volume)\n    Path:\t%v\n    HostPathType:\t%v\n", v.HostPath.Path, typ)
-		case v.EmptyDir != nil:
-			// The API returns quantities in canonical form, so a positive
-			// limit is any but "0" and negative ones.
-			limit := v.EmptyDir.SizeLimit
-			if limit == "" || limit == "0" || strings.HasPrefix(limit, "-") {
-				limit = "<unset>"
-			}
-			w.write(2, "Type:\tEmptyDir (a temporary directory that shares a pod's lifetime)\n    Medium:\t%v\n    SizeLimit:\t%v\n", v.EmptyDir.Medium, limit)
-		case v.Secret != nil:
-			w.write(2, "Type:\tSecret (a volume populated by a Secret)\n    SecretName:\t%v\n    Optional:\t%v\n",
-				v.Secret.SecretName, v.Secret.Optional != nil && *v.Secret.Optional)
-		case v.ConfigMap != nil:
-			w.write(2, "Type:\tConfigMap (a volume populated by a ConfigMap)\n    Name:\t%v\n    Optional:\t%v\n",
-				v.ConfigMap.Name, v.ConfigMap.Optional != nil && *v.ConfigMap.Optional)
-		case v.PersistentVolumeClaim != nil:
-			w.write(2, "Type:\tPersistentVolumeClaim (a reference to a PersistentVolumeClaim in the same namespace)\n    ClaimName:\t%v\n    ReadOnly:\t%v\n",
-				v.PersistentVolumeClaim.ClaimName, v.PersistentVolumeClaim.ReadOnly)
-		}
 	}
 }

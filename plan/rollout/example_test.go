@@ -91,10 +91,17 @@ func ExampleHistoryRevision() {
 func ExampleDescribeTemplate() {
 	out, err := rollout.DescribeTemplate(model.PodTemplate{
 		Labels: map[string]string{"app": "web"},
-		Spec:   `{"spec":{"containers":[{"name":"web","image":"web:1","ports":[{"containerPort":80,"protocol":"TCP","name":"http"}],"env":[{"name":"MODE","value":"fast"}]}],"nodeSelector":{"disk":"ssd"}}}`,
+		Spec: `{"spec":{"containers":[{"name":"web","image":"web:1","ports":[{"containerPort":80,"protocol":"TCP","name":"http"}],` +
+			`"resources":{"limits":{"memory":"512Mi"}},` +
+			`"env":[{"name":"MODE","value":"fast"},{"name":"MEM_MI","valueFrom":{"resourceFieldRef":{"resource":"limits.memory","divisor":"1Mi"}}}]}],` +
+			`"volumes":[{"name":"token","projected":{"sources":[{"serviceAccountToken":{"expirationSeconds":3600,"path":"token"}},{"configMap":{"name":"ca"}}]}}],` +
+			`"topologySpreadConstraints":[{"maxSkew":1,"topologyKey":"zone","whenUnsatisfiable":"DoNotSchedule","labelSelector":{"matchLabels":{"app":"web"}}}],` +
+			`"nodeSelector":{"disk":"ssd"}}}`,
 	})
 	fmt.Print(out, err, "\n")
-	_, err = rollout.DescribeTemplate(model.PodTemplate{Spec: `{"spec":{"volumes":[{"name":"data","nfs":{"server":"nfs","path":"/"}}]}}`})
+	// kubectl's describer fails on a gRPC probe without a service (the API
+	// server always sets one), so the describer refuses it.
+	_, err = rollout.DescribeTemplate(model.PodTemplate{Spec: `{"spec":{"containers":[{"name":"web","readinessProbe":{"grpc":{"port":9090}}}]}}`})
 	fmt.Println(err)
 	// Output:
 	// Pod Template:
@@ -104,14 +111,23 @@ func ExampleDescribeTemplate() {
 	//     Image:	web:1
 	//     Port:	80/TCP (http)
 	//     Host Port:	0/TCP (http)
+	//     Limits:
+	//       memory:	512Mi
 	//     Environment:
 	//       MODE:	fast
+	//       MEM_MI:	512 (limits.memory)
 	//     Mounts:	<none>
-	//   Volumes:	<none>
+	//   Volumes:
+	//    token:
+	//     Type:	Projected (a volume that contains injected data from multiple sources)
+	//     TokenExpirationSeconds:	3600
+	//     ConfigMapName:	ca
+	//     Optional:	false
+	//   Topology Spread Constraints:	zone:DoNotSchedule when max skew 1 is exceeded for selector app=web
 	//   Node-Selectors:	disk=ssd
 	//   Tolerations:	<none>
 	// <nil>
-	// spec.template.spec.volumes[0] (only hostPath, emptyDir, secret, configMap and persistentVolumeClaim are described): not supported by the template describer
+	// spec.template.spec.containers[0].probe.grpc (without service): not supported by the template describer
 }
 
 func ExampleUndo() {

@@ -19,6 +19,8 @@ func FuzzDescribeTemplate(f *testing.F) {
 	f.Add(`{"spec":{"containers":[{"readinessProbe":{"grpc":{"port":1}}}]}}`, strings.Repeat("x", 200))
 	f.Add(`not json`, "")
 	f.Add(`{"spec":{"containers":[{"livenessProbe":{"tcpSocket":{"port":5432}},"startupProbe":{"exec":{"command":["true"]}}}],"initContainers":[{"name":"i"}]}}`, "a\nb\n")
+	f.Add(`{"spec":{"containers":[{"name":"c","resources":{"limits":{"cpu":"-0.1Ki"}},"env":[{"name":"E","valueFrom":{"resourceFieldRef":{"resource":"limits.cpu","divisor":"9Ei"}}}]}]}}`, "")
+	f.Add(`{"spec":{"volumes":[{"name":"e","ephemeral":{"volumeClaimTemplate":{"metadata":{"labels":{"a":"b"}},"spec":{"volumeName":"v"}}}},{"name":"p","projected":{"sources":[{"serviceAccountToken":{}}]}}],"topologySpreadConstraints":[{"labelSelector":{"matchExpressions":[{"key":"a","operator":"In"}]}}]}}`, "")
 	f.Fuzz(func(t *testing.T, spec, annotation string) {
 		tmpl := model.PodTemplate{Labels: map[string]string{"app": "x"}, Annotations: map[string]string{"a": annotation}, Spec: spec}
 		out, err := DescribeTemplate(tmpl)
