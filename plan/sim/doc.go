@@ -1,6 +1,7 @@
 // Package sim simulates whole rollouts: it runs the Deployment planner
-// (package plan) and the ReplicaSet planner (package plan/replicaset), or
-// the StatefulSet planner (package plan/statefulset, see [RunStatefulSet]),
+// (package plan) and the ReplicaSet planner (package plan/replicaset), the
+// StatefulSet planner (package plan/statefulset, see [RunStatefulSet]) or
+// the DaemonSet planner (package plan/daemonset, see [RunDaemonSet]),
 // against a modelled cluster (an [inmemory.Cluster]), sync after sync,
 // applying each plan's actions as the API server would, letting pods start,
 // become ready, fail and terminate, and records a [Trace] until the rollout
@@ -105,6 +106,24 @@
 // the rollout completes (the example of [StatefulSetTrace.WriteTimeline]).
 // A Parallel set does not wait for web-2: its rolling update replaces the
 // broken pod once the template is reverted.
+//
+// # DaemonSets
+//
+// [RunDaemonSet] simulates a DaemonSet over a node pool with the DaemonSet
+// planner (package plan/daemonset): each sync's typed actions are applied
+// to a modelled cluster, a stand-in scheduler binds each pod to the node
+// its node affinity names (or holds it while the node's taints forbid it),
+// stand-in kubelets start, fail and remove pods as for a StatefulSet, a
+// stand-in taint manager evicts pods from nodes with a NoExecute taint they
+// do not tolerate, and the pod garbage collector removes the pods of nodes
+// that are gone. Scripts add the node events [AddNode], [RemoveNode],
+// [CordonNode], [UncordonNode], [TaintNode] and [UntaintNode] to template
+// changes, strategy changes, undos and pod deletions.
+// [DaemonSetTrace.WriteTimeline] shows the pods by revision, the nodes
+// without an available pod and the pool node by node;
+// [DaemonSetTrace.WriteSVG] charts them. With [DaemonSetConfig.Check] every
+// sync is checked against the DaemonSet invariants
+// (plantest.CheckDaemonSet); liveness (D6) is [DaemonSetLivenessBound].
 //
 // # Determinism
 //

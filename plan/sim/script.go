@@ -92,9 +92,10 @@ const (
 )
 
 // Action is one user action. Only the fields of its Kind are read. A
-// Deployment takes every kind but SetPartition and DeletePod; a
-// StatefulSet every kind but PauseRollout, ResumeRollout (kubectl refuses
-// them) and AnnotateRollback.
+// Deployment takes every kind but SetPartition, DeletePod and the node
+// events; a StatefulSet every kind but PauseRollout, ResumeRollout (kubectl
+// refuses them), AnnotateRollback and the node events; a DaemonSet the
+// kinds [DaemonSetConfig.Script] lists.
 type Action struct {
 	Kind           ActionKind
 	Spec           string             // SetTemplateSpec
@@ -107,6 +108,15 @@ type Action struct {
 	UpdateStrategy model.StatefulSetUpdateStrategyType
 	Partition      int32  // SetPartition
 	Pod            string // DeletePod: the pod's name
+	// Node names the node of a node event (AddNode, RemoveNode,
+	// CordonNode, UncordonNode, TaintNode, UntaintNode; DaemonSets only).
+	Node string
+	// Taint is the taint TaintNode adds (or replaces, by key and effect) and
+	// UntaintNode removes (by key and effect); AddNode gives the new node
+	// Taints and Labels.
+	Taint  model.Taint
+	Taints []model.Taint
+	Labels map[string]string
 	// Description, when set, is how the trace shows the action, e.g.
 	// "image nginx:1.16.1" for a SetTemplateSpec.
 	Description string
@@ -143,7 +153,7 @@ func (a Action) String() string {
 	case DeletePod:
 		return "delete pod " + a.Pod
 	}
-	return string(a.Kind)
+	return a.nodeEventString()
 }
 
 func str(v *model.IntOrString) string {

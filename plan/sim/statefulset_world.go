@@ -28,9 +28,10 @@ type stsNamespace struct {
 }
 
 // named is an object with a name: the namespace's slices are kept sorted by
-// it.
+// it (the StatefulSet's and the DaemonSet's namespaces, and the DaemonSet
+// simulation's nodes).
 type named interface {
-	*model.Pod | *model.ControllerRevision | *model.PersistentVolumeClaim
+	*model.Pod | *model.ControllerRevision | *model.PersistentVolumeClaim | *model.Node
 }
 
 func nameOf[T named](o T) string {
@@ -40,6 +41,8 @@ func nameOf[T named](o T) string {
 	case *model.ControllerRevision:
 		return v.Name
 	case *model.PersistentVolumeClaim:
+		return v.Name
+	case *model.Node:
 		return v.Name
 	}
 	return ""

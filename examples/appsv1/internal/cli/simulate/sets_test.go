@@ -76,7 +76,7 @@ func TestSimulateStatefulSet(t *testing.T) {
 	}{
 		{[]string{"sts/web", "--fidelity=counts"}, "--fidelity applies to Deployments: a StatefulSet is simulated pod by pod"},
 		{[]string{"sts/web", "--max-work=10"}, "--max-work applies to Deployments"},
-		{[]string{"daemonset/x"}, `argument "daemonset/x": only deployments and statefulsets are supported`},
+		{[]string{"replicaset/x"}, `argument "replicaset/x"`},
 	} {
 		code, _, stderr := clitest.Exec(t, NewCommand, clitest.Options{}, "", append(tc.args, "-f", statefulSet)...)
 		if code != exitUsage || !strings.Contains(stderr, tc.want) {

@@ -1,10 +1,11 @@
 // Package simulate is `kubectl rolloutplan simulate`: it predicts the rest
-// of a rollout. It reads a Deployment's or a StatefulSet's state (the live
-// cluster, or a snapshot with -f), simulates its controllers from it sync
-// after sync under a world model (how long a new pod takes to become
-// ready, whether the current template's pods ever do, how long a deleted
-// pod terminates), and prints the timeline, the predicted time to
-// completion or the reason the rollout will stall, and optionally a chart.
+// of a rollout. It reads a Deployment's, a StatefulSet's or a DaemonSet's
+// state (the live cluster, or a snapshot with -f), simulates its
+// controllers from it sync after sync under a world model (how long a new
+// pod takes to become ready, whether the current template's pods ever do,
+// how long a deleted pod terminates), and prints the timeline, the
+// predicted time to completion or the reason the rollout will stall, and
+// optionally a chart.
 //
 // This answers what `kubectl rollout status` cannot: when will it finish,
 // and will it?
@@ -21,11 +22,13 @@ import (
 	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/rolloutio"
 )
 
-const long = `Predicts the rest of a Deployment's or a StatefulSet's rollout: simulates
-the Deployment and ReplicaSet controllers (the StatefulSet controller and a
-stand-in kubelet, pod by pod and ordinal by ordinal) from its current state,
-sync after sync, and prints the timeline, when the rollout completes or why
-it stalls, and with --svg a chart. DaemonSets cannot be simulated yet.
+const long = `Predicts the rest of a Deployment's, a StatefulSet's or a DaemonSet's
+rollout: simulates the Deployment and ReplicaSet controllers (the
+StatefulSet controller and a stand-in kubelet, pod by pod and ordinal by
+ordinal; the DaemonSet controller, a stand-in scheduler and kubelets, node by
+node over the snapshot's nodes) from its current state, sync after sync, and
+prints the timeline, when the rollout completes or why it stalls, and with
+--svg a chart.
 
 The simulation starts at the time used (live: now; a snapshot: the latest
 timestamp it holds, unless --now). Pods that are ready stay ready; the
@@ -41,14 +44,18 @@ const example = `  # How long will the rollout of deployment/web take, if pods a
   kubectl rolloutplan simulate -f nginx-deployment.yaml --ready-after 10s --svg rollout.svg
 
   # The rest of a StatefulSet's rolling update, pods ready 30s after they start
-  kubectl rolloutplan simulate statefulset/db --ready-after 30s --grace 10s`
+  kubectl rolloutplan simulate statefulset/db --ready-after 30s --grace 10s
 
-// Result is what -o json|yaml prints: the workload (Deployment or
-// StatefulSet), the time, the prediction and the simulator's trace (a
-// *sim.Trace or a *sim.StatefulSetTrace).
+  # The rest of a DaemonSet's rolling update over the cluster's nodes
+  kubectl rolloutplan simulate daemonset/fluentd -n kube-system --ready-after 15s --grace 30s`
+
+// Result is what -o json|yaml prints: the workload (Deployment,
+// StatefulSet or DaemonSet), the time, the prediction and the simulator's
+// trace (a *sim.Trace, *sim.StatefulSetTrace or *sim.DaemonSetTrace).
 type Result struct {
 	Deployment  string          `json:"deployment,omitempty"`
 	StatefulSet string          `json:"statefulSet,omitempty"`
+	DaemonSet   string          `json:"daemonSet,omitempty"`
 	Time        time.Time       `json:"time"`
 	Prediction  predict.Summary `json:"prediction"`
 	Trace       any             `json:"trace"`
@@ -62,9 +69,9 @@ func NewCommand(env *rolloutio.Env) *cobra.Command {
 		out        rolloutio.Output
 		deployment string
 	)
-	t.Accept(rolloutio.Deployment, rolloutio.StatefulSet)
+	t.Accept(rolloutio.Deployment, rolloutio.StatefulSet, rolloutio.DaemonSet)
 	cmd := &cobra.Command{
-		Use:               "simulate (NAME | deployment/NAME | statefulset/NAME) [flags]",
+		Use:               "simulate (NAME | deployment/NAME | statefulset/NAME | daemonset/NAME) [flags]",
 		Short:             "Predict the rest of a rollout: timeline, time to completion or the stall",
 		Long:              long,
 		Example:           example,
@@ -137,7 +144,24 @@ func NewCommand(env *rolloutio.Env) *cobra.Command {
 // run reads the workload ref and simulates it, printing the time used on
 // standard error; the Result is returned without its prediction and
 // trace.
-func run(cmd *cobra.Command, errOut io.Writer, src *rolloutio.Source, ref rolloutio.Ref, w predict.World) (*predict.Prediction, Result, error) {
+func run(cmd *cobra.Command, errOut io.Writer, src *rolloutio.Source, ref rolloutio.Ref, w predict.World) (prediction, Result, error) {
+	if ref.Kind == rolloutio.DaemonSet {
+		for _, name := range predict.StatefulSetFlags {
+			if cmd.Flags().Changed(name) {
+				return nil, Result{}, rolloutio.Usagef("--%s applies to Deployments: a DaemonSet is simulated pod by pod, node by node", name)
+			}
+		}
+		st, err := src.GetDaemonSet(ref, rolloutio.NeedRevisions|rolloutio.NeedPods)
+		if err != nil {
+			return nil, Result{}, err
+		}
+		st.Time.Print(errOut)
+		p, err := runDaemonSet(st.Apps, w)
+		if err != nil {
+			return nil, Result{}, err
+		}
+		return p, Result{DaemonSet: st.Ref.String(), Time: st.Apps.Now.UTC()}, nil
+	}
 	if ref.Kind == rolloutio.StatefulSet {
 		for _, name := range predict.StatefulSetFlags {
 			if cmd.Flags().Changed(name) {
@@ -150,7 +174,10 @@ func run(cmd *cobra.Command, errOut io.Writer, src *rolloutio.Source, ref rollou
 		}
 		st.Time.Print(errOut)
 		p, err := predict.RunStatefulSet(st.Apps, w)
-		return p, Result{StatefulSet: st.Ref.String(), Time: st.Apps.Now.UTC()}, err
+		if err != nil {
+			return nil, Result{}, err
+		}
+		return p, Result{StatefulSet: st.Ref.String(), Time: st.Apps.Now.UTC()}, nil
 	}
 	st, err := src.Get(ref, rolloutio.NeedReplicaSets|rolloutio.NeedPods)
 	if err != nil {
@@ -158,5 +185,8 @@ func run(cmd *cobra.Command, errOut io.Writer, src *rolloutio.Source, ref rollou
 	}
 	st.Time.Print(errOut)
 	p, err := predict.Run(st.Apps, w)
-	return p, Result{Deployment: st.Ref.String(), Time: st.Apps.Now.UTC()}, err
+	if err != nil {
+		return nil, Result{}, err
+	}
+	return p, Result{Deployment: st.Ref.String(), Time: st.Apps.Now.UTC()}, nil
 }

@@ -148,8 +148,7 @@ func TestFlags(t *testing.T) {
 		{[]string{"-now", "2025-03-01T10:00:06Z"}, "flag -now: a long flag takes two dashes, --now"},
 		{[]string{"-o", "table"}, `--output "table": want json or yaml`},
 		{[]string{"a", "b", "c"}, `too many arguments`},
-		{[]string{"pod/x"}, `argument "pod/x": only deployments and statefulsets are supported`},
-		{[]string{"ds/x"}, `argument "ds/x": only deployments and statefulsets are supported`},
+		{[]string{"pod/x"}, `argument "pod/x": only deployments, statefulsets and daemonsets are supported`},
 	} {
 		code, _, stderr := runCmd(t, nil, tc.args...)
 		if code != exitUsage || !strings.Contains(stderr, tc.want) {
