@@ -36,6 +36,13 @@ func NodeShouldRunDaemonPod(node *model.Node, ds *model.DaemonSet) Placement {
 	if node == nil || ds == nil {
 		return Placement{Reason: reason(NodeNameMismatch, nil, "no node or no DaemonSet")}
 	}
+	return nodeShouldRun(node, ds, model.DaemonPodTolerations(ds.Spec.Scheduling.Tolerations, ds.Spec.Scheduling.HostNetwork))
+}
+
+// nodeShouldRun is NodeShouldRunDaemonPod with the pod's tolerations
+// (the template's with the default daemon tolerations added) made once by
+// the caller: a sync asks for every node of the pool.
+func nodeShouldRun(node *model.Node, ds *model.DaemonSet, tolerations []model.Toleration) Placement {
 	out := Placement{Node: node.Name}
 	sch := &ds.Spec.Scheduling
 	if sch.NodeName != "" && sch.NodeName != node.Name {
@@ -63,7 +70,6 @@ func NodeShouldRunDaemonPod(node *model.Node, ds *model.DaemonSet) Placement {
 			return out
 		}
 	}
-	tolerations := model.DaemonPodTolerations(sch.Tolerations, sch.HostNetwork)
 	if t, bad := model.FindUntoleratedTaint(node.Spec.Taints, tolerations, model.TaintEffectNoSchedule, model.TaintEffectNoExecute); bad {
 		if nx, badNX := model.FindUntoleratedTaint(node.Spec.Taints, tolerations, model.TaintEffectNoExecute); badNX {
 			out.Reason = reason(NodeTaintNoExecute, nil, "node %s has taint %s that the pod does not tolerate", node.Name, nx)

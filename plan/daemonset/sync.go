@@ -105,9 +105,10 @@ func newSyncer(s State, c config) *syncer {
 	sy.generation, _ = ds.TemplateGeneration()
 	sy.nodes = slices.Clone(s.Nodes)
 	slices.SortFunc(sy.nodes, func(a, b *model.Node) int { return strings.Compare(a.Name, b.Name) })
+	tolerations := model.DaemonPodTolerations(ds.Spec.Scheduling.Tolerations, ds.Spec.Scheduling.HostNetwork)
 	for _, n := range sy.nodes {
 		sy.nodeByName[n.Name] = n
-		pl := NodeShouldRunDaemonPod(n, ds)
+		pl := nodeShouldRun(n, ds, tolerations)
 		sy.placement[n.Name] = pl
 		sy.p.Nodes = append(sy.p.Nodes, pl)
 	}

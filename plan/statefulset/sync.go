@@ -58,6 +58,8 @@ type syncer struct {
 	cfg config
 	set *model.StatefulSet
 	now time.Time
+	// selector is the set's selector, compiled once (Sync validated it).
+	selector model.Matcher
 
 	pods      []*model.Pod // pods of the namespace, sorted by name
 	podNames  map[string]bool
@@ -78,6 +80,7 @@ func newSyncer(s State, cfg config) *syncer {
 	ns := set.Namespace
 	sy := &syncer{
 		cfg: cfg, set: set, now: s.Now,
+		selector:      model.NewPreValidatedMatcher(set.Spec.Selector),
 		podNames:      map[string]bool{},
 		revNames:      map[string]*model.ControllerRevision{},
 		claims:        map[string]*model.PersistentVolumeClaim{},
@@ -166,8 +169,7 @@ func (sy *syncer) note(r Reason) {
 
 // selects reports whether the set's selector matches labels.
 func (sy *syncer) selects(labels map[string]string) bool {
-	ok, err := sy.set.Spec.Selector.Matches(labels)
-	return err == nil && ok
+	return sy.selector.Matches(labels)
 }
 
 // listRevisions is the set's history: revisions the selector matches that

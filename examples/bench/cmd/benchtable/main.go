@@ -40,6 +40,10 @@ var rows = []row{
 	{"HashLarge", "pod-template hash, 9.4 KB template, upstream-identical", 10, 0, 0, "≥ 10×"},
 	{"FindNewReplicaSet1000", "FindNewReplicaSet over 1 000 ReplicaSets", 1000, 0, 0, "keep (3 300× before; ≥ 1 000×)"},
 	{"Simulate100kCounts", "simulate a 100 000-replica maxSurge 1 rollout (counts)", 0, 100e6, 10, "< 100 ms, heap growth < 10 MB"},
+	{"StatefulSetSync", "one sync per recorded StatefulSet state through the apps/v1 adapter (appsv1.SyncStatefulSet: convert every object, statefulset.Sync, apps/v1 writes)", 50, 0, 0, "≥ 50×"},
+	{"StatefulSetSyncModel", "the same, statefulset.Sync alone on the converted states (with the adapter's revision encoder and defaults)", 0, 0, 0, "reported"},
+	{"DaemonSetSync", "one sync per recorded DaemonSet state through the apps/v1 adapter (appsv1.SyncDaemonSet: convert every object, daemonset.Sync, apps/v1 writes)", 50, 0, 0, "≥ 50×"},
+	{"DaemonSetSyncModel", "the same, daemonset.Sync alone on the converted states (its own hasher and patcher)", 0, 0, 0, "reported"},
 }
 
 // sample holds the runs of one sub-benchmark.
