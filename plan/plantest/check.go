@@ -12,7 +12,7 @@ import (
 
 // Violation is one broken invariant, with the numbers that break it.
 type Violation struct {
-	Invariant string `json:"invariant"` // "I1" ... "I9", or "S1" ... "S7" for StatefulSets
+	Invariant string `json:"invariant"` // "I1" ... "I9", "S1" ... "S7" for StatefulSets, "D1" ... "D5" for DaemonSets
 	Message   string `json:"message"`
 	// Quirk names the documented upstream behaviour behind the violation,
 	// and the plan option that avoids it, when the planner reproduced

@@ -1,8 +1,9 @@
 // Package plantest helps test code that plans or applies rollouts: [Check],
 // which reports every violation of the rollout invariants I1–I9 in one
 // planned sync, [CheckDeterminism], their StatefulSet counterparts
-// [CheckStatefulSet] (S1–S7) and [CheckStatefulSetDeterminism], and
-// [Epoch], the clock the generators build around. The rapid generators of valid states live in the
+// [CheckStatefulSet] (S1–S7) and [CheckStatefulSetDeterminism], the
+// DaemonSet ones [CheckDaemonSet] (D1–D4) and [CheckDaemonSetDeterminism]
+// (D5), and [Epoch], the clock the generators build around. The rapid generators of valid states live in the
 // sub-package gen, so that importing plantest (or the simulator, which uses
 // it) never registers rapid's command-line flags. The in-memory API server
 // that applies plans the way the real one would is
@@ -71,4 +72,25 @@
 //     deleted at most once, never while being deleted, and only when it
 //     failed (or succeeded), lies outside the replicas or is replaced by the
 //     rolling update; a set being deleted gets no pod writes.
+//
+// # DaemonSets
+//
+// For one planned sync of package plan/daemonset, over the nodes that should
+// run a daemon pod (the full text is on [CheckDaemonSet]):
+//
+//   - D1: the rolling update's deletions never leave more nodes without an
+//     available daemon pod than maxUnavailable (or than before, when that is
+//     more); with maxSurge never more than before. A violation caused by
+//     upstream's clean-up of excess pods carries [QuirkExcessKeepsOldest].
+//   - D2: at most one surge pod per node: a create never brings a node to
+//     more than one live pod (two with maxSurge, one of an older revision).
+//   - D3: pods are created only on nodes that should run one, pinned there
+//     by node affinity, and pods on nodes that may not keep one are deleted.
+//   - D4: created pods carry the current revision's hash and the controller
+//     reference; a pod is deleted at most once, and only if it is the set's.
+//   - D5: the same state, in any slice order, gives the same plan
+//     ([CheckDaemonSetDeterminism]).
+//   - D6: liveness; a property of a whole simulation: an update on a fixed
+//     pool whose pods become ready completes within a bound, see package
+//     sim (RunDaemonSet, DaemonSetLivenessBound).
 package plantest
