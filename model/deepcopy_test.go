@@ -117,6 +117,9 @@ func mutatePod(p *model.Pod) {
 	for i := range p.Status.ContainerStatuses {
 		p.Status.ContainerStatuses[i].RestartCount++
 	}
+	for i := range p.Status.InitContainerStatuses {
+		p.Status.InitContainerStatuses[i].State.Waiting.Reason += "~"
+	}
 }
 
 // Fully populated fixtures: every pointer, map and slice is set.
@@ -179,7 +182,9 @@ func fullPod() *model.Pod {
 		Spec:       model.PodSpec{NodeName: "node-1", Body: "{}"},
 		Status: model.PodStatus{Phase: model.PodRunning,
 			Conditions:        []model.PodCondition{{Type: model.PodReady, Status: model.ConditionTrue, LastTransitionTime: t0}},
-			ContainerStatuses: []model.ContainerStatus{{Name: "c", RestartCount: 1}}},
+			ContainerStatuses: []model.ContainerStatus{{Name: "c", RestartCount: 1}},
+			InitContainerStatuses: []model.ContainerStatus{{Name: "init",
+				State: model.ContainerState{Waiting: model.ContainerStateWaiting{Reason: "ImagePullBackOff"}}}}},
 	}
 }
 

@@ -18,11 +18,16 @@ const (
 	PodUnknown   PodPhase = "Unknown"
 )
 
-// PodConditionType names a pod condition; only Ready matters here.
+// PodConditionType names a pod condition; the controllers read only Ready.
 type PodConditionType string
 
-// PodReady is the condition type the controllers read.
-const PodReady PodConditionType = "Ready"
+// Pod condition types: Ready is the one the controllers read; PodScheduled
+// (False with reason Unschedulable and the scheduler's message when no node
+// fits) is read by the explanations of why a pod is not ready.
+const (
+	PodReady     PodConditionType = "Ready"
+	PodScheduled PodConditionType = "PodScheduled"
+)
 
 // Pod is a v1 Pod, reduced to what the ReplicaSet planner and the Recreate
 // strategy use.
@@ -59,24 +64,66 @@ type Volume struct {
 	ClaimName string `json:"claimName,omitempty"`
 }
 
-// PodStatus holds the phase, conditions and container restart counts.
+// PodStatus holds the phase, conditions and container statuses.
 type PodStatus struct {
 	Phase             PodPhase          `json:"phase,omitempty"`
 	Conditions        []PodCondition    `json:"conditions,omitempty"`
 	ContainerStatuses []ContainerStatus `json:"containerStatuses,omitempty"`
+	// InitContainerStatuses are the init containers' statuses: a pod
+	// whose init container cannot start (Init:ImagePullBackOff) waits
+	// there. Only the explanations of a wait read them.
+	InitContainerStatuses []ContainerStatus `json:"initContainerStatuses,omitempty"`
 }
 
-// PodCondition mirrors v1 PodCondition.
+// PodCondition mirrors v1 PodCondition. The planners read Type, Status
+// and LastTransitionTime; Reason and Message are what the kubelet or the
+// scheduler wrote (PodScheduled False, Unschedulable, "0/3 nodes are
+// available: 3 Insufficient cpu."), read only to explain a wait.
 type PodCondition struct {
 	Type               PodConditionType `json:"type"`
 	Status             ConditionStatus  `json:"status"`
 	LastTransitionTime time.Time        `json:"lastTransitionTime"`
+	Reason             string           `json:"reason,omitempty"`
+	Message            string           `json:"message,omitempty"`
 }
 
-// ContainerStatus carries what the deletion ranking reads of a container.
+// ContainerStatus carries what the deletion ranking reads of a container
+// (its restart count) and what explains why it is not ready: its
+// readiness, the reason it waits and how it last ended.
 type ContainerStatus struct {
 	Name         string `json:"name"`
 	RestartCount int32  `json:"restartCount"`
+	Ready        bool   `json:"ready,omitempty"`
+	// State is the container's current state as far as a wait is
+	// concerned; LastTerminationState how it ended last (what a
+	// CrashLoopBackOff repeats).
+	State                ContainerState `json:"state,omitzero"`
+	LastTerminationState ContainerState `json:"lastState,omitzero"`
+}
+
+// ContainerState is a v1 ContainerState reduced to its waiting and
+// terminated details. A v1 state that is running, or waiting or terminated
+// without any detail, is the zero value: a running container is one that
+// neither waits nor has terminated.
+type ContainerState struct {
+	Waiting    ContainerStateWaiting    `json:"waiting,omitzero"`
+	Terminated ContainerStateTerminated `json:"terminated,omitzero"`
+}
+
+// ContainerStateWaiting is why a container is not running yet: the
+// kubelet's reason (ContainerCreating, ImagePullBackOff, ErrImagePull,
+// CrashLoopBackOff, CreateContainerConfigError, …) and its message.
+type ContainerStateWaiting struct {
+	Reason  string `json:"reason,omitempty"`
+	Message string `json:"message,omitempty"`
+}
+
+// ContainerStateTerminated is how a container ended: its exit code and the
+// reason (Error, OOMKilled, Completed, …) and message.
+type ContainerStateTerminated struct {
+	ExitCode int32  `json:"exitCode,omitempty"`
+	Reason   string `json:"reason,omitempty"`
+	Message  string `json:"message,omitempty"`
 }
 
 // DeepCopy returns a copy sharing nothing with p.
@@ -88,6 +135,7 @@ func (p *Pod) DeepCopy() *Pod {
 	out.Spec.Volumes = slices.Clone(p.Spec.Volumes)
 	out.Status.Conditions = slices.Clone(p.Status.Conditions)
 	out.Status.ContainerStatuses = slices.Clone(p.Status.ContainerStatuses)
+	out.Status.InitContainerStatuses = slices.Clone(p.Status.InitContainerStatuses)
 	return out
 }
 

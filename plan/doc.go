@@ -100,7 +100,7 @@
 //	        └── revision ────┘                   └── plan/replicaset ── plan/plantest ┘
 //
 //	other workloads, on plan's Reason, Event and SyncError:  plan/statefulset, plan/daemonset (also on plan/replicaset's pod names)
-//	beside plan, on model alone:  plan/restart (plan/restart/replay on top), plan/enqueue
+//	beside plan, on model alone:  plan/restart (plan/restart/replay on top), plan/enqueue, plan/evidence
 //	outside the core module:      examples/appsv1, examples/kubectl, examples/controller, examples/bench
 //
 // model holds the apps/v1-shaped types, defaulting and validation. proportion
@@ -116,7 +116,8 @@
 // after sync until a rollout settles; plan/rollout answers what kubectl rollout
 // prints and patches, and uses plan/sim for its what-if Lint. plan/enqueue
 // routes informer events to Deployment keys; plan/restart plans
-// config-triggered restarts. Each directory under examples/ is a nested module
+// config-triggered restarts; plan/evidence reads how long pods take to become
+// ready, and why one is not, from the pods seen. Each directory under examples/ is a nested module
 // with its own go.mod: everything that needs k8s.io/*, client-go, kubectl or a
 // real API server lives there, never in the core module.
 //
@@ -130,11 +131,12 @@
 //   - plan/replicaset imports plan and below;
 //   - plan/statefulset imports plan and below; plan/daemonset imports
 //     plan/replicaset and below;
-//   - plan/plantest imports plan, plan/replicaset and below;
+//   - plan/plantest imports plan/replicaset, plan/statefulset,
+//     plan/daemonset and below;
 //     plan/plantest/gen may also import rapid, the only core package that may;
 //   - plan/sim imports plan/plantest, plan/inmemory and below;
 //   - plan/rollout imports plan/sim and below;
-//   - plan/restart and plan/enqueue import only model
+//   - plan/restart, plan/enqueue and plan/evidence import only model
 //     (plan/restart/replay imports plan/restart);
 //   - no core package imports examples/* or a test library (rapid, go-cmp,
 //     testify) outside its _test.go files.

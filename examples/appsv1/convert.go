@@ -218,7 +218,9 @@ func replicaSetFromModel(rs *model.ReplicaSet, tmpl core.PodTemplateSpec) *apps.
 }
 
 // PodToModel converts a v1 Pod: metadata, the node name, the phase, the
-// conditions and the containers' restart counts. The rest of the pod spec
+// conditions (with their reasons and messages) and the container and init
+// container statuses as [model.ContainerStatus] keeps them (restart count,
+// readiness, waiting and terminated details). The rest of the pod spec
 // becomes [model.PodSpec.Body], canonical JSON as for templates.
 func PodToModel(p *core.Pod) (*model.Pod, error) {
 	if p == nil {
@@ -249,17 +251,63 @@ func podWithBody(p *core.Pod, body string) *model.Pod {
 			Type:               model.PodConditionType(c.Type),
 			Status:             model.ConditionStatus(c.Status),
 			LastTransitionTime: timeToModel(c.LastTransitionTime),
+			Reason:             c.Reason,
+			Message:            c.Message,
 		})
 	}
-	for _, c := range p.Status.ContainerStatuses {
-		out.Status.ContainerStatuses = append(out.Status.ContainerStatuses, model.ContainerStatus{Name: c.Name, RestartCount: c.RestartCount})
+	out.Status.ContainerStatuses = containerStatusesToModel(p.Status.ContainerStatuses)
+	out.Status.InitContainerStatuses = containerStatusesToModel(p.Status.InitContainerStatuses)
+	return out
+}
+
+// containerStatusesToModel keeps of each container status the name, the
+// restart count, the readiness, and the waiting and terminated details of
+// the state and the last state (what explains a wait).
+func containerStatusesToModel(in []core.ContainerStatus) []model.ContainerStatus {
+	var out []model.ContainerStatus
+	for _, c := range in {
+		out = append(out, model.ContainerStatus{Name: c.Name, RestartCount: c.RestartCount, Ready: c.Ready,
+			State: containerStateToModel(c.State), LastTerminationState: containerStateToModel(c.LastTerminationState)})
+	}
+	return out
+}
+
+func containerStateToModel(s core.ContainerState) model.ContainerState {
+	var out model.ContainerState
+	if w := s.Waiting; w != nil {
+		out.Waiting = model.ContainerStateWaiting{Reason: w.Reason, Message: w.Message}
+	}
+	if t := s.Terminated; t != nil {
+		out.Terminated = model.ContainerStateTerminated{ExitCode: t.ExitCode, Reason: t.Reason, Message: t.Message}
+	}
+	return out
+}
+
+// containerStatusesFromModel is containerStatusesToModel's inverse for
+// what the model keeps.
+func containerStatusesFromModel(in []model.ContainerStatus) []core.ContainerStatus {
+	var out []core.ContainerStatus
+	for _, c := range in {
+		out = append(out, core.ContainerStatus{Name: c.Name, RestartCount: c.RestartCount, Ready: c.Ready,
+			State: containerStateFromModel(c.State), LastTerminationState: containerStateFromModel(c.LastTerminationState)})
+	}
+	return out
+}
+
+func containerStateFromModel(s model.ContainerState) core.ContainerState {
+	var out core.ContainerState
+	if w := s.Waiting; w != (model.ContainerStateWaiting{}) {
+		out.Waiting = &core.ContainerStateWaiting{Reason: w.Reason, Message: w.Message}
+	}
+	if t := s.Terminated; t != (model.ContainerStateTerminated{}) {
+		out.Terminated = &core.ContainerStateTerminated{ExitCode: t.ExitCode, Reason: t.Reason, Message: t.Message}
 	}
 	return out
 }
 
 // PodFromModel converts a model Pod to a new v1 Pod. Body, when set, is
 // decoded as the JSON of a v1.PodSpec (what [PodToModel] stores); the node
-// name, phase, conditions and restart counts are set from the model.
+// name, phase, conditions and container statuses are set from the model.
 func PodFromModel(p *model.Pod) (*core.Pod, error) {
 	if p == nil {
 		return nil, fmt.Errorf("pod: %w", ErrNil)
@@ -277,11 +325,12 @@ func PodFromModel(p *model.Pod) (*core.Pod, error) {
 			Type:               core.PodConditionType(c.Type),
 			Status:             core.ConditionStatus(c.Status),
 			LastTransitionTime: timeFromModel(c.LastTransitionTime),
+			Reason:             c.Reason,
+			Message:            c.Message,
 		})
 	}
-	for _, c := range p.Status.ContainerStatuses {
-		out.Status.ContainerStatuses = append(out.Status.ContainerStatuses, core.ContainerStatus{Name: c.Name, RestartCount: c.RestartCount})
-	}
+	out.Status.ContainerStatuses = containerStatusesFromModel(p.Status.ContainerStatuses)
+	out.Status.InitContainerStatuses = containerStatusesFromModel(p.Status.InitContainerStatuses)
 	return out, nil
 }
 

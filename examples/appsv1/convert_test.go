@@ -82,17 +82,21 @@ func TestRoundTripConformanceObjects(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			// The model keeps the pod status the planners read: phase,
-			// conditions (type, status, transition time) and restart counts;
-			// of the metadata it drops deletionGracePeriodSeconds.
+			// The model keeps the pod status the planners read (phase,
+			// conditions' type, status and transition time, restart counts)
+			// and what explains a wait (the conditions' reasons and
+			// messages, container readiness, waiting and terminated
+			// details: TestPodStatusForExplanations); of the metadata it
+			// drops deletionGracePeriodSeconds.
 			want := p.DeepCopy()
 			want.DeletionGracePeriodSeconds = nil
 			want.Status = core.PodStatus{Phase: p.Status.Phase}
 			for _, c := range p.Status.Conditions {
-				want.Status.Conditions = append(want.Status.Conditions, core.PodCondition{Type: c.Type, Status: c.Status, LastTransitionTime: c.LastTransitionTime})
+				want.Status.Conditions = append(want.Status.Conditions, core.PodCondition{Type: c.Type, Status: c.Status, LastTransitionTime: c.LastTransitionTime,
+					Reason: c.Reason, Message: c.Message})
 			}
 			for _, c := range p.Status.ContainerStatuses {
-				want.Status.ContainerStatuses = append(want.Status.ContainerStatuses, core.ContainerStatus{Name: c.Name, RestartCount: c.RestartCount})
+				want.Status.ContainerStatuses = append(want.Status.ContainerStatuses, core.ContainerStatus{Name: c.Name, RestartCount: c.RestartCount, Ready: c.Ready})
 			}
 			if diff := cmp.Diff(jsonOf(t, want), jsonOf(t, back)); diff != "" {
 				t.Errorf("%s: Pod %s round trip (-in +out):\n%s", l.Meta.ID, p.Name, diff)

@@ -12,8 +12,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rolloutplan/rolloutplan/examples/appsv1"
+	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/predict"
 	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/rolloutio"
 	"github.com/rolloutplan/rolloutplan/model"
+	"github.com/rolloutplan/rolloutplan/plan/evidence"
 	"github.com/rolloutplan/rolloutplan/plan/rollout"
 )
 
@@ -22,6 +24,10 @@ maxSurge and maxUnavailable it resolves to, and a simulated change of its pod
 template (the peak pods, the fewest available, the scaling steps, how long it
 takes), with the pitfalls found (percentages that round to zero, a progress
 deadline shorter than the rollout, a single replica, …).
+
+Unless --ready-after is given, pods are taken to become ready as the
+Deployment's own pods did: the median delay from creation to ready of
+those seen (none, for a manifest: at once).
 
 It reads the Deployment from the live cluster, or from -f: a manifest such
 as the Kubernetes documentation's nginx-deployment.yaml (without a namespace
@@ -37,12 +43,15 @@ const example = `  # Review a manifest before applying it
 
 // Review is what -o json|yaml prints for one Deployment.
 type Review struct {
-	Deployment     string            `json:"deployment"`
-	Strategy       string            `json:"strategy"`
-	Replicas       int32             `json:"replicas"`
-	MaxSurge       int32             `json:"maxSurge"`
-	MaxUnavailable int32             `json:"maxUnavailable"`
-	ReadyAfter     string            `json:"readyAfter"`
+	Deployment     string `json:"deployment"`
+	Strategy       string `json:"strategy"`
+	Replicas       int32  `json:"replicas"`
+	MaxSurge       int32  `json:"maxSurge"`
+	MaxUnavailable int32  `json:"maxUnavailable"`
+	ReadyAfter     string `json:"readyAfter"`
+	// ReadyAfterFrom says where ReadyAfter comes from when it was read
+	// from the Deployment's pods: "the median of 3 pods seen".
+	ReadyAfterFrom string            `json:"readyAfterFrom,omitempty"`
 	PeakPods       int32             `json:"peakPods"`
 	MinAvailable   int32             `json:"minAvailable"`
 	Steps          int               `json:"steps"`
@@ -89,18 +98,33 @@ func NewCommand(env *rolloutio.Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			// Without --ready-after, the Deployment's pods say how long
+			// pods take to become ready: those of the snapshot, or, live,
+			// those listed (the ReplicaSets too, to know which pods are
+			// the Deployment's). A snapshot without them is not an error.
+			fromPods := !cmd.Flags().Changed("ready-after")
+			need := rolloutio.Need(0)
+			if fromPods && src.Live() {
+				need = rolloutio.NeedReplicaSets | rolloutio.NeedPods
+			}
 			for _, ref := range refs {
-				st, err := src.Get(ref, 0)
+				st, err := src.Get(ref, need)
 				if err != nil {
 					return err
 				}
 				d := st.Deployment
-				r, err := rollout.Lint(d, rollout.LintOptions{ReadyAfter: readyAfter, TerminationGrace: grace, MinAvailable: int32(minAvailable)})
+				ready := readiness{after: readyAfter}
+				if fromPods {
+					if ready, err = seen(st); err != nil {
+						return err
+					}
+				}
+				r, err := rollout.Lint(d, rollout.LintOptions{ReadyAfter: ready.after, TerminationGrace: grace, MinAvailable: int32(minAvailable)})
 				if err != nil {
 					return err
 				}
 				if out.Structured() {
-					if err := out.Print(env.Out, review(st, r, readyAfter)); err != nil {
+					if err := out.Print(env.Out, review(st, r, ready)); err != nil {
 						return err
 					}
 					continue
@@ -111,7 +135,7 @@ func NewCommand(env *rolloutio.Env) *cobra.Command {
 						return err
 					}
 				}
-				report(env.Out, d, r, readyAfter)
+				report(env.Out, d, r, ready)
 			}
 			return nil
 		},
@@ -127,9 +151,34 @@ func NewCommand(env *rolloutio.Env) *cobra.Command {
 	return cmd
 }
 
-func review(st *rolloutio.State, r rollout.Report, readyAfter time.Duration) Review {
+// readiness is the readiness delay the review assumes and, when it was
+// read from the Deployment's pods, from how many.
+type readiness struct {
+	after time.Duration
+	from  string
+}
+
+// seen reads the readiness delay from the pods of st's Deployment: the
+// median seen (package plan/evidence), 0 when none was seen.
+func seen(st *rolloutio.State) (readiness, error) {
+	m, err := st.Apps.Model()
+	if err != nil {
+		return readiness{}, err
+	}
+	r := evidence.Observe(predict.DeploymentPods(m.Deployment, m.ReplicaSets, m.Pods))
+	switch n := len(r.Samples); n {
+	case 0:
+		return readiness{}, nil
+	case 1:
+		return readiness{after: r.Median(), from: "the one pod seen"}, nil
+	default:
+		return readiness{after: r.Median(), from: fmt.Sprintf("the median of %d pods seen", n)}, nil
+	}
+}
+
+func review(st *rolloutio.State, r rollout.Report, ready readiness) Review {
 	rv := Review{Deployment: st.Ref.String(), Strategy: string(r.Strategy), Replicas: r.Replicas, MaxSurge: r.MaxSurge, MaxUnavailable: r.MaxUnavailable,
-		ReadyAfter: readyAfter.String(), PeakPods: r.PeakPods, MinAvailable: r.MinAvailable, Steps: r.Steps, Completed: r.Completed, Findings: r.Findings}
+		ReadyAfter: ready.after.String(), ReadyAfterFrom: ready.from, PeakPods: r.PeakPods, MinAvailable: r.MinAvailable, Steps: r.Steps, Completed: r.Completed, Findings: r.Findings}
 	if r.Completed {
 		rv.Duration = r.Duration.String()
 	}
@@ -139,7 +188,7 @@ func review(st *rolloutio.State, r rollout.Report, readyAfter time.Duration) Rev
 	return rv
 }
 
-func report(w io.Writer, d *model.Deployment, r rollout.Report, readyAfter time.Duration) {
+func report(w io.Writer, d *model.Deployment, r rollout.Report, ready readiness) {
 	fmt.Fprintf(w, "%s: %s, %d replicas\n", rolloutio.ObjectName(d), r.Strategy, r.Replicas)
 	if ru := d.Spec.Strategy.RollingUpdate; r.Strategy == model.RollingUpdateStrategy && ru != nil {
 		fmt.Fprintf(w, "  maxSurge %s → %d, maxUnavailable %s → %d: at most %d pods, at least %d available\n",
@@ -148,7 +197,11 @@ func report(w io.Writer, d *model.Deployment, r rollout.Report, readyAfter time.
 	} else if r.Strategy == model.RollingUpdateStrategy {
 		fmt.Fprintf(w, "  maxSurge %s → %d, maxUnavailable %s → %d (the defaults)\n", model.DefaultMaxSurge, r.MaxSurge, model.DefaultMaxUnavailable, r.MaxUnavailable)
 	}
-	fmt.Fprintf(w, "  simulated template change, pods ready %s after they start:\n", readyAfter)
+	if ready.from != "" {
+		fmt.Fprintf(w, "  simulated template change, pods ready %s after they start (%s):\n", ready.after, ready.from)
+	} else {
+		fmt.Fprintf(w, "  simulated template change, pods ready %s after they start:\n", ready.after)
+	}
 	fmt.Fprintf(w, "    peak pods %d, minimum available %d, %d scaling steps", r.PeakPods, r.MinAvailable, r.Steps)
 	if r.Completed {
 		fmt.Fprintf(w, ", done after %s\n", r.Duration)

@@ -22,11 +22,21 @@ func TestExplain(t *testing.T) {
 				"warning: ProgressDeadlineShorterThanRollout: progressDeadlineSeconds 60 is shorter than the simulated rollout (3m30s): the controller measures it from the last progress, so the rollout fails (ProgressDeadlineExceeded) only if one step stalls that long, but anything that treats the deadline as the rollout's time limit gives up early\n"},
 		// s1-0006: 1 replica, 33 %/75 %: surge ⌈0.33⌉ = 1, unavailable
 		// ⌊0.75⌋ = 0; one surge pod, then the old one goes.
-		{Name: "from a list", Args: []string{"api", "-f", clitest.Data + "rollout.json"},
+		{Name: "from a list, ready at once", Args: []string{"api", "-f", clitest.Data + "rollout.json", "--ready-after=0s"},
 			Stdout: "deployment.apps/api: RollingUpdate, 1 replicas\n" +
 				"  maxSurge 33% → 1, maxUnavailable 75% → 0: at most 2 pods, at least 1 available\n" +
 				"  simulated template change, pods ready 0s after they start:\n" +
 				"    peak pods 2, minimum available 1, 2 scaling steps, done after 2s\n" +
+				"info: SingleReplica: 1 replica with maxSurge 33% and maxUnavailable 75%: the percentages resolve to surge 1 and unavailable 0, and a single pod carries all traffic\n"},
+		// Without --ready-after the Deployment's pods say how long: of
+		// the three, only api-67bf8b99cb-prdd9 became ready (created
+		// 03:17:06, ready 03:18:17: 71s). The surge pod is ready 71s
+		// after it is created and the old pod goes at the next sync.
+		{Name: "from a list, ready as seen", Args: []string{"api", "-f", clitest.Data + "rollout.json"},
+			Stdout: "deployment.apps/api: RollingUpdate, 1 replicas\n" +
+				"  maxSurge 33% → 1, maxUnavailable 75% → 0: at most 2 pods, at least 1 available\n" +
+				"  simulated template change, pods ready 1m11s after they start (the one pod seen):\n" +
+				"    peak pods 2, minimum available 1, 2 scaling steps, done after 1m12s\n" +
 				"info: SingleReplica: 1 replica with maxSurge 33% and maxUnavailable 75%: the percentages resolve to surge 1 and unavailable 0, and a single pod carries all traffic\n"},
 		{Name: "wrong name", Args: []string{"deployment/api", "-f", clitest.Data + "web-deployment.json"}, Code: 1,
 			Stderr: "error: no such deployment: \"api\" (the input has default/web)\n"},

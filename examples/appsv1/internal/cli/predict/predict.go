@@ -4,19 +4,30 @@
 // the fidelity, the work bound, the chart), one run of plan/sim from a live
 // state (a Deployment's with sim.Run, a StatefulSet's with
 // sim.RunStatefulSet), and the lines that report it.
+//
+// Unless --ready-after is given, what the prediction assumes of pods comes
+// from the workload's own pods (package plan/evidence): they become ready
+// the median delay seen after their creation, and a pod stuck past what was
+// seen (or waiting on ImagePullBackOff, CrashLoopBackOff, …) is a stall:
+// the pods of its template never become ready. The assumptions are
+// printed with the prediction.
 package predict
 
 import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/rolloutplan/rolloutplan/examples/appsv1"
 	"github.com/rolloutplan/rolloutplan/model"
+	"github.com/rolloutplan/rolloutplan/plan/evidence"
 	"github.com/rolloutplan/rolloutplan/plan/sim"
 	"github.com/rolloutplan/rolloutplan/plan/statefulset"
 )
@@ -35,12 +46,25 @@ type World struct {
 	MaxWork           int64
 	// SVG, when not empty, is the file the predicted timeline is drawn to.
 	SVG string
+	// ReadyAfterGiven is set when ReadyAfter is the user's rather than to
+	// be read from the pods; --ready-after on the flag set of AddFlags
+	// sets it too.
+	ReadyAfterGiven bool
+	flags           *pflag.FlagSet
+}
+
+// FromPods reports whether what the prediction assumes of pods is read
+// from the workload's pods (package plan/evidence): unless ReadyAfter was
+// given.
+func (w World) FromPods() bool {
+	return !w.ReadyAfterGiven && (w.flags == nil || !w.flags.Changed("ready-after"))
 }
 
 // AddFlags registers the world-model flags on fs: --ready-after, --grace,
 // --never-ready, --fidelity, --max-work and --svg.
 func (w *World) AddFlags(fs *pflag.FlagSet) {
-	fs.DurationVar(&w.ReadyAfter, "ready-after", 0, "Time a pod takes from creation to ready, 0s to 8760h")
+	w.flags = fs
+	fs.DurationVar(&w.ReadyAfter, "ready-after", 0, "Time a pod takes from creation to ready, 0s to 8760h (default: the median seen of the workload's pods)")
 	fs.DurationVar(&w.Grace, "grace", 0, "Time a deleted pod keeps terminating, 0s to 8760h")
 	fs.BoolVar(&w.NeverReady, "never-ready", false, "Pods of the workload's current template never become ready")
 	fs.StringVar(&w.Fidelity, "fidelity", "pods", "How pods are modelled: pods (every pod, with the ReplicaSet planner) or counts (fast)")
@@ -79,6 +103,17 @@ type Prediction struct {
 
 	StatefulSet *model.StatefulSet
 	SetTrace    *sim.StatefulSetTrace
+
+	// Evidence is what the workload's pods showed, when the readiness
+	// delay was read from them (nil with --ready-after); Deadline the
+	// Deployment's progress deadline, when one is pending.
+	Evidence *evidence.Assessment
+	Deadline *evidence.Deadline
+	// neverReady names the pods taken never to become ready, as the
+	// header says them: "those of the current template" (--never-ready,
+	// or a stalled pod of it), "those of ReplicaSet web-5d8f" or "those
+	// of revision web-8948ffb8" (the owner of a stalled pod).
+	neverReady []string
 }
 
 // StatefulSetFlags are the world-model flags a StatefulSet's prediction
@@ -107,6 +142,8 @@ func RunStatefulSet(s appsv1.StatefulSetState, w World) (*Prediction, error) {
 		},
 		Check: true,
 	}
+	p := &Prediction{World: w, Start: s.Now, StatefulSet: m.StatefulSet, Fidelity: sim.Pods}
+	var never []func(model.PodTemplate) bool
 	if w.NeverReady {
 		set := m.StatefulSet
 		current := set.Spec.Template.Spec
@@ -114,15 +151,37 @@ func RunStatefulSet(s appsv1.StatefulSetState, w World) (*Prediction, error) {
 		if set.Status.ObservedGeneration >= set.Generation {
 			update = set.Status.UpdateRevision
 		}
-		cfg.World.NeverReady = func(t model.PodTemplate) bool {
-			return t.Spec == current || (update != "" && t.Labels[model.ControllerRevisionHashLabel] == update)
+		never = append(never, func(t model.PodTemplate) bool {
+			return t.Spec == current || (update != "" && t.Labels[model.StatefulSetRevisionLabel] == update)
+		})
+		p.neverReady = append(p.neverReady, "those of the current template")
+	}
+	if w.FromPods() {
+		a := evidence.Assess(SetPods(m.StatefulSet.UID, m.Pods), s.Now, evidence.Options{})
+		p.Evidence, cfg.World.ReadyAfter = &a, a.ReadyAfter
+		// A stalled pod's revision never becomes ready: the pods the
+		// simulation makes of it carry the same revision label.
+		revisions := map[string]bool{}
+		byName := podsByName(m.Pods)
+		for _, st := range a.Stalled() {
+			if pod := byName[st.Pod]; pod != nil && pod.Labels[model.StatefulSetRevisionLabel] != "" {
+				revisions[pod.Labels[model.StatefulSetRevisionLabel]] = true
+			}
+		}
+		for _, r := range sortedKeys(revisions) {
+			p.neverReady = append(p.neverReady, fmt.Sprintf("those of revision %s", r))
+		}
+		if len(revisions) > 0 {
+			never = append(never, func(t model.PodTemplate) bool { return revisions[t.Labels[model.StatefulSetRevisionLabel]] })
 		}
 	}
+	cfg.World.NeverReady = anyOf(never)
 	trace, err := sim.RunStatefulSet(cfg)
 	if err != nil {
 		return nil, err
 	}
-	return &Prediction{World: w, Start: s.Now, StatefulSet: m.StatefulSet, Fidelity: sim.Pods, SetTrace: trace}, nil
+	p.SetTrace = trace
+	return p, nil
 }
 
 // summary is the run's summary, whichever kind ran.
@@ -164,9 +223,45 @@ func Run(s appsv1.State, w World) (*Prediction, error) {
 		Check:   true,
 		MaxWork: w.MaxWork,
 	}
+	p := &Prediction{World: w, Start: s.Now, Deployment: m.Deployment}
+	current := m.Deployment.Spec.Template
+	var never []model.PodTemplate
 	if w.NeverReady {
-		current := m.Deployment.Spec.Template
-		cfg.World.NeverReady = func(t model.PodTemplate) bool { return model.EqualIgnoreHash(t, current) }
+		never = append(never, current)
+		p.neverReady = append(p.neverReady, "those of the current template")
+	}
+	if w.FromPods() {
+		owned := DeploymentPods(m.Deployment, m.ReplicaSets, m.Pods)
+		a := evidence.Assess(owned, s.Now, evidence.Options{})
+		p.Evidence, cfg.World.ReadyAfter = &a, a.ReadyAfter
+		if dl, ok := evidence.ProgressDeadline(m.Deployment); ok {
+			p.Deadline = &dl
+		}
+		// A stalled pod's template never becomes ready: neither the pod
+		// nor those its ReplicaSet makes.
+		byName := podsByName(owned)
+		seen := map[string]bool{}
+		for _, st := range a.Stalled() {
+			rs := owner(byName[st.Pod], m.ReplicaSets)
+			if rs == nil || seen[rs.UID] {
+				continue
+			}
+			seen[rs.UID] = true
+			if slices.ContainsFunc(never, func(t model.PodTemplate) bool { return model.EqualIgnoreHash(t, rs.Spec.Template) }) {
+				continue
+			}
+			never = append(never, rs.Spec.Template)
+			if model.EqualIgnoreHash(rs.Spec.Template, current) {
+				p.neverReady = append(p.neverReady, "those of the current template")
+			} else {
+				p.neverReady = append(p.neverReady, fmt.Sprintf("those of ReplicaSet %s", rs.Name))
+			}
+		}
+	}
+	if len(never) > 0 {
+		cfg.World.NeverReady = func(t model.PodTemplate) bool {
+			return slices.ContainsFunc(never, func(n model.PodTemplate) bool { return model.EqualIgnoreHash(t, n) })
+		}
 	}
 	if w.Fidelity == "pods" {
 		cfg.Fidelity = sim.Pods
@@ -178,20 +273,65 @@ func Run(s appsv1.State, w World) (*Prediction, error) {
 		}
 		return nil, err
 	}
-	return &Prediction{World: w, Start: s.Now, Deployment: m.Deployment, Fidelity: cfg.Fidelity, Trace: trace}, nil
+	p.Fidelity, p.Trace = cfg.Fidelity, trace
+	return p, nil
 }
 
-// WriteHeader writes the line that says what is simulated: the Deployment,
-// the start, the strategy and the world model.
+// WriteHeader writes the line that says what is simulated (the workload,
+// the start, the strategy and the world model) and, when they were read
+// from the pods, the line of the assumptions ([Prediction.Assumptions]).
 func (p *Prediction) WriteHeader(w io.Writer) {
 	if set := p.StatefulSet; set != nil {
 		fmt.Fprintf(w, "StatefulSet %s/%s at %s: %d replicas, %s, %s; %s\n",
 			set.Namespace, set.Name, p.Start.UTC().Format(time.RFC3339), replicas(set), policy(set), setStrategy(set), p.readiness())
-		return
+	} else {
+		d := p.Deployment
+		fmt.Fprintf(w, "Deployment %s/%s at %s: %d replicas, %s; %s (%s fidelity)\n",
+			d.Namespace, d.Name, p.Start.UTC().Format(time.RFC3339), d.DesiredReplicas(), strategy(d), p.readiness(), p.Fidelity)
 	}
-	d := p.Deployment
-	fmt.Fprintf(w, "Deployment %s/%s at %s: %d replicas, %s; %s (%s fidelity)\n",
-		d.Namespace, d.Name, p.Start.UTC().Format(time.RFC3339), d.DesiredReplicas(), strategy(d), p.readiness(), p.Fidelity)
+	if s := p.Assumptions(); s != "" {
+		fmt.Fprintln(w, s)
+	}
+}
+
+// Assumptions is what the prediction assumed of pods, read from them: the
+// readiness delay ("assuming pods become ready 12s after creation, the
+// median of 9 pods seen"), the first stalled pod ("the rollout is stalled:
+// web-7d9f-abcde has not been ready for 20m0s, past the longest seen (31s)
+// with a margin of 1m0s") and, then, the progress deadline ("the progress
+// deadline (600s) fires at …"); when the rollout completes all the same (a
+// stalled pod of an old ReplicaSet), the pod is "taken never to become
+// ready, the rollout goes on without it". It is "" with --ready-after.
+func (p *Prediction) Assumptions() string {
+	a := p.Evidence
+	if a == nil {
+		return ""
+	}
+	parts := []string{a.Assumption()}
+	stalled := a.Stalled()
+	if len(stalled) > 0 {
+		line := stalled[0].StallLine()
+		if n := len(stalled) - 1; n == 1 {
+			line += " (and 1 more pod)"
+		} else if n > 1 {
+			line += fmt.Sprintf(" (and %d more pods)", n)
+		}
+		switch {
+		case p.Trace == nil && p.SetTrace == nil:
+			parts = append(parts, line)
+		case p.Completed():
+			// A stalled old pod: the rollout replaces it.
+			parts = append(parts, line+": taken never to become ready, the rollout goes on without it")
+		default:
+			parts = append(parts, "the rollout is stalled: "+line)
+			if p.Deadline != nil {
+				parts = append(parts, p.Deadline.Line(p.Start))
+			} else if p.StatefulSet != nil {
+				parts = append(parts, "a StatefulSet has no progress deadline: it waits until the pod changes")
+			}
+		}
+	}
+	return strings.Join(parts, "; ")
 }
 
 // WriteVerdict writes the prediction's one line: "prediction: the rollout
@@ -284,10 +424,15 @@ func setStrategy(s *model.StatefulSet) string {
 }
 
 func (p *Prediction) readiness() string {
-	if p.World.NeverReady {
-		return fmt.Sprintf("pods ready %s after creation, those of the current template never", p.World.ReadyAfter)
+	readyAfter := p.World.ReadyAfter
+	if p.Evidence != nil {
+		readyAfter = p.Evidence.ReadyAfter
 	}
-	return fmt.Sprintf("pods ready %s after creation", p.World.ReadyAfter)
+	out := fmt.Sprintf("pods ready %s after creation", readyAfter)
+	for _, n := range p.neverReady {
+		out += ", " + n + " never"
+	}
+	return out
 }
 
 func strategy(d *model.Deployment) string {
@@ -302,8 +447,12 @@ func strategy(d *model.Deployment) string {
 type Summary struct {
 	Start       time.Time `json:"start"`
 	Assumptions string    `json:"assumptions"`
-	Fidelity    string    `json:"fidelity"`
-	Completed   bool      `json:"completed"`
+	// Evidence is what the assumptions were read from (absent with
+	// --ready-after): the assumption line, and the pods' readiness
+	// delays, waits and stalls.
+	Evidence  *Evidence `json:"evidence,omitempty"`
+	Fidelity  string    `json:"fidelity"`
+	Completed bool      `json:"completed"`
 	// CompletesIn and CompletesAt are set when the rollout completes.
 	CompletesIn string     `json:"completesIn,omitempty"`
 	CompletesAt *time.Time `json:"completesAt,omitempty"`
@@ -321,6 +470,16 @@ func (p *Prediction) Summarize() Summary {
 	s := p.summary()
 	out := Summary{Start: p.Start.UTC(), Assumptions: p.readiness(), Fidelity: fmt.Sprint(p.Fidelity), Completed: s.Completed,
 		PeakPods: s.PeakPods, MinAvailable: s.MinAvailable, Violations: s.Violations, Syncs: s.Syncs}
+	if a := p.Evidence; a != nil {
+		e := &Evidence{Line: p.Assumptions(), Samples: len(a.Readiness.Samples), StallAfter: a.StallAfter.String(), ProgressDeadline: p.Deadline}
+		if e.Samples > 0 {
+			e.Median, e.Longest = a.Readiness.Median().String(), a.Readiness.Longest().String()
+		}
+		for _, w := range a.Stalled() {
+			e.Stalled = append(e.Stalled, w.StallLine())
+		}
+		out.Evidence = e
+	}
 	if s.Completed {
 		at := p.Start.Add(s.CompletedAfter).UTC()
 		out.CompletesIn, out.CompletesAt, out.Syncs = s.CompletedAfter.String(), &at, s.CompletedSyncs
@@ -328,4 +487,91 @@ func (p *Prediction) Summarize() Summary {
 		out.StallsAfter, out.StallReason = s.Elapsed.String(), s.StallReason
 	}
 	return out
+}
+
+// Evidence is what a prediction read from the pods, as -o json|yaml
+// prints it.
+type Evidence struct {
+	// Line is the assumptions as text ([Prediction.Assumptions]).
+	Line string `json:"line"`
+	// Samples counts the pods seen becoming ready; Median and Longest are
+	// their delays from creation to ready.
+	Samples int    `json:"samples"`
+	Median  string `json:"median,omitempty"`
+	Longest string `json:"longest,omitempty"`
+	// StallAfter is how long a pod may stay not ready before it is taken
+	// as stalled; Stalled names the stalled pods and why.
+	StallAfter       string             `json:"stallAfter"`
+	Stalled          []string           `json:"stalled,omitempty"`
+	ProgressDeadline *evidence.Deadline `json:"progressDeadline,omitempty"`
+}
+
+// DeploymentPods returns the pods of d's ReplicaSets: those whose
+// controller is a ReplicaSet d controls.
+func DeploymentPods(d *model.Deployment, replicaSets []*model.ReplicaSet, pods []*model.Pod) []*model.Pod {
+	owned := map[string]bool{}
+	for _, rs := range replicaSets {
+		if rs != nil && rs.IsControlledBy(d.UID) {
+			owned[rs.UID] = true
+		}
+	}
+	var out []*model.Pod
+	for _, p := range pods {
+		if ref := p.ControllerRef(); ref != nil && owned[ref.UID] {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// SetPods returns the pods whose controller is the StatefulSet or
+// DaemonSet of the UID.
+func SetPods(uid string, pods []*model.Pod) []*model.Pod {
+	var out []*model.Pod
+	for _, p := range pods {
+		if ref := p.ControllerRef(); ref != nil && ref.UID == uid {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// podsByName indexes pods by name.
+func podsByName(pods []*model.Pod) map[string]*model.Pod {
+	out := make(map[string]*model.Pod, len(pods))
+	for _, p := range pods {
+		out[p.Name] = p
+	}
+	return out
+}
+
+// owner returns the ReplicaSet that controls p, or nil.
+func owner(p *model.Pod, replicaSets []*model.ReplicaSet) *model.ReplicaSet {
+	if p == nil {
+		return nil
+	}
+	ref := p.ControllerRef()
+	if ref == nil {
+		return nil
+	}
+	for _, rs := range replicaSets {
+		if rs.UID == ref.UID {
+			return rs
+		}
+	}
+	return nil
+}
+
+// anyOf is the predicate true when one of fs is; nil without any.
+func anyOf(fs []func(model.PodTemplate) bool) func(model.PodTemplate) bool {
+	if len(fs) == 0 {
+		return nil
+	}
+	return func(t model.PodTemplate) bool {
+		return slices.ContainsFunc(fs, func(f func(model.PodTemplate) bool) bool { return f(t) })
+	}
+}
+
+func sortedKeys(m map[string]bool) []string {
+	return slices.Sorted(maps.Keys(m))
 }

@@ -57,11 +57,26 @@ func TestRunAndVerdict(t *testing.T) {
 	var b strings.Builder
 	p.WriteHeader(&b)
 	p.WriteVerdict(&b)
+	// The three ready pods of the recording became ready as they were
+	// created.
 	want := "Deployment default/nginx at 2025-03-01T10:00:06Z: 3 replicas, RollingUpdate maxSurge 25% maxUnavailable 25%; pods ready 0s after creation (counts fidelity)\n" +
+		"assuming pods become ready 0s after creation, the median of 3 pods seen\n" +
 		"prediction: the rollout completes in 4s (at 2025-03-01T10:00:10Z), after 4 syncs\n"
 	if b.String() != want || !p.Completed() || p.Violations() != 0 {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
 	}
+	// A stated readiness delay reads nothing from the pods.
+	w.ReadyAfterGiven = true
+	p, err = Run(s, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Reset()
+	p.WriteHeader(&b)
+	if want := strings.Replace(want, "assuming pods become ready 0s after creation, the median of 3 pods seen\n", "", 1); !strings.HasPrefix(want, b.String()) || p.Evidence != nil {
+		t.Errorf("stated: got\n%s", b.String())
+	}
+	w.ReadyAfterGiven = false
 	w.MaxWork = 1
 	if _, err := Run(s, w); err == nil || !strings.Contains(err.Error(), "--max-work 1") {
 		t.Errorf("work bound: %v", err)

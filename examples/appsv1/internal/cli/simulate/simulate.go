@@ -33,7 +33,11 @@ prints the timeline, when the rollout completes or why it stalls, and with
 The simulation starts at the time used (live: now; a snapshot: the latest
 timestamp it holds, unless --now). Pods that are ready stay ready; the
 others become ready --ready-after after their creation (or never, with
---never-ready, for the Deployment's current template).
+--never-ready, for the Deployment's current template). For a Deployment or
+a StatefulSet without --ready-after, the delay is the median seen among its
+own pods (creation to ready), a pod stuck past what was seen or waiting on
+ImagePullBackOff, CrashLoopBackOff and the like is a stall (its template's
+pods never become ready), and the line under the header says so.
 
 With -o json|yaml it prints the prediction and the simulator's trace.`
 

@@ -129,6 +129,13 @@ func ExplainStatefulSet(s appsv1.StatefulSetState) (Explanation, error) {
 		e.Notes = append(e.Notes, reasonLine(n))
 	}
 	e.finish(syncErr, p.Requeue)
+	pods, err := podsToModel(s.Pods)
+	if err != nil {
+		return Explanation{}, err
+	}
+	if set := s.StatefulSet; set != nil {
+		e.Pods, e.MorePods = podWaits(predict.SetPods(string(set.UID), pods), s.Now, revisionOf(set.Status.CurrentRevision, set.Status.UpdateRevision))
+	}
 	return e, nil
 }
 
@@ -157,6 +164,13 @@ func ExplainDaemonSet(s appsv1.DaemonSetState) (Explanation, error) {
 		}
 	}
 	e.finish(syncErr, p.Requeue)
+	pods, err := podsToModel(s.Pods)
+	if err != nil {
+		return Explanation{}, err
+	}
+	if ds := s.DaemonSet; ds != nil {
+		e.Pods, e.MorePods = podWaits(predict.SetPods(string(ds.UID), pods), s.Now, nodeOf)
+	}
 	return e, nil
 }
 

@@ -41,11 +41,19 @@ the rollout until it is done, printing kubectl's line at every change
 whose update strategy is not RollingUpdate is an error.
 
 --explain adds, after each line, why the rollout waits: the controller's
-next sync and the arithmetic behind it. --predict adds how long the rollout
-will take, or why it will stall, from the simulator (as 'kubectl
-rolloutplan simulate' predicts it; --ready-after, --grace, --never-ready,
---fidelity, --max-work and --svg set what it assumes); DaemonSets cannot be
-simulated yet.
+next sync and the arithmetic behind it, then the workload's pods that are
+not ready and why (a container waiting with ImagePullBackOff, ErrImagePull,
+CrashLoopBackOff, CreateContainerConfigError…, PodScheduled=False with the
+scheduler's message, a failing readiness probe). --predict adds how long
+the rollout will take, or why it will stall, from the simulator (as
+'kubectl rolloutplan simulate' predicts it; --ready-after, --grace,
+--never-ready, --fidelity, --max-work and --svg set what it assumes);
+DaemonSets cannot be simulated yet. Without --ready-after, pods are taken
+to become ready as the workload's own pods did (the median delay from
+creation to ready), a pod stuck past the longest seen (or waiting on an
+error the kubelet keeps retrying) is a stall, and the line under the
+prediction's header says what was assumed and when the progress deadline
+fires.
 
 With -o json|yaml each look is printed as one document: the workload, the
 time, kubectl's message, whether it is done, and the explanation and
@@ -99,7 +107,7 @@ func NewCommand(env *rolloutio.Env) *cobra.Command {
 	fs.Int64Var(&o.revision, "revision", 0, "Pin to a specific revision for showing its status; a Deployment at another one is an error (0: any)")
 	fs.BoolVarP(&o.watch, "watch", "w", true, "Watch the status of the rollout until it is done (live cluster only)")
 	fs.DurationVar(&o.timeout, "timeout", 0, "The length of time to wait before ending the watch, zero means never (e.g. 1s, 2m, 3h)")
-	fs.BoolVar(&o.explain, "explain", false, "After kubectl's line, say why the rollout waits: the controller's next sync and its arithmetic")
+	fs.BoolVar(&o.explain, "explain", false, "After kubectl's line, say why the rollout waits: the controller's next sync and its arithmetic, and the pods not ready and why")
 	fs.BoolVar(&o.predict, "predict", false, "After kubectl's line, predict how long the rollout will take, or why it will stall")
 	o.world.AddFlags(fs)
 	rolloutio.CompleteOutput(cmd)
@@ -385,6 +393,10 @@ type Explanation struct {
 	// Deployment's progress deadline check, a StatefulSet's or DaemonSet's
 	// minReadySeconds (or a DaemonSet's failed-pod backoff).
 	RequeueAfter string `json:"requeueAfter,omitempty"`
+	// Pods are the workload's pods that are not ready, with why (at most
+	// ten, longest waiting first; MorePods counts the others).
+	Pods     []PodWait `json:"pods,omitempty"`
+	MorePods int       `json:"morePods,omitempty"`
 
 	// controller names the controller ("" : the Deployment controller).
 	controller Kind
@@ -420,6 +432,11 @@ func Explain(s appsv1.State) (Explanation, error) {
 		e.Notes = append(e.Notes, reasonLine(n))
 	}
 	e.finish(syncErr, p.Requeue)
+	m, err := s.Model()
+	if err != nil {
+		return Explanation{}, fmt.Errorf("explain: %w", err)
+	}
+	e.Pods, e.MorePods = podWaits(predict.DeploymentPods(m.Deployment, m.ReplicaSets, m.Pods), s.Now, replicaSetOf(m.Deployment, m.ReplicaSets))
 	return e, nil
 }
 
@@ -448,6 +465,7 @@ func (e Explanation) Write(w io.Writer) {
 			fmt.Fprintf(w, "  - %s\n", n)
 		}
 	}
+	e.writePods(w)
 	if e.SyncError != "" {
 		fmt.Fprintf(w, "The sync ends with the error: %s\n", e.SyncError)
 	}

@@ -110,13 +110,18 @@ func TestStatusPredict(t *testing.T) {
 		t.Fatalf("simulate's header differs:\n%s", simOut)
 	}
 	const given = "Time: 2025-03-01T10:00:06Z (--now)\n"
+	// The recording's three ready pods became ready as they were created.
+	const assumed = "assuming pods become ready 0s after creation, the median of 3 pods seen\n"
 	clitest.Run(t, NewCommand, []clitest.Case{
-		{Name: "json", Args: []string{"--predict", "--now=2025-03-01T10:00:06Z", "-f", state}, Stdout: kubectl + header("pods") + verdict, Stderr: given},
-		{Name: "yaml", Args: []string{"nginx", "--predict", "--now=2025-03-01T10:00:06Z", "-f", "-"}, Stdin: string(y), Stdout: kubectl + header("pods") + verdict, Stderr: given},
-		{Name: "counts", Args: []string{"--predict", "--fidelity=counts", "--now=2025-03-01T10:00:06Z", "-f", state}, Stdout: kubectl + header("counts") + verdict, Stderr: given},
+		{Name: "json", Args: []string{"--predict", "--now=2025-03-01T10:00:06Z", "-f", state}, Stdout: kubectl + header("pods") + assumed + verdict, Stderr: given},
+		{Name: "yaml", Args: []string{"nginx", "--predict", "--now=2025-03-01T10:00:06Z", "-f", "-"}, Stdin: string(y), Stdout: kubectl + header("pods") + assumed + verdict, Stderr: given},
+		{Name: "counts", Args: []string{"--predict", "--fidelity=counts", "--now=2025-03-01T10:00:06Z", "-f", state}, Stdout: kubectl + header("counts") + assumed + verdict, Stderr: given},
+		// --ready-after overrides the evidence: nothing is read from the
+		// pods, and the lines are those of before.
+		{Name: "ready-after", Args: []string{"--predict", "--ready-after=0s", "--now=2025-03-01T10:00:06Z", "-f", state}, Stdout: kubectl + header("pods") + verdict, Stderr: given},
 		// A predicted stall is printed; the exit code stays kubectl's.
 		{Name: "stall", Args: []string{"--predict", "--never-ready", "--now=2025-03-01T10:00:06Z", "-f", state}, Stderr: given,
-			StdoutContains: "pods ready 0s after creation, those of the current template never (pods fidelity)\nprediction: the rollout stalls after 10m3s: Progressing=False/ProgressDeadlineExceeded"},
+			StdoutContains: "pods ready 0s after creation, those of the current template never (pods fidelity)\n" + assumed + "prediction: the rollout stalls after 10m3s: Progressing=False/ProgressDeadlineExceeded"},
 		{Name: "work bound", Args: []string{"--predict", "--max-work=1", "--now=2025-03-01T10:00:06Z", "-f", state}, Code: 1,
 			Stdout: kubectl, StderrContains: "error: predict: "},
 	})
