@@ -92,8 +92,8 @@ func (w World) Validate() error {
 }
 
 // Prediction is one simulated future of a state: a Deployment's
-// (Deployment and Trace set) or a StatefulSet's (StatefulSet and SetTrace
-// set).
+// (Deployment and Trace set), a StatefulSet's (StatefulSet and SetTrace
+// set) or a DaemonSet's (DaemonSet and DaemonSetTrace set).
 type Prediction struct {
 	World      World
 	Start      time.Time
@@ -103,6 +103,12 @@ type Prediction struct {
 
 	StatefulSet *model.StatefulSet
 	SetTrace    *sim.StatefulSetTrace
+
+	DaemonSet      *model.DaemonSet
+	DaemonSetTrace *sim.DaemonSetTrace
+	// desiredNodes counts the nodes that should run a daemon pod at the
+	// start, of nodes.
+	desiredNodes, nodes int
 
 	// Evidence is what the workload's pods showed, when the readiness
 	// delay was read from them (nil with --ready-after); Deadline the
@@ -186,6 +192,9 @@ func RunStatefulSet(s appsv1.StatefulSetState, w World) (*Prediction, error) {
 
 // summary is the run's summary, whichever kind ran.
 func (p *Prediction) summary() sim.Summary {
+	if p.DaemonSetTrace != nil {
+		return p.DaemonSetTrace.Summary
+	}
 	if p.SetTrace != nil {
 		return p.SetTrace.Summary
 	}
@@ -194,6 +203,9 @@ func (p *Prediction) summary() sim.Summary {
 
 // WriteTimeline writes the run's timeline and summary.
 func (p *Prediction) WriteTimeline(w io.Writer) error {
+	if p.DaemonSetTrace != nil {
+		return p.DaemonSetTrace.WriteTimeline(w)
+	}
 	if p.SetTrace != nil {
 		return p.SetTrace.WriteTimeline(w)
 	}
@@ -202,6 +214,9 @@ func (p *Prediction) WriteTimeline(w io.Writer) error {
 
 // TraceValue is the run's trace, as -o json|yaml prints it.
 func (p *Prediction) TraceValue() any {
+	if p.DaemonSetTrace != nil {
+		return p.DaemonSetTrace
+	}
 	if p.SetTrace != nil {
 		return p.SetTrace
 	}
@@ -281,7 +296,10 @@ func Run(s appsv1.State, w World) (*Prediction, error) {
 // the start, the strategy and the world model) and, when they were read
 // from the pods, the line of the assumptions ([Prediction.Assumptions]).
 func (p *Prediction) WriteHeader(w io.Writer) {
-	if set := p.StatefulSet; set != nil {
+	if ds := p.DaemonSet; ds != nil {
+		fmt.Fprintf(w, "DaemonSet %s/%s at %s: %d of %d nodes should run a daemon pod, %s; %s\n",
+			ds.Namespace, ds.Name, p.Start.UTC().Format(time.RFC3339), p.desiredNodes, p.nodes, daemonSetStrategy(ds), p.readiness())
+	} else if set := p.StatefulSet; set != nil {
 		fmt.Fprintf(w, "StatefulSet %s/%s at %s: %d replicas, %s, %s; %s\n",
 			set.Namespace, set.Name, p.Start.UTC().Format(time.RFC3339), replicas(set), policy(set), setStrategy(set), p.readiness())
 	} else {
@@ -317,7 +335,7 @@ func (p *Prediction) Assumptions() string {
 			line += fmt.Sprintf(" (and %d more pods)", n)
 		}
 		switch {
-		case p.Trace == nil && p.SetTrace == nil:
+		case p.Trace == nil && p.SetTrace == nil && p.DaemonSetTrace == nil:
 			parts = append(parts, line)
 		case p.Completed():
 			// A stalled old pod: the rollout replaces it.
@@ -328,6 +346,8 @@ func (p *Prediction) Assumptions() string {
 				parts = append(parts, p.Deadline.Line(p.Start))
 			} else if p.StatefulSet != nil {
 				parts = append(parts, "a StatefulSet has no progress deadline: it waits until the pod changes")
+			} else if p.DaemonSet != nil {
+				parts = append(parts, "a DaemonSet has no progress deadline: it waits until the pod changes")
 			}
 		}
 	}
@@ -360,7 +380,9 @@ func (p *Prediction) WriteChart(w io.Writer) error {
 		return err
 	}
 	var werr error
-	if p.SetTrace != nil {
+	if p.DaemonSetTrace != nil {
+		werr = p.DaemonSetTrace.WriteSVG(f, title)
+	} else if p.SetTrace != nil {
 		werr = p.SetTrace.WriteSVG(f, title)
 	} else {
 		werr = p.Trace.WriteSVG(f, title)
@@ -381,6 +403,9 @@ func (p *Prediction) Violations() int { return p.summary().Violations }
 
 // name is the namespace and name of the workload simulated.
 func (p *Prediction) name() (string, string) {
+	if p.DaemonSet != nil {
+		return p.DaemonSet.Namespace, p.DaemonSet.Name
+	}
 	if p.StatefulSet != nil {
 		return p.StatefulSet.Namespace, p.StatefulSet.Name
 	}

@@ -33,9 +33,8 @@ prints the timeline, when the rollout completes or why it stalls, and with
 The simulation starts at the time used (live: now; a snapshot: the latest
 timestamp it holds, unless --now). Pods that are ready stay ready; the
 others become ready --ready-after after their creation (or never, with
---never-ready, for the Deployment's current template). For a Deployment or
-a StatefulSet without --ready-after, the delay is the median seen among its
-own pods (creation to ready), a pod stuck past what was seen or waiting on
+--never-ready, for the workload's current template). Without
+--ready-after, the delay is the median seen among the workload's own pods (creation to ready), a pod stuck past what was seen or waiting on
 ImagePullBackOff, CrashLoopBackOff and the like is a stall (its template's
 pods never become ready), and the line under the header says so.
 
@@ -148,7 +147,7 @@ func NewCommand(env *rolloutio.Env) *cobra.Command {
 // run reads the workload ref and simulates it, printing the time used on
 // standard error; the Result is returned without its prediction and
 // trace.
-func run(cmd *cobra.Command, errOut io.Writer, src *rolloutio.Source, ref rolloutio.Ref, w predict.World) (prediction, Result, error) {
+func run(cmd *cobra.Command, errOut io.Writer, src *rolloutio.Source, ref rolloutio.Ref, w predict.World) (*predict.Prediction, Result, error) {
 	if ref.Kind == rolloutio.DaemonSet {
 		for _, name := range predict.StatefulSetFlags {
 			if cmd.Flags().Changed(name) {
@@ -160,7 +159,7 @@ func run(cmd *cobra.Command, errOut io.Writer, src *rolloutio.Source, ref rollou
 			return nil, Result{}, err
 		}
 		st.Time.Print(errOut)
-		p, err := runDaemonSet(st.Apps, w)
+		p, err := predict.RunDaemonSet(st.Apps, w)
 		if err != nil {
 			return nil, Result{}, err
 		}

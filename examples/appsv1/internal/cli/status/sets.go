@@ -22,12 +22,9 @@ func (o *options) runSet(src *rolloutio.Source, ref rolloutio.Ref, first bool) e
 		need = rolloutio.NeedRevisions | rolloutio.NeedPods
 	}
 	if o.predict {
-		if ref.Kind == rolloutio.DaemonSet {
-			return rolloutio.Usagef("--predict: DaemonSets cannot be simulated yet (plan/sim simulates Deployments and StatefulSets)")
-		}
 		for _, name := range predict.StatefulSetFlags {
 			if o.cmd.Flags().Changed(name) {
-				return rolloutio.Usagef("--%s applies to Deployments: a StatefulSet is simulated pod by pod", name)
+				return rolloutio.Usagef("--%s applies to Deployments: a %s is simulated pod by pod", name, ref.Kind)
 			}
 		}
 	}
@@ -58,7 +55,7 @@ func (o *options) runSet(src *rolloutio.Source, ref rolloutio.Ref, first bool) e
 		if err != nil {
 			return err
 		}
-		v, seen = daemonSetView(st), st.Apps.DaemonSet.ResourceVersion
+		v, seen = o.daemonSetView(st), st.Apps.DaemonSet.ResourceVersion
 		next = func(obj runtime.Object) (view, error) {
 			ds, ok := obj.(*apps.DaemonSet)
 			if !ok {
@@ -68,7 +65,7 @@ func (o *options) runSet(src *rolloutio.Source, ref rolloutio.Ref, first bool) e
 			if err != nil {
 				return view{}, err
 			}
-			return daemonSetView(st), nil
+			return o.daemonSetView(st), nil
 		}
 	}
 	if first && need != 0 {
@@ -100,13 +97,14 @@ func (o *options) statefulSetView(st *rolloutio.StatefulSetState) view {
 }
 
 // daemonSetView is a look at a DaemonSet: kubectl's DaemonSet status
-// viewer (which ignores --revision) and the DaemonSet controller's next
-// sync.
-func daemonSetView(st *rolloutio.DaemonSetState) view {
+// viewer (which ignores --revision), the DaemonSet controller's next sync
+// and a DaemonSet simulation over the nodes.
+func (o *options) daemonSetView(st *rolloutio.DaemonSetState) view {
 	msg, done, err := rollout.DaemonSetStatus(st.DaemonSet)
 	return view{
 		ref: st.Ref, msg: msg, done: done, err: err, now: st.Apps.Now, why: st.Time.Why, status: st.Apps.DaemonSet.Status,
 		explain: func() (Explanation, error) { return ExplainDaemonSet(st.Apps) },
+		predict: func() (*predict.Prediction, error) { return predict.RunDaemonSet(st.Apps, o.world) },
 	}
 }
 

@@ -43,8 +43,27 @@ func TestStatusSets(t *testing.T) {
 			Stderr: "error: no such deployment: \"web\" (the input has none; it holds StatefulSet prod/web)\n"},
 		{Name: "no such statefulset", Args: []string{"sts/db", "-f", statefulSet}, Code: 1,
 			Stderr: "error: no such statefulset: \"db\" (the input has prod/web)\n"},
-		{Name: "predict a DaemonSet", Args: []string{"ds/cilium", "--predict", "-f", daemonSet}, Code: 2,
-			StderrContains: "--predict: DaemonSets cannot be simulated yet"},
+		// The readiness delay is the median of the 5 pods that became ready
+		// (42s, 48s, 63s, 96s, 97s from creation to Ready: 1m3s); cilium-jlzn9,
+		// not ready for 1m44s, is within the longest seen plus as much again.
+		{Name: "predict a DaemonSet", Args: []string{"ds/cilium", "--predict", "-f", daemonSet},
+			Stdout: "Waiting for daemon set \"cilium\" rollout to finish: 1 out of 8 new pods have been updated...\n" +
+				"DaemonSet kube-system/cilium at 2025-10-02T17:51:33Z: 8 of 8 nodes should run a daemon pod, RollingUpdate maxUnavailable 33%; pods ready 1m3s after creation\n" +
+				"assuming pods become ready 1m3s after creation, the median of 5 pods seen\n" +
+				"prediction: the rollout completes in 2m45s (at 2025-10-02T17:54:18Z), after 22 syncs\n",
+			Stderr: "Time: 2025-10-02T17:51:33Z (the latest timestamp in the snapshot; --now sets another)\n"},
+		// 40 minutes on, cilium-jlzn9 (created 17:49:49) has not been ready
+		// for 40m11s, past the longest seen (97s) plus as much again: its
+		// revision is taken never to become ready, and the update stops at
+		// maxUnavailable 3 of 8 (ceil(33% of 8)) nodes without an available pod.
+		{Name: "predict a stalled DaemonSet", Args: []string{"ds/cilium", "--predict", "-f", daemonSet, "--now", "2025-10-02T18:30:00Z"},
+			Stdout: "Waiting for daemon set \"cilium\" rollout to finish: 1 out of 8 new pods have been updated...\n" +
+				"DaemonSet kube-system/cilium at 2025-10-02T18:30:00Z: 8 of 8 nodes should run a daemon pod, RollingUpdate maxUnavailable 33%; pods ready 1m3s after creation, those of revision hash 6987855859 never\n" +
+				"assuming pods become ready 1m3s after creation, the median of 5 pods seen; the rollout is stalled: cilium-jlzn9 has not been ready for 40m11s, past the longest seen (1m37s) with a margin of 1m37s (and 2 more pods); a DaemonSet has no progress deadline: it waits until the pod changes\n" +
+				"prediction: the rollout stalls after 1m4s: 5 nodes keep their available old pod this sync (ip-10-0-23-23.ec2.internal, ip-10-0-30-36.ec2.internal, ip-10-0-37-49.ec2.internal, ip-10-0-51-75.ec2.internal, ip-10-0-58-88.ec2.internal): 3 nodes lack an available pod, maxUnavailable is 3; pods not Ready: cilium-lvg9n (node ip-10-0-44-62.ec2.internal), cilium-jlzn9 (node ip-10-0-65-101.ec2.internal), cilium-gnbpn (node ip-10-0-72-114.ec2.internal)\n",
+			Stderr: "Time: 2025-10-02T18:30:00Z (--now)\n"},
+		{Name: "fidelity of a DaemonSet", Args: []string{"ds/cilium", "--predict", "--max-work=10", "-f", daemonSet}, Code: 2,
+			StderrContains: "--max-work applies to Deployments: a DaemonSet is simulated pod by pod"},
 		{Name: "fidelity of a StatefulSet", Args: []string{"sts/web", "--predict", "--fidelity=counts", "-f", statefulSet}, Code: 2,
 			StderrContains: "--fidelity applies to Deployments: a StatefulSet is simulated pod by pod"},
 	})

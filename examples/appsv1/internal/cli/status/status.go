@@ -47,8 +47,8 @@ CrashLoopBackOff, CreateContainerConfigError…, PodScheduled=False with the
 scheduler's message, a failing readiness probe). --predict adds how long
 the rollout will take, or why it will stall, from the simulator (as
 'kubectl rolloutplan simulate' predicts it; --ready-after, --grace,
---never-ready, --fidelity, --max-work and --svg set what it assumes);
-DaemonSets cannot be simulated yet. Without --ready-after, pods are taken
+--never-ready, --fidelity, --max-work and --svg set what it assumes; a
+DaemonSet is simulated over its nodes). Without --ready-after, pods are taken
 to become ready as the workload's own pods did (the median delay from
 creation to ready), a pod stuck past the longest seen (or waiting on an
 error the kubelet keeps retrying) is a stall, and the line under the
@@ -250,7 +250,7 @@ type view struct {
 	status   any
 	revision string
 	explain  func() (Explanation, error)
-	// predict is nil for a kind that cannot be simulated.
+	// predict simulates the rest of the rollout.
 	predict func() (*predict.Prediction, error)
 }
 
