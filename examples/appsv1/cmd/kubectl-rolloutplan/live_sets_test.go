@@ -48,6 +48,8 @@ func TestLiveSetsReadAsSnapshot(t *testing.T) {
 		{daemonSet, []string{"history", "ds/cilium", "--revision=1", "-n", "kube-system", "-o", "yaml"}},
 		{daemonSet, []string{"undo", "ds/cilium", "--dry-run=client", "-n", "kube-system"}},
 		{daemonSet, []string{"next", "ds/cilium", "-n", "kube-system", "--now", now, "--explain"}},
+		{daemonSet, []string{"simulate", "ds/cilium", "-n", "kube-system", "--now", now, "--ready-after=5s"}},
+		{daemonSet, []string{"status", "ds/cilium", "--watch=false", "-n", "kube-system", "--predict", "--now", now}},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			liveCode, liveOut, liveErr := exec(t, clitest.Options{Client: cluster(t, tc.file)}, "", tc.args...)

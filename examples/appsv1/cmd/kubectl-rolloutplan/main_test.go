@@ -65,7 +65,7 @@ func TestDispatch(t *testing.T) {
 		{[]string{"__complete", "status", "-f", statefulSet, "sts/"}, 0, "sts/web\n:4\n", ""},
 		{[]string{"__complete", "history", "-f", daemonSet, "daemonset", ""}, 0, "cilium\n:4\n", ""},
 		{[]string{"__complete", "undo", "-f", statefulSet, ""}, 0, "web\n:4\n", ""},
-		{[]string{"__complete", "simulate", "-f", daemonSet, "ds/"}, 0, ":4\n", ""},
+		{[]string{"__complete", "simulate", "-f", daemonSet, "ds/"}, 0, "ds/cilium\n:4\n", ""},
 	} {
 		code, out, errOut := exec(t, clitest.Options{}, "", tc.args...)
 		if code != tc.code || !strings.Contains(out, tc.out) || !strings.Contains(errOut, tc.errIn) {
