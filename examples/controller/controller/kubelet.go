@@ -19,7 +19,9 @@ import (
 // Kubelet stands in for the kubelets of a cluster without nodes: Delay
 // after a pod appears it marks it Running and, unless NeverReady says
 // otherwise, Ready; a pod being deleted is removed at once (its containers
-// "stop" immediately). It is for tests and demonstrations only.
+// "stop" immediately). A pod pinned to a node by its node affinity (a
+// DaemonSet's) runs only once bound to it, by a scheduler or the stand-in
+// [Scheduler]. It is for tests and demonstrations only.
 type Kubelet struct {
 	client    kubernetes.Interface
 	podLister corelisters.PodLister
@@ -101,6 +103,9 @@ func (k *Kubelet) sync(ctx context.Context, key string) error {
 	}
 	if p.Status.Phase == core.PodRunning {
 		return nil
+	}
+	if awaitsBinding(p) {
+		return nil // the stand-in Scheduler binds it; the binding's update brings it back
 	}
 	if wait := time.Until(k.firstSeen(p.UID).Add(k.Delay)); wait > 0 {
 		k.w.queue.AddAfter(key, wait)

@@ -36,6 +36,18 @@ type ManagerOptions struct {
 	// NoDeploymentController leaves Deployments to the caller (a test
 	// driving [SyncDeployment] itself).
 	NoDeploymentController bool
+	// StatefulSets also runs the StatefulSet controller
+	// ([StatefulSetController]), recording events as
+	// statefulset-controller.
+	StatefulSets bool
+	// DaemonSets also runs the DaemonSet controller
+	// ([DaemonSetController]), recording events as daemonset-controller;
+	// it lists and watches the Nodes of the whole cluster.
+	DaemonSets bool
+	// Scheduler runs a stand-in [Scheduler] that binds the pods pinned to
+	// a node (the DaemonSet controller's) in clusters without
+	// kube-scheduler, and removes pods of deleted nodes.
+	Scheduler bool
 	// CacheSyncTimeout bounds the wait of [Manager.Run] for the informer
 	// caches: when they have not synced that long after the start, Run
 	// stops and returns an error. 0 waits as long as the context lasts.
@@ -43,8 +55,10 @@ type ManagerOptions struct {
 }
 
 // Manager runs the Deployment controller, the ReplicaSet controller and,
-// optionally, the stand-in kubelet on one set of informers, recording
-// events as deployment-controller and replicaset-controller.
+// optionally, the StatefulSet and DaemonSet controllers, the stand-in
+// kubelet and the stand-in scheduler on one set of informers, recording
+// events as deployment-controller, replicaset-controller,
+// statefulset-controller and daemonset-controller.
 type Manager struct {
 	factory     informers.SharedInformerFactory
 	broadcaster record.EventBroadcaster
@@ -57,6 +71,15 @@ type Manager struct {
 	ReplicaSets *ReplicaSetController
 	// Kubelet is the stand-in kubelet; nil unless KubeletDelay > 0.
 	Kubelet *Kubelet
+	// StatefulSets is the StatefulSet controller; nil unless
+	// ManagerOptions.StatefulSets.
+	StatefulSets *StatefulSetController
+	// DaemonSets is the DaemonSet controller; nil unless
+	// ManagerOptions.DaemonSets.
+	DaemonSets *DaemonSetController
+	// Scheduler is the stand-in scheduler; nil unless
+	// ManagerOptions.Scheduler.
+	Scheduler *Scheduler
 
 	syncTimeout time.Duration
 	caches      []namedInformer // the informers the controllers read
@@ -101,6 +124,18 @@ func NewManager(client kubernetes.Interface, o ManagerOptions) (*Manager, error)
 			return nil, err
 		}
 	}
+	if o.StatefulSets {
+		var ssRec record.EventRecorder
+		if m.broadcaster != nil {
+			ssRec = m.broadcaster.NewRecorder(scheme.Scheme, core.EventSource{Component: "statefulset-controller"})
+		}
+		if m.StatefulSets, err = NewStatefulSetController(client, m.factory, ssRec, opts); err != nil {
+			return nil, err
+		}
+	}
+	if err := m.addDaemonSets(client, o, opts); err != nil {
+		return nil, err
+	}
 	if o.KubeletDelay > 0 {
 		if m.Kubelet, err = NewKubelet(client, m.factory, o.KubeletDelay, opts.Gate); err != nil {
 			return nil, err
@@ -125,6 +160,8 @@ func (m *Manager) watchCaches() error {
 	if m.Deployments != nil || m.ReplicaSets != nil || m.Kubelet != nil {
 		m.caches = append(m.caches, namedInformer{"pods", m.factory.Core().V1().Pods().Informer()})
 	}
+	m.addStatefulSetCaches()
+	m.addDaemonSetCaches()
 	for _, c := range m.caches {
 		resource := c.resource
 		if err := c.informer.SetWatchErrorHandlerWithContext(func(ctx context.Context, r *cache.Reflector, err error) {
@@ -228,6 +265,10 @@ func (m *Manager) Run(ctx context.Context) error {
 	if m.Kubelet != nil {
 		run(m.Kubelet.Run)
 	}
+	if m.StatefulSets != nil {
+		run(m.StatefulSets.Run)
+	}
+	m.runDaemonSets(run)
 	wg.Wait()
 	stop()
 	m.factory.Shutdown()

@@ -1,5 +1,6 @@
 // Command rolloutplan-controller runs the rolloutplan Deployment and
-// ReplicaSet controllers against a cluster.
+// ReplicaSet controllers against a cluster, and with --statefulsets and
+// --daemonsets its StatefulSet and DaemonSet controllers too.
 //
 //	rolloutplan-controller --kubeconfig ~/.kube/config --context prod --shadow
 //
@@ -89,6 +90,9 @@ type config struct {
 	kubeconfig       string
 	context          string
 	shadow           bool
+	statefulSets     bool
+	daemonSets       bool
+	scheduler        bool
 	workers          int
 	namespace        string
 	kubeletDelay     time.Duration
@@ -104,6 +108,9 @@ func parse(args []string, stdout, stderr io.Writer) (config, int, bool) {
 	fs.StringVar(&c.kubeconfig, "kubeconfig", "", "path of the kubeconfig (default: $KUBECONFIG, then ~/.kube/config)")
 	fs.StringVar(&c.context, "context", "", "kubeconfig context to use (default: the kubeconfig's current-context)")
 	fs.BoolVar(&c.shadow, "shadow", false, "only print the writes each sync would send")
+	fs.BoolVar(&c.statefulSets, "statefulsets", false, "also run the StatefulSet controller (then it must be the cluster's only one, unless --shadow)")
+	fs.BoolVar(&c.daemonSets, "daemonsets", false, "also run the DaemonSet controller (then it must be the cluster's only one, unless --shadow)")
+	fs.BoolVar(&c.scheduler, "stand-in-scheduler", false, "run a stand-in scheduler binding DaemonSet pods to their nodes, for API servers without kube-scheduler")
 	fs.IntVar(&c.workers, "workers", 5, "keys each controller syncs at once (1 to 64)")
 	fs.StringVar(&c.namespace, "namespace", "", "watch only this namespace (default: all)")
 	fs.DurationVar(&c.kubeletDelay, "kubelet-delay", 0, "run a stand-in kubelet marking pods ready this long after creation (0: off; at most 1h)")
@@ -146,6 +153,8 @@ func parse(args []string, stdout, stderr io.Writer) (config, int, bool) {
 		return bad("--server-timeout %s: want more than 0, at most 5m", c.serverTimeout)
 	case c.shadow && c.kubeletDelay > 0:
 		return bad("--kubelet-delay writes pod status: it cannot run with --shadow")
+	case c.shadow && c.scheduler:
+		return bad("--stand-in-scheduler binds pods: it cannot run with --shadow")
 	}
 	if c.kubeconfig != "" {
 		if _, err := os.Stat(c.kubeconfig); err != nil {
@@ -187,7 +196,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		defer cancel()
 	}
 	m, err := controller.NewManager(client, controller.ManagerOptions{
-		Namespace: c.namespace, KubeletDelay: c.kubeletDelay, CacheSyncTimeout: c.cacheSyncTimeout,
+		Namespace: c.namespace, KubeletDelay: c.kubeletDelay, CacheSyncTimeout: c.cacheSyncTimeout, StatefulSets: c.statefulSets,
+		DaemonSets: c.daemonSets, Scheduler: c.scheduler,
 		Options: controller.Options{Workers: c.workers, Shadow: c.shadow, Out: stdout, Resync: c.resync},
 	})
 	if err != nil {
@@ -202,6 +212,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	s := m.Stats()
 	fmt.Fprintf(stderr, "%s: %d syncs, %d writes sent, %d accepted, %d conflicts (%d predicted, %d confirmed)\n",
 		name, s.Syncs, s.Sent, s.Accepted, s.Conflict, s.PredictedConflicts, s.ConfirmedConflicts)
+	if m.StatefulSets != nil {
+		s := m.StatefulSets.Stats()
+		fmt.Fprintf(stderr, "%s: StatefulSets: %d syncs, %d writes sent, %d accepted, %d answered as the plans predicted\n",
+			name, s.Syncs, s.Sent, s.Accepted, s.Matched)
+	}
+	if m.DaemonSets != nil {
+		s := m.DaemonSets.Stats()
+		fmt.Fprintf(stderr, "%s: DaemonSets: %d syncs, %d writes sent, %d accepted\n", name, s.Syncs, s.Sent, s.Accepted)
+	}
 	return exitOK
 }
 
