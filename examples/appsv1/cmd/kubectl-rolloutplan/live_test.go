@@ -151,14 +151,16 @@ func TestLiveNamespacesAndErrors(t *testing.T) {
 			"Error from server (NotFound): deployments.apps \"api\" not found\n"},
 		{"-n", clitest.Options{Namespace: "shop"}, []string{"status", "api", "--watch=false", "-n", "default"}, 0, "1 old replicas are pending termination", ""},
 		{"-l", clitest.Options{}, []string{"history", "-l", "app=api"}, 0, "deployment.apps/api \nREVISION  CHANGE-CAUSE\n", ""},
-		{"-l matching nothing", clitest.Options{}, []string{"pause", "-l", "app=none"}, 1, "", "error: no Deployments match -l app=none in namespace default\n"},
+		// As kubectl rollout: nothing to act on is no error.
+		{"-l matching nothing", clitest.Options{}, []string{"pause", "-l", "app=none"}, 0, "", "No resources found in default namespace.\n"},
+		{"-l matching nothing, history", clitest.Options{}, []string{"history", "-l", "app=none"}, 0, "", ""},
 		{"-A", clitest.Options{Namespace: "shop"}, []string{"history", "-A"}, 0, "deployment.apps/api \n", ""},
 		{"no name", clitest.Options{}, []string{"status"}, 2, "",
 			"error: required resource not specified: give NAME, KIND/NAME or KIND -l SELECTOR. See 'kubectl rolloutplan status --help'.\n"},
 		{"timeout without watch", clitest.Options{}, []string{"status", "api", "--watch=false", "--timeout=1s"}, 2, "", "--timeout applies to --watch only"},
 		// The client built from the kubeconfig (the test's: its server does
 		// not listen).
-		{"a context that does not exist", clitest.Options{}, []string{"status", "api", "--context", "nope"}, 1, "", "error: reading the kubeconfig: context \"nope\" does not exist\n"},
+		{"a context that does not exist", clitest.Options{}, []string{"status", "api", "--context", "nope"}, 1, "", "error: context \"nope\" does not exist\n"},
 		{"an unreachable server", clitest.Options{}, []string{"status", "api"}, 1, "",
 			"The connection to the server 127.0.0.1:1 was refused - did you specify the right host or port? (-f FILE reads a snapshot instead)\n"},
 	} {

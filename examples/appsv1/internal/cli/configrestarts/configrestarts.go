@@ -1,9 +1,12 @@
-// Package configrestarts is `kubectl rolloutplan config-restarts`: it
-// replays a script of edits to ConfigMaps, Secrets and workloads (and the
-// restart checks between them) through the config-change restart planner
+// Package configrestarts is `kubectl rolloutplan config-restarts`: on the
+// live cluster it reads the ConfigMaps, Secrets and workloads of a
+// namespace and says which workloads the config-change restart planner
 // (plan/restart, the decisions of the kubernetes-deployment-restart-
-// controller) and says which workloads restart, when and why; with -o json
-// or -o yaml it prints the planner's whole trace.
+// controller) would restart now, and why; with -f it replays a script of
+// edits to ConfigMaps, Secrets and workloads (and the restart checks
+// between them) through the planner and says which workloads restart, when
+// and why. With -o json or -o yaml it prints the live plan, or the
+// planner's whole trace of a script.
 package configrestarts
 
 import (
@@ -26,17 +29,30 @@ import (
 	"github.com/rolloutplan/rolloutplan/plan/restart/replay"
 )
 
-const long = `Replays a script of edits to ConfigMaps, Secrets, Deployments and
-StatefulSets through the config-change restart planner (the decisions of the
-kubernetes-deployment-restart-controller v1.3.0) and says which workloads
-restart, when and why. -o json (or yaml) prints the planner's whole trace,
-step by step.
+const long = `Says which workloads the config-change restart planner (the decisions of
+the kubernetes-deployment-restart-controller v1.3.0) restarts, when and why.
 
 A workload takes part when it has the annotation
 com.xing.deployment-restart: enabled; the planner restarts it when a
 ConfigMap or Secret it references changes, one grace period after the first
 edit is seen, by setting its pod template annotation
-com.xing.deployment-restart.timestamp.
+com.xing.deployment-restart.timestamp. It records the checksums of the
+configs it applied in the annotation
+com.xing.deployment-restart.applied-config-checksums.
+
+Without -f it reads the live cluster: the ConfigMaps, Secrets, Deployments,
+StatefulSets and DaemonSets of the namespace (-n, or the context's; -A every
+namespace; -l selects the workloads) and shows what a planner started now
+does once its grace period has passed: which workloads it restarts (a
+config whose checksum differs from the one the workload's annotation
+records), whose checksums it only records, which are up to date, and why,
+config by config. It sends nothing. DaemonSets that opt in are listed: the
+planner does not restart them. -o json (or yaml) prints the same, with the
+patch each workload would get.
+
+With -f it replays a script of edits to ConfigMaps, Secrets, Deployments
+and StatefulSets through the planner and says which workloads restart, when
+and why; -o json (or yaml) prints the planner's whole trace, step by step.
 
 The script (-f FILE, or -f - for standard input) is JSON or YAML:
 
@@ -63,7 +79,13 @@ An update of a workload keeps the two annotations the planner owns unless
 replace: true. A line {"script": ..., "trace": ...} of a recorded .jsonl
 works too.`
 
-const example = `  # Which workloads restart, and why
+const example = `  # Which workloads of namespace shop the planner would restart now, and why
+  kubectl rolloutplan config-restarts -n shop
+
+  # The same in every namespace, with each workload's patch, as YAML
+  kubectl rolloutplan config-restarts -A -o yaml
+
+  # Which workloads restart in a scripted scenario, and why
   kubectl rolloutplan config-restarts -f scenario.yaml
 
   # The whole trace, as the original controller's recorded behaviour is written
@@ -79,10 +101,12 @@ func NewCommand(env *rolloutio.Env) *cobra.Command {
 		layout   string
 		compat   string
 		indent   bool
+		all      bool
+		selector string
 	)
 	cmd := &cobra.Command{
-		Use:     "config-restarts -f SCRIPT [flags]",
-		Short:   "Replay ConfigMap and Secret edits through the restart planner: which workloads restart, when and why",
+		Use:     "config-restarts [-f SCRIPT] [flags]",
+		Short:   "Which workloads the ConfigMap and Secret restart planner restarts, when and why (live, or a scripted scenario)",
 		Long:    long,
 		Example: example,
 		Args:    rolloutio.NoArgs,
@@ -90,12 +114,15 @@ func NewCommand(env *rolloutio.Env) *cobra.Command {
 			if err := out.Validate(); err != nil {
 				return err
 			}
-			switch len(files) {
-			case 0:
-				return rolloutio.Usagef("give the script with -f FILE (- for standard input); reading the live cluster's ConfigMaps and workloads is not implemented")
-			case 1:
-			default:
+			if len(files) > 1 {
 				return rolloutio.Usagef("-f given %d times: give one script", len(files))
+			}
+			if len(files) == 1 {
+				for _, name := range []string{"all-namespaces", "selector"} {
+					if cmd.Flags().Changed(name) {
+						return rolloutio.Usagef("--%s applies to the live cluster, not to a script (-f)", name)
+					}
+				}
 			}
 			rolloutio.Warn(env, cmd, "indent", "-o json is indented")
 			if indent && out.Format != "json" {
@@ -114,6 +141,9 @@ func NewCommand(env *rolloutio.Env) *cobra.Command {
 				return rolloutio.Usagef("--compat: %v", err)
 			}
 			opts.Compat = c
+			if len(files) == 0 {
+				return live(env, cmd, &out, liveOptions{planner: opts, allNamespaces: all, selector: selector})
+			}
 			in, err := read(env, files[0])
 			if err != nil {
 				return err
@@ -134,9 +164,11 @@ func NewCommand(env *rolloutio.Env) *cobra.Command {
 		},
 	}
 	fs := cmd.Flags()
-	fs.StringArrayVarP(&files, "filename", "f", nil, "The script to replay (- for standard input)")
+	fs.StringArrayVarP(&files, "filename", "f", nil, "The script to replay (- for standard input); without it, the live cluster is read")
+	fs.BoolVarP(&all, "all-namespaces", "A", false, "Read every namespace of the live cluster")
+	fs.StringVarP(&selector, "selector", "l", "", "Label selector of the live cluster's workloads (e.g. -l app=web); every ConfigMap and Secret is read")
 	out.AddFlag(fs)
-	fs.Lookup("output").Usage = "Output format: json or yaml, the planner's whole trace (default: the restarts, as text)"
+	fs.Lookup("output").Usage = "Output format: json or yaml, the live plan with each workload's patch, or a script's whole trace (default: text)"
 	fs.BoolVar(&original, "original-references", false, "Track only the original controller's references (containers' envFrom and ConfigMap volumes)")
 	fs.BoolVar(&binary, "include-binary-data", false, "Let ConfigMap checksums cover binaryData (the original ignores it)")
 	fs.StringVar(&layout, "timestamp", "stamp", "Restart annotation format: stamp (time.Stamp, as the original) or rfc3339")
@@ -146,6 +178,33 @@ func NewCommand(env *rolloutio.Env) *cobra.Command {
 	rolloutio.CompleteOutput(cmd)
 	_ = cmd.RegisterFlagCompletionFunc("timestamp", cobra.FixedCompletions([]cobra.Completion{"stamp", "rfc3339"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
+}
+
+// live plans on the live cluster and prints the plan.
+func live(env *rolloutio.Env, cmd *cobra.Command, out *rolloutio.Output, o liveOptions) error {
+	c, err := env.Client()
+	if err != nil {
+		return err
+	}
+	ns, _, err := env.Namespace()
+	if err != nil {
+		return err
+	}
+	now := env.Now()
+	ctx := env.Context
+	if ctx == nil {
+		ctx = cmd.Context()
+	}
+	l, err := runLive(ctx, c, ns, now, o)
+	if err != nil {
+		return err
+	}
+	rolloutio.Time{At: now, Why: rolloutio.TimeLive}.Print(env.ErrOut)
+	if out.Structured() {
+		return out.Print(env.Out, l)
+	}
+	writeLive(env.Out, l)
+	return nil
 }
 
 func read(env *rolloutio.Env, name string) ([]byte, error) {

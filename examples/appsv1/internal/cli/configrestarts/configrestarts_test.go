@@ -42,7 +42,7 @@ func TestFlags(t *testing.T) {
 		}
 	}
 	// Help is asked for: it goes to stdout and exits 0.
-	if code, stdout, stderr := run(t, "", "-h"); code != 0 || !strings.Contains(stdout, "kubectl rolloutplan config-restarts -f SCRIPT [flags]") ||
+	if code, stdout, stderr := run(t, "", "-h"); code != 0 || !strings.Contains(stdout, "kubectl rolloutplan config-restarts [-f SCRIPT] [flags]") ||
 		!strings.Contains(stdout, "{at: 1, op: tick}") || stderr != "" {
 		t.Errorf("-h: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}

@@ -90,7 +90,8 @@ func (e *Env) restClient() (kubernetes.Interface, error) {
 		return nil, fmt.Errorf("no cluster to read: no kubeconfig found (set --kubeconfig or KUBECONFIG), or give -f FILE to read a snapshot")
 	}
 	if err != nil {
-		return nil, fmt.Errorf("reading the kubeconfig: %w", err)
+		// As kubectl prints it: `context "nope" does not exist`.
+		return nil, err
 	}
 	return kubernetes.NewForConfig(cfg)
 }
@@ -104,7 +105,7 @@ func (e *Env) Namespace() (ns string, explicit bool, err error) {
 	}
 	ns, explicit, err = e.ConfigFlags.ToRawKubeConfigLoader().Namespace()
 	if err != nil {
-		return "", false, fmt.Errorf("reading the namespace from the kubeconfig: %w", err)
+		return "", false, err // as kubectl prints it
 	}
 	return cmp.Or(ns, "default"), explicit, nil
 }

@@ -215,6 +215,18 @@ func (s *Source) Refs() ([]Ref, error) {
 	slices.SortFunc(refs, func(a, b Ref) int { return strings.Compare(a.String(), b.String()) })
 	refs = slices.Compact(refs)
 	if len(refs) == 0 {
+		// Nothing to act on is no error for kubectl rollout: status,
+		// restart, pause and resume say so on standard error, history and
+		// undo print nothing; both exit 0.
+		if s.Live() && !t.AllNamespaces {
+			switch s.command {
+			case "status", "restart", "pause", "resume":
+				fmt.Fprintf(s.env.ErrOut, "No resources found in %s namespace.\n", s.ns)
+				return nil, Exit(ExitOK)
+			case "history", "undo":
+				return nil, Exit(ExitOK)
+			}
+		}
 		where := "in namespace " + s.ns
 		if t.AllNamespaces || (!s.Live() && !s.nsExplicit) {
 			where = "in any namespace"
