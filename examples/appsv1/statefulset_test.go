@@ -37,7 +37,7 @@ func TestStatefulSetImagePullPolicy(t *testing.T) {
 		{"", core.PullIfNotPresent},
 	} {
 		tmpl := core.PodTemplateSpec{Spec: core.PodSpec{Containers: []core.Container{{Name: "c", Image: c.image}}}}
-		appsv1.DefaultStatefulSetTemplate(&tmpl)
+		appsv1.DefaultPodTemplate(&tmpl)
 		assert.Equal(t, c.want, tmpl.Spec.Containers[0].ImagePullPolicy, c.image)
 	}
 }
@@ -62,7 +62,7 @@ func TestStatefulSetTemplateDefaultsRecorded(t *testing.T) {
 		var c appsv1.StatefulSetCase
 		require.NoError(t, json.Unmarshal(l.Case, &c))
 		set := c.StatefulSet.Spec.Template.DeepCopy()
-		appsv1.DefaultStatefulSetTemplate(set)
+		appsv1.DefaultPodTemplate(set)
 		if d := cmp.Diff(&c.StatefulSet.Spec.Template, set); d != "" {
 			t.Errorf("%s: defaulting changes the set's template:\n%s", l.Meta.ID, d)
 		}

@@ -56,7 +56,7 @@ func web() *apps.StatefulSet {
 				WhenDeleted: apps.RetainPersistentVolumeClaimRetentionPolicyType, WhenScaled: apps.RetainPersistentVolumeClaimRetentionPolicyType},
 		},
 	}
-	appsv1.DefaultStatefulSetTemplate(&s.Spec.Template)
+	appsv1.DefaultPodTemplate(&s.Spec.Template)
 	return s
 }
 

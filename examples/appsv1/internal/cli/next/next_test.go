@@ -303,3 +303,24 @@ func TestInputCap(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 }
+
+// A manifest's pod template is defaulted as the API server defaults it
+// before it is hashed, so the ReplicaSet `next` creates for the Kubernetes
+// documentation's nginx-deployment.yaml has the name the cluster gives it:
+// the end-to-end test TestManifestDefaultsMatchServer checks that
+// kube-apiserver v1.36.3 stores this template with hash 6c5f67b5f7.
+func TestManifestTemplateDefaulted(t *testing.T) {
+	code, stdout, stderr := clitest.Exec(t, NewCommand, clitest.Options{}, "", "-f", clitest.Data+"nginx-deployment.yaml", "--now", "2026-01-01T00:00:00Z")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	got := decodeOutput(t, stdout)
+	create := got["actions"].([]any)[0].(map[string]any)
+	if create["verb"] != "create" || create["name"] != "nginx-deployment-6c5f67b5f7" {
+		t.Errorf("first write %v %v, want create nginx-deployment-6c5f67b5f7", create["verb"], create["name"])
+	}
+	spec := create["object"].(map[string]any)["spec"].(map[string]any)["template"].(map[string]any)["spec"].(map[string]any)
+	if spec["dnsPolicy"] != "ClusterFirst" || spec["schedulerName"] != "default-scheduler" {
+		t.Errorf("the created ReplicaSet's pod spec is not defaulted: %v", spec)
+	}
+}

@@ -312,7 +312,7 @@ func fromServerMeta(m *metav1.ObjectMeta) bool { return m.UID != "" || m.Resourc
 // defaults (replicas 1, podManagementPolicy OrderedReady, updateStrategy
 // RollingUpdate with partition 0, revisionHistoryLimit 10, the claim
 // retention policy Retain) and the pod template's
-// (appsv1.DefaultStatefulSetTemplate). The volumeClaimTemplates are left
+// (appsv1.DefaultPodTemplate). The volumeClaimTemplates are left
 // as written.
 func statefulSetDefaults(set *apps.StatefulSet) *apps.StatefulSet {
 	set = set.DeepCopy()
@@ -345,16 +345,15 @@ func statefulSetDefaults(set *apps.StatefulSet) *apps.StatefulSet {
 	if s.RevisionHistoryLimit == nil {
 		s.RevisionHistoryLimit = new(int32(10))
 	}
-	appsv1.DefaultStatefulSetTemplate(&s.Template)
+	appsv1.DefaultPodTemplate(&s.Template)
 	return set
 }
 
 // daemonSetDefaults returns a copy of a manifest's DaemonSet as the API
 // server would create it: ManifestUID, generation 1, the apps/v1 spec
 // defaults (updateStrategy RollingUpdate with maxUnavailable 1 and
-// maxSurge 0, revisionHistoryLimit 10) and the pod template's, which are a
-// StatefulSet's (appsv1.DefaultStatefulSetTemplate: the pod template
-// defaults of every workload).
+// maxSurge 0, revisionHistoryLimit 10) and the pod template's
+// (appsv1.DefaultPodTemplate).
 func daemonSetDefaults(ds *apps.DaemonSet) *apps.DaemonSet {
 	ds = ds.DeepCopy()
 	manifestMeta(&ds.ObjectMeta)
@@ -377,7 +376,7 @@ func daemonSetDefaults(ds *apps.DaemonSet) *apps.DaemonSet {
 	if s.RevisionHistoryLimit == nil {
 		s.RevisionHistoryLimit = new(int32(10))
 	}
-	appsv1.DefaultStatefulSetTemplate(&s.Template)
+	appsv1.DefaultPodTemplate(&s.Template)
 	return ds
 }
 

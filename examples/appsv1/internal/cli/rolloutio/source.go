@@ -498,8 +498,9 @@ const ManifestUID = "uid-assigned-by-the-api-server"
 // withDefaults returns a copy of a manifest's Deployment as the API server
 // would create it: ManifestUID, and the spec defaults of apps/v1 (replicas
 // 1, strategy RollingUpdate with maxSurge and maxUnavailable 25 %,
-// revisionHistoryLimit 10, progressDeadlineSeconds 600). The pod template
-// is left as written.
+// revisionHistoryLimit 10, progressDeadlineSeconds 600) and the pod
+// template's (appsv1.DefaultPodTemplate), so that the pod-template-hash,
+// and with it the new ReplicaSet's name, is the one the cluster would give.
 func withDefaults(d *apps.Deployment) *apps.Deployment {
 	d = d.DeepCopy()
 	if d.UID == "" {
@@ -533,6 +534,7 @@ func withDefaults(d *apps.Deployment) *apps.Deployment {
 	if s.ProgressDeadlineSeconds == nil {
 		s.ProgressDeadlineSeconds = new(int32(model.DefaultProgressDeadlineSeconds))
 	}
+	appsv1.DefaultPodTemplate(&s.Template)
 	return d
 }
 
