@@ -46,11 +46,22 @@ func (c DaemonSetCase) State() DaemonSetState { return DaemonSetState(c) }
 // ControllerRevisions, whose Data keeps the bytes stored. Nil entries are
 // an error naming their index.
 func (s DaemonSetState) Model() (daemonset.State, error) {
+	return s.model(PodToModel)
+}
+
+// model is [DaemonSetState.Model] with pods converted by pod.
+func (s DaemonSetState) model(pod func(*core.Pod) (*model.Pod, error)) (daemonset.State, error) {
 	ds, err := DaemonSetToModel(s.DaemonSet)
 	if err != nil {
 		return daemonset.State{}, err
 	}
 	out := daemonset.State{DaemonSet: ds, Now: s.Now}
+	if len(s.Nodes) > 0 {
+		out.Nodes = make([]*model.Node, 0, len(s.Nodes))
+	}
+	if len(s.Pods) > 0 {
+		out.Pods = make([]*model.Pod, 0, len(s.Pods))
+	}
 	for i, n := range s.Nodes {
 		m, err := NodeToModel(n)
 		if err != nil {
@@ -59,7 +70,7 @@ func (s DaemonSetState) Model() (daemonset.State, error) {
 		out.Nodes = append(out.Nodes, m)
 	}
 	for i, p := range s.Pods {
-		m, err := PodToModel(p)
+		m, err := pod(p)
 		if err != nil {
 			return daemonset.State{}, fmt.Errorf("pods[%d]: %w", i, err)
 		}
@@ -87,8 +98,14 @@ func (s DaemonSetState) Model() (daemonset.State, error) {
 // [ToDaemonSetOutput]. The error is daemonset.Sync's: invalid input (with a
 // zero Output and Plan), or the *daemonset.SyncError the sync ends with,
 // returned with the Output (whose Error is its message) and the Plan.
+//
+// The planner reads a pod's node, required node affinity, status and
+// metadata, never the rest of its spec: the pods of the planner's input are
+// converted as by [DaemonSetState.Model] but without [model.PodSpec.Body]
+// (encoding every pod spec as canonical JSON would be most of a sync's
+// cost). No pod of the State is carried into the Plan.
 func SyncDaemonSet(s DaemonSetState, opts ...daemonset.Option) (Output, daemonset.Plan, error) {
-	in, err := s.Model()
+	in, err := s.model(podForPlan)
 	if err != nil {
 		return Output{}, daemonset.Plan{}, err
 	}
@@ -96,16 +113,24 @@ func SyncDaemonSet(s DaemonSetState, opts ...daemonset.Option) (Output, daemonse
 	if err != nil {
 		return Output{}, daemonset.Plan{}, err
 	}
+	return syncDaemonSetInput(s, in, new(hashMemo), string(patch), opts)
+}
+
+// syncDaemonSetInput plans in, converted from s, whose DaemonSet's apps/v1
+// template has the revision data patch and the hash state kept in memo,
+// with opts after the upstream hasher and patcher, and renders the plan
+// (see SyncDaemonSet).
+func syncDaemonSetInput(s DaemonSetState, in daemonset.State, memo *hashMemo, patch string, opts []daemonset.Option) (Output, daemonset.Plan, error) {
 	conv := in.DaemonSet.Spec.Template
-	all := []daemonset.Option{
-		daemonset.WithHasher(deploymentHasher(&s.DaemonSet.Spec.Template, conv, new(hashMemo))),
+	all := make([]daemonset.Option, 0, 2+len(opts))
+	all = append(all,
+		daemonset.WithHasher(deploymentHasher(&s.DaemonSet.Spec.Template, conv, memo)),
 		daemonset.WithPatcher(func(t model.PodTemplate) string {
 			if identicalTemplates(t, conv) {
-				return string(patch)
+				return patch
 			}
 			return modelTemplatePatch(t)
-		}),
-	}
+		}))
 	p, err := daemonset.Sync(in, append(all, opts...)...)
 	var syncErr *daemonset.SyncError
 	if err != nil && !errors.As(err, &syncErr) {

@@ -42,13 +42,21 @@ func (c StatefulSetCase) State() StatefulSetState { return StatefulSetState(c) }
 // template its data restores (as upstream's ApplyRevision restores it onto
 // the set). Nil entries are an error naming their index.
 func (s StatefulSetState) Model() (statefulset.State, error) {
+	return s.model(StatefulSetPodToModel)
+}
+
+// model is [StatefulSetState.Model] with pods converted by pod.
+func (s StatefulSetState) model(pod func(*core.Pod) (*model.Pod, error)) (statefulset.State, error) {
 	set, err := StatefulSetModel(s.StatefulSet)
 	if err != nil {
 		return statefulset.State{}, err
 	}
 	out := statefulset.State{StatefulSet: set, Now: s.Now}
+	if len(s.Pods) > 0 {
+		out.Pods = make([]*model.Pod, 0, len(s.Pods))
+	}
 	for i, p := range s.Pods {
-		m, err := StatefulSetPodToModel(p)
+		m, err := pod(p)
 		if err != nil {
 			return statefulset.State{}, fmt.Errorf("pods[%d]: %w", i, err)
 		}
@@ -78,17 +86,32 @@ func (s StatefulSetState) Model() (statefulset.State, error) {
 // statefulset.Sync's: invalid input (with a zero Output and Plan), or the
 // *statefulset.SyncError the sync ends with, returned with the Output
 // (whose Error is its message) and the Plan.
+//
+// The planner reads a pod's identity, volumes, status and metadata, never
+// the rest of its spec: the pods of the planner's input are converted as
+// by [StatefulSetState.Model] but without [model.PodSpec.Body] (encoding
+// every pod spec as canonical JSON would be most of a sync's cost), so the
+// one pod of the State a Plan may carry (a CreatePod that re-creates a pod
+// without a phase) has no Body; the Output's writes are built from the
+// apps/v1 objects and are complete.
 func SyncStatefulSet(s StatefulSetState, opts ...statefulset.Option) (StatefulSetOutput, statefulset.Plan, error) {
-	in, err := s.Model()
+	in, err := s.model(statefulSetPodForPlan)
 	if err != nil {
 		return StatefulSetOutput{}, statefulset.Plan{}, err
 	}
-	p, syncErr := statefulset.Sync(in, append([]statefulset.Option{statefulset.WithEncoder(StatefulSetRevisionData), statefulset.WithRevisionDefaults(StatefulSetTemplateDefaults)}, opts...)...)
+	return syncStatefulSetInput(s, in, append([]statefulset.Option{statefulset.WithEncoder(StatefulSetRevisionData), statefulset.WithRevisionDefaults(StatefulSetTemplateDefaults)}, opts...), nil)
+}
+
+// syncStatefulSetInput plans in, converted from s, with opts and renders
+// the plan with the revision templates known decoded (see
+// SyncStatefulSet).
+func syncStatefulSetInput(s StatefulSetState, in statefulset.State, opts []statefulset.Option, known revisionTemplates) (StatefulSetOutput, statefulset.Plan, error) {
+	p, syncErr := statefulset.Sync(in, opts...)
 	var se *statefulset.SyncError
 	if syncErr != nil && !errors.As(syncErr, &se) {
 		return StatefulSetOutput{}, statefulset.Plan{}, syncErr
 	}
-	out, err := ToStatefulSetOutput(s, p)
+	out, err := toStatefulSetOutput(s, p, known)
 	if err != nil {
 		return StatefulSetOutput{}, statefulset.Plan{}, err
 	}
@@ -167,7 +190,28 @@ func StatefulSetPodToModel(p *core.Pod) (*model.Pod, error) {
 	if err != nil {
 		return nil, err
 	}
+	withStatefulSetIdentity(out, p)
+	return out, nil
+}
+
+// statefulSetPodForPlan is [StatefulSetPodToModel] without the spec body
+// (see SyncStatefulSet).
+func statefulSetPodForPlan(p *core.Pod) (*model.Pod, error) {
+	out, err := podForPlan(p)
+	if err != nil {
+		return nil, err
+	}
+	withStatefulSetIdentity(out, p)
+	return out, nil
+}
+
+// withStatefulSetIdentity sets what the StatefulSet planner reads of p's
+// spec besides the node: hostname, subdomain and volumes.
+func withStatefulSetIdentity(out *model.Pod, p *core.Pod) {
 	out.Spec.Hostname, out.Spec.Subdomain = p.Spec.Hostname, p.Spec.Subdomain
+	if len(p.Spec.Volumes) > 0 {
+		out.Spec.Volumes = make([]model.Volume, 0, len(p.Spec.Volumes))
+	}
 	for _, v := range p.Spec.Volumes {
 		mv := model.Volume{Name: v.Name}
 		if v.PersistentVolumeClaim != nil {
@@ -175,7 +219,6 @@ func StatefulSetPodToModel(p *core.Pod) (*model.Pod, error) {
 		}
 		out.Spec.Volumes = append(out.Spec.Volumes, mv)
 	}
-	return out, nil
 }
 
 // PersistentVolumeClaimToModel converts a claim (or a volumeClaimTemplate):
@@ -205,43 +248,50 @@ func PersistentVolumeClaimToModel(c *core.PersistentVolumeClaim) (*model.Persist
 // such a revision records setTemplate (which may be nil for a revision
 // known to carry one).
 func ControllerRevisionToModel(r *apps.ControllerRevision, setTemplate *core.PodTemplateSpec) (*model.ControllerRevision, error) {
+	m, _, err := controllerRevisionToModel(r, setTemplate)
+	return m, err
+}
+
+// controllerRevisionToModel is ControllerRevisionToModel; it also reports
+// whether the revision took setTemplate (its data has no spec.template),
+// when the conversion depends on the set's template as well.
+func controllerRevisionToModel(r *apps.ControllerRevision, setTemplate *core.PodTemplateSpec) (*model.ControllerRevision, bool, error) {
 	if r == nil {
-		return nil, fmt.Errorf("controllerrevision: %w", ErrNil)
+		return nil, false, fmt.Errorf("controllerrevision: %w", ErrNil)
 	}
-	t, err := revisionTemplate(r.Data.Raw, setTemplate)
+	t, fromSet, err := revisionTemplate(r.Data.Raw, setTemplate)
 	if err != nil {
-		return nil, fmt.Errorf("controllerrevision %s/%s: %w", r.Namespace, r.Name, err)
+		return nil, false, fmt.Errorf("controllerrevision %s/%s: %w", r.Namespace, r.Name, err)
 	}
 	tmpl, err := TemplateToModel(&t)
 	if err != nil {
-		return nil, fmt.Errorf("controllerrevision %s/%s: data.spec.%w", r.Namespace, r.Name, err)
+		return nil, false, fmt.Errorf("controllerrevision %s/%s: data.spec.%w", r.Namespace, r.Name, err)
 	}
-	return &model.ControllerRevision{ObjectMeta: metaToModel(&r.ObjectMeta), Template: tmpl, Data: string(r.Data.Raw), Revision: r.Revision}, nil
+	return &model.ControllerRevision{ObjectMeta: metaToModel(&r.ObjectMeta), Template: tmpl, Data: string(r.Data.Raw), Revision: r.Revision}, fromSet, nil
 }
 
 // revisionTemplate decodes the template a StatefulSet revision's data
 // restores: its spec.template (the "$patch" directive aside), or
-// setTemplate when the data has none.
-func revisionTemplate(raw []byte, setTemplate *core.PodTemplateSpec) (core.PodTemplateSpec, error) {
+// setTemplate when the data has none (then fromSet is true).
+func revisionTemplate(raw []byte, setTemplate *core.PodTemplateSpec) (t core.PodTemplateSpec, fromSet bool, err error) {
 	var doc struct {
 		Spec struct {
 			Template json.RawMessage `json:"template"`
 		} `json:"spec"`
 	}
 	if err := json.Unmarshal(raw, &doc); err != nil {
-		return core.PodTemplateSpec{}, fmt.Errorf("data is not a StatefulSet patch: %w", err)
+		return core.PodTemplateSpec{}, false, fmt.Errorf("data is not a StatefulSet patch: %w", err)
 	}
 	if doc.Spec.Template == nil || string(doc.Spec.Template) == "null" {
 		if setTemplate == nil {
-			return core.PodTemplateSpec{}, fmt.Errorf("data has no spec.template")
+			return core.PodTemplateSpec{}, false, fmt.Errorf("data has no spec.template")
 		}
-		return *setTemplate.DeepCopy(), nil
+		return *setTemplate.DeepCopy(), true, nil
 	}
-	var t core.PodTemplateSpec
 	if err := json.Unmarshal(doc.Spec.Template, &t); err != nil {
-		return core.PodTemplateSpec{}, fmt.Errorf("data.spec.template: %w", err)
+		return core.PodTemplateSpec{}, false, fmt.Errorf("data.spec.template: %w", err)
 	}
-	return t, nil
+	return t, false, nil
 }
 
 // StatefulSetRevisionData is a [statefulset.Encoder] that returns the data

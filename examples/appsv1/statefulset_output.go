@@ -86,10 +86,22 @@ type StatefulSetWrite struct {
 // empty ([SyncStatefulSet] sets it). It fails when the plan names an object
 // or a revision s does not hold.
 func ToStatefulSetOutput(s StatefulSetState, p statefulset.Plan) (StatefulSetOutput, error) {
+	return toStatefulSetOutput(s, p, nil)
+}
+
+// revisionTemplates returns the template a revision's data restores when
+// it remembers it (decoded earlier: the data holds a spec.template), and
+// false otherwise. r is the revision of the State, or nil for one the plan
+// creates. The template returned is only read.
+type revisionTemplates func(r *apps.ControllerRevision, data []byte) (*core.PodTemplateSpec, bool)
+
+// toStatefulSetOutput is ToStatefulSetOutput with the decoded revision
+// templates remembered by known (which may be nil).
+func toStatefulSetOutput(s StatefulSetState, p statefulset.Plan, known revisionTemplates) (StatefulSetOutput, error) {
 	if s.StatefulSet == nil {
 		return StatefulSetOutput{}, fmt.Errorf("statefulset: %w", ErrNil)
 	}
-	w := &ssWriter{s: s, created: map[string]*core.Pod{}, revData: map[string][]byte{}}
+	w := &ssWriter{s: s, created: map[string]*core.Pod{}, revData: map[string][]byte{}, known: known}
 	out := StatefulSetOutput{Actions: make([]StatefulSetWrite, 0, len(p.Actions)), Events: make([]Event, 0, len(p.Events))}
 	for i, a := range p.Actions {
 		wr, err := w.write(a)
@@ -113,6 +125,10 @@ type ssWriter struct {
 	s       StatefulSetState
 	created map[string]*core.Pod
 	revData map[string][]byte
+	// decoded holds the revision templates decoded in this rendering, by
+	// revision name; known, when not nil, those decoded before.
+	decoded map[string]core.PodTemplateSpec
+	known   revisionTemplates
 }
 
 func (w *ssWriter) write(a statefulset.Action) (StatefulSetWrite, error) {
@@ -211,17 +227,41 @@ func (w *ssWriter) updatedRevision(a statefulset.Action) (*apps.ControllerRevisi
 }
 
 // revisionTemplate is the apps/v1 template a revision of the plan or the
-// State restores.
+// State restores, decoded once per rendering (the pods created at one
+// revision share it: it is only read).
 func (w *ssWriter) revisionTemplate(name string) (core.PodTemplateSpec, error) {
+	if t, ok := w.decoded[name]; ok {
+		return t, nil
+	}
+	var r *apps.ControllerRevision
 	data, ok := w.revData[name]
 	if !ok {
-		r := w.revision(name)
-		if r == nil {
+		if r = w.revision(name); r == nil {
 			return core.PodTemplateSpec{}, fmt.Errorf("the state holds no ControllerRevision %s", name)
 		}
 		data = r.Data.Raw
 	}
-	return revisionTemplate(data, &w.s.StatefulSet.Spec.Template)
+	var t core.PodTemplateSpec
+	if kt, ok := w.knownTemplate(r, data); ok {
+		t = *kt
+	} else {
+		var err error
+		if t, _, err = revisionTemplate(data, &w.s.StatefulSet.Spec.Template); err != nil {
+			return core.PodTemplateSpec{}, err
+		}
+	}
+	if w.decoded == nil {
+		w.decoded = map[string]core.PodTemplateSpec{}
+	}
+	w.decoded[name] = t
+	return t, nil
+}
+
+func (w *ssWriter) knownTemplate(r *apps.ControllerRevision, data []byte) (*core.PodTemplateSpec, bool) {
+	if w.known == nil {
+		return nil, false
+	}
+	return w.known(r, data)
 }
 
 // claimTemplate is the set's volumeClaimTemplate whose claim for ordinal is
@@ -337,7 +377,9 @@ func (w *ssWriter) newPod(a statefulset.Action) (*core.Pod, error) {
 	pod.Spec.Volumes = w.volumes(a.Pod.Spec.Volumes, pod.Spec.Volumes)
 	pod.Labels[model.StatefulSetRevisionLabel] = a.Revision
 	if a.Error == "" {
-		w.created[name] = pod.DeepCopy()
+		// Read, never changed, by a later UpdatePod of the same rendering
+		// (which writes to a copy).
+		w.created[name] = pod
 	}
 	return pod, nil
 }

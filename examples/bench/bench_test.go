@@ -38,8 +38,12 @@ func upstreamSyncs(b *testing.B) []*upstreamSync {
 }
 
 // benchSyncs runs sync once on every input per iteration and reports
-// ns/sync and syncs (per op, so that the table can show allocations per
-// sync) besides the allocations. An error fails the benchmark, except a
+// ns/sync, cpu-ns/sync (the process's CPU time, user and system, per
+// sync: what the benchmark costs on a machine whose other processes take
+// its cores now and then, which the wall clock counts and the CPU time
+// does not; it includes the garbage collector's work) and syncs (per op,
+// so that the table can show allocations per sync) besides the
+// allocations. An error fails the benchmark, except a
 // *plan.SyncError: the sync of a hash-collision case ends with one, as
 // upstream's does (TestSanitySync compares them), and its plan is still
 // made. warm, if set, runs before the timed iterations.
@@ -56,10 +60,13 @@ func benchSyncs[T any](b *testing.B, ins []T, warm bool, sync func(T) error) {
 		run()
 	}
 	b.ReportAllocs()
+	cpu := cpuTime(b)
 	for b.Loop() {
 		run()
 	}
+	cpu = cpuTime(b) - cpu
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(ins)), "ns/sync")
+	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N*len(ins)), "cpu-ns/sync")
 	b.ReportMetric(float64(len(ins)), "syncs")
 }
 

@@ -26,8 +26,8 @@ import (
 )
 
 // daemonSetSeedFile: 200 recorded syncs of the v1.36.3 DaemonSet
-// controller (copied from shared/conformance/daemonset).
-const daemonSetSeedFile = "testdata/daemonset/public-seed1.jsonl"
+// controller, the apps/v1 module's conformance data.
+const daemonSetSeedFile = "../appsv1/testdata/conformance/daemonset/public-seed1.jsonl"
 
 func loadDaemonSetCases(tb testing.TB) []workloadCase[appsv1.DaemonSetCase] {
 	return loadWorkloadCases[appsv1.DaemonSetCase](tb, daemonSetSeedFile)
@@ -175,10 +175,28 @@ func benchUpstreamDaemonSet(b *testing.B) {
 }
 
 // BenchmarkDaemonSetSync: one sync per recorded DaemonSet state, the real
-// controller against what the apps/v1 adapter does with a recorded case
-// (appsv1.SyncDaemonSet: convert the objects, hash and encode the template
-// as upstream does, plan with daemonset.Sync, render the apps/v1 writes).
+// controller against the apps/v1 adapter as a controller runs it, one warm
+// appsv1.DaemonSetSyncer for all 200 cases: the objects are those of an
+// informer's cache, each converted once per (kind, UID, resourceVersion)
+// before the timed iterations, with the DaemonSet template's upstream hash
+// state and revision data; every sync plans with daemonset.Sync and renders
+// the apps/v1 writes (the steady state of a controller, as in the
+// Deployment row SyncAdapter).
 func BenchmarkDaemonSetSync(b *testing.B) {
+	b.Run("upstream", benchUpstreamDaemonSet)
+	b.Run("rolloutplan", func(b *testing.B) {
+		var syncer appsv1.DaemonSetSyncer
+		benchSyncs(b, loadDaemonSetCases(b), true, func(c workloadCase[appsv1.DaemonSetCase]) error {
+			_, _, err := syncer.Sync(c.Case.State())
+			return err
+		})
+	})
+}
+
+// BenchmarkDaemonSetSyncUncached: the same through appsv1.SyncDaemonSet,
+// which remembers nothing: every sync converts every object, hashes and
+// encodes the template as upstream does, plans and renders.
+func BenchmarkDaemonSetSyncUncached(b *testing.B) {
 	b.Run("upstream", benchUpstreamDaemonSet)
 	b.Run("rolloutplan", func(b *testing.B) {
 		benchSyncs(b, loadDaemonSetCases(b), false, func(c workloadCase[appsv1.DaemonSetCase]) error {
@@ -217,11 +235,18 @@ func BenchmarkDaemonSetSyncModel(b *testing.B) {
 // the recording says the order varies), and both end with an error or
 // neither. Where upstream picks among equal nodes by walking a Go map
 // (the recording's choices), each side takes exactly K writes from each
-// of the recording's pools and the rest must be equal, as multisets.
+// of the recording's pools and the rest must be equal, as multisets. A
+// warm appsv1.DaemonSetSyncer (the benchmark's) sends SyncDaemonSet's
+// writes.
 func TestSanityDaemonSetSync(t *testing.T) {
 	ctx := context.Background()
 	choices := 0
-	for _, c := range loadDaemonSetCases(t) {
+	var syncer appsv1.DaemonSetSyncer
+	cases := loadDaemonSetCases(t)
+	for _, c := range cases {
+		_, _, _ = syncer.Sync(c.Case.State())
+	}
+	for _, c := range cases {
 		u, err := newUpstreamDaemonSet(ctx, c.Case)
 		require.NoError(t, err, c.ID)
 		ws, uerr := u.run(ctx)
@@ -234,6 +259,9 @@ func TestSanityDaemonSetSync(t *testing.T) {
 			continue
 		}
 		rp := daemonSetKeys(out)
+		warm, _, werr := syncer.Sync(c.Case.State())
+		assert.Equal(t, rp, daemonSetKeys(warm), "%s: writes of SyncDaemonSet and of a warm DaemonSetSyncer", c.ID)
+		assert.Equal(t, err, werr, c.ID)
 		switch {
 		case c.Choices:
 			choices++

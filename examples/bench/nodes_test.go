@@ -67,10 +67,10 @@ func rollingPool(n int) daemonset.State {
 // cpuTime is the CPU time this process has used, user and system: unlike
 // the wall clock it does not count the time other processes on a busy
 // machine take from it.
-func cpuTime(t *testing.T) time.Duration {
-	t.Helper()
+func cpuTime(tb testing.TB) time.Duration {
+	tb.Helper()
 	var ru syscall.Rusage
-	require.NoError(t, syscall.Getrusage(syscall.RUSAGE_SELF, &ru))
+	require.NoError(tb, syscall.Getrusage(syscall.RUSAGE_SELF, &ru))
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 

@@ -26,8 +26,8 @@ import (
 )
 
 // statefulSetSeedFile: 200 recorded syncs of the v1.36.3 StatefulSet
-// controller (copied from shared/conformance/statefulset).
-const statefulSetSeedFile = "testdata/statefulset/public-seed1.jsonl"
+// controller, the apps/v1 module's conformance data.
+const statefulSetSeedFile = "../appsv1/testdata/conformance/statefulset/public-seed1.jsonl"
 
 func loadStatefulSetCases(tb testing.TB) []workloadCase[appsv1.StatefulSetCase] {
 	return loadWorkloadCases[appsv1.StatefulSetCase](tb, statefulSetSeedFile)
@@ -160,12 +160,31 @@ func benchUpstreamStatefulSet(b *testing.B) {
 var statefulSetOptions = []statefulset.Option{statefulset.WithEncoder(appsv1.StatefulSetRevisionData), statefulset.WithRevisionDefaults(appsv1.StatefulSetTemplateDefaults)}
 
 // BenchmarkStatefulSetSync: one sync per recorded StatefulSet state, the
-// real controller against what the apps/v1 adapter does with a recorded
-// case (appsv1.SyncStatefulSet: convert the objects, plan with
-// statefulset.Sync, render the apps/v1 writes). The adapter ends the five
-// cases whose pod create is rejected with a *plan.SyncError, as upstream
-// ends them with an error.
+// real controller against the apps/v1 adapter as a controller runs it, one
+// warm appsv1.StatefulSetSyncer for all 200 cases: the objects are those of
+// an informer's cache, each converted once per (kind, UID,
+// resourceVersion) before the timed iterations, with the revision data of
+// the set's template and the defaulted revision templates; every sync
+// plans with statefulset.Sync and renders the apps/v1 writes. This is the
+// steady state of a controller, as in the Deployment row SyncAdapter. The
+// adapter ends the five cases whose pod create is rejected with a
+// *statefulset.SyncError, as upstream ends them with an error.
 func BenchmarkStatefulSetSync(b *testing.B) {
+	b.Run("upstream", benchUpstreamStatefulSet)
+	b.Run("rolloutplan", func(b *testing.B) {
+		var syncer appsv1.StatefulSetSyncer
+		benchSyncs(b, loadStatefulSetCases(b), true, func(c workloadCase[appsv1.StatefulSetCase]) error {
+			_, _, err := syncer.Sync(c.Case.State())
+			return err
+		})
+	})
+}
+
+// BenchmarkStatefulSetSyncUncached: the same through
+// appsv1.SyncStatefulSet, which remembers nothing: every sync converts
+// every object (the set's template and each revision's data), encodes the
+// set's template as upstream's revision data, plans and renders.
+func BenchmarkStatefulSetSyncUncached(b *testing.B) {
 	b.Run("upstream", benchUpstreamStatefulSet)
 	b.Run("rolloutplan", func(b *testing.B) {
 		benchSyncs(b, loadStatefulSetCases(b), false, func(c workloadCase[appsv1.StatefulSetCase]) error {
@@ -201,10 +220,16 @@ func BenchmarkStatefulSetSyncModel(b *testing.B) {
 // writes (verb, resource, name, revision labels and numbers, owners of
 // updated objects, the whole status, rejection), in the same order (as
 // multisets where the recording says the order varies), and both end with
-// an error or neither.
+// an error or neither; a warm appsv1.StatefulSetSyncer (the benchmark's)
+// sends SyncStatefulSet's writes.
 func TestSanityStatefulSetSync(t *testing.T) {
 	ctx := context.Background()
-	for _, c := range loadStatefulSetCases(t) {
+	var syncer appsv1.StatefulSetSyncer
+	cases := loadStatefulSetCases(t)
+	for _, c := range cases {
+		_, _, _ = syncer.Sync(c.Case.State())
+	}
+	for _, c := range cases {
 		u, err := newUpstreamStatefulSet(ctx, c.Case)
 		require.NoError(t, err, c.ID)
 		ws, uerr := u.run(ctx)
@@ -217,6 +242,9 @@ func TestSanityStatefulSetSync(t *testing.T) {
 			continue
 		}
 		rp := statefulSetKeys(out)
+		warm, _, werr := syncer.Sync(c.Case.State())
+		assert.Equal(t, rp, statefulSetKeys(warm), "%s: writes of SyncStatefulSet and of a warm StatefulSetSyncer", c.ID)
+		assert.Equal(t, err, werr, c.ID)
 		if c.Unorder {
 			slices.Sort(up)
 			slices.Sort(rp)

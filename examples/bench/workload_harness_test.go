@@ -18,9 +18,10 @@ import (
 )
 
 // The StatefulSet and DaemonSet rows time the real v1.36.3 controllers'
-// one sync of each recorded state (testdata/{statefulset,daemonset}/
-// public-seed1.jsonl, copied from shared/conformance) against the apps/v1
-// adapter's SyncStatefulSet and SyncDaemonSet on the same cases.
+// one sync of each recorded state (the apps/v1 module's
+// testdata/conformance/{statefulset,daemonset}/public-seed1.jsonl) against
+// the apps/v1 adapter's Syncers and uncached SyncStatefulSet and
+// SyncDaemonSet on the same cases.
 
 // workloadCase is one recorded sync of a StatefulSet or DaemonSet: the case
 // and the meta the sanity checks read.

@@ -197,12 +197,12 @@ func (s *syncer) dedup(current []*revision) *revision {
 // here).
 func (s *syncer) cleanupHistory(old []*revision) {
 	s.emitClaims()
-	byNode := s.group(true)
 	limit := int(*s.ds.Spec.RevisionHistoryLimit)
 	toKill := len(old) - limit
 	if toKill <= 0 {
 		return
 	}
+	byNode := s.group(true)
 	live := map[string]bool{}
 	for _, pods := range byNode {
 		for _, pi := range pods {

@@ -36,20 +36,74 @@ func NodeShouldRunDaemonPod(node *model.Node, ds *model.DaemonSet) Placement {
 	if node == nil || ds == nil {
 		return Placement{Reason: reason(NodeNameMismatch, nil, "no node or no DaemonSet")}
 	}
-	return nodeShouldRun(node, ds, model.DaemonPodTolerations(ds.Spec.Scheduling.Tolerations, ds.Spec.Scheduling.HostNetwork))
+	return nodeShouldRun(node, ds, newPodTerms(ds))
 }
 
-// nodeShouldRun is NodeShouldRunDaemonPod with the pod's tolerations
-// (the template's with the default daemon tolerations added) made once by
-// the caller: a sync asks for every node of the pool.
-func nodeShouldRun(node *model.Node, ds *model.DaemonSet, tolerations []model.Toleration) Placement {
+// podTerms is what a daemon pod brings to the predicate besides its
+// template's fields, made once per sync (a sync asks for every node of the
+// pool): its tolerations (the template's with the default daemon
+// tolerations added) and the keys of its nodeSelector, sorted (the
+// predicate checks them in that order, so that the reason names the first
+// mismatch the same way every time).
+type podTerms struct {
+	tolerations  []model.Toleration
+	selectorKeys []string
+}
+
+func newPodTerms(ds *model.DaemonSet) *podTerms {
+	sch := &ds.Spec.Scheduling
+	return &podTerms{
+		tolerations:  daemonPodTolerations(sch.Tolerations, sch.HostNetwork),
+		selectorKeys: slices.Sorted(maps.Keys(sch.NodeSelector)),
+	}
+}
+
+// defaultTolerations are the tolerations the controller gives every daemon
+// pod, in model.DaemonPodTolerations's order; networkUnavailable is added
+// for a pod on the host network.
+var (
+	defaultTolerations = []model.Toleration{
+		{Key: model.TaintNodeNotReady, Operator: model.TolerationOpExists, Effect: model.TaintEffectNoExecute},
+		{Key: model.TaintNodeUnreachable, Operator: model.TolerationOpExists, Effect: model.TaintEffectNoExecute},
+		{Key: model.TaintNodeDiskPressure, Operator: model.TolerationOpExists, Effect: model.TaintEffectNoSchedule},
+		{Key: model.TaintNodeMemoryPressure, Operator: model.TolerationOpExists, Effect: model.TaintEffectNoSchedule},
+		{Key: model.TaintNodePIDPressure, Operator: model.TolerationOpExists, Effect: model.TaintEffectNoSchedule},
+		{Key: model.TaintNodeUnschedulable, Operator: model.TolerationOpExists, Effect: model.TaintEffectNoSchedule},
+	}
+	networkUnavailable = model.Toleration{Key: model.TaintNodeNetworkUnavailable, Operator: model.TolerationOpExists, Effect: model.TaintEffectNoSchedule}
+)
+
+// daemonPodTolerations is model.DaemonPodTolerations, made in one
+// allocation when no toleration of the template has the key of a default
+// one (the usual template): a default then matches none of them, nor
+// another default (their keys differ), so each is appended in order.
+// Otherwise model.DaemonPodTolerations applies upstream's replacement
+// rules.
+func daemonPodTolerations(ts []model.Toleration, hostNetwork bool) []model.Toleration {
+	for _, t := range ts {
+		if t.Key == networkUnavailable.Key || slices.ContainsFunc(defaultTolerations, func(d model.Toleration) bool { return d.Key == t.Key }) {
+			return model.DaemonPodTolerations(ts, hostNetwork)
+		}
+	}
+	out := make([]model.Toleration, 0, len(ts)+len(defaultTolerations)+1)
+	out = append(append(out, cloneTolerations(ts)...), defaultTolerations...)
+	if hostNetwork {
+		out = append(out, networkUnavailable)
+	}
+	return out
+}
+
+// nodeShouldRun is NodeShouldRunDaemonPod with the pod's terms made by the
+// caller.
+func nodeShouldRun(node *model.Node, ds *model.DaemonSet, terms *podTerms) Placement {
 	out := Placement{Node: node.Name}
 	sch := &ds.Spec.Scheduling
+	tolerations := terms.tolerations
 	if sch.NodeName != "" && sch.NodeName != node.Name {
 		out.Reason = reason(NodeNameMismatch, nil, "the template's spec.nodeName is %s, not node %s", sch.NodeName, node.Name)
 		return out
 	}
-	for _, k := range slices.Sorted(maps.Keys(sch.NodeSelector)) {
+	for _, k := range terms.selectorKeys {
 		want := sch.NodeSelector[k]
 		if have, ok := node.Labels[k]; !ok || have != want {
 			if ok {
@@ -80,6 +134,7 @@ func nodeShouldRun(node *model.Node, ds *model.DaemonSet, tolerations []model.To
 		return out
 	}
 	out.ShouldRun, out.ShouldContinueRunning = true, true
-	out.Reason = reason(NodeEligible, nil, "node %s should run a daemon pod", node.Name)
+	// The most common reason, one per node: built without formatting.
+	out.Reason = Reason{Code: NodeEligible, Message: "node " + node.Name + " should run a daemon pod"}
 	return out
 }

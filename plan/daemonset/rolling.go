@@ -75,7 +75,7 @@ func (s *syncer) rollingUpdate() bool {
 	byNode := s.group(false)
 	var desired int32
 	for _, n := range s.nodes {
-		if !s.placement[n.Name].ShouldRun {
+		if !s.placement(n.Name).ShouldRun {
 			continue
 		}
 		desired++
@@ -187,11 +187,11 @@ func (s *syncer) rollSurge(nodes []string, byNode map[string][]*podInfo, maxSurg
 		switch {
 		case oldPod == nil:
 		case newPod == nil:
-			if s.nodeByName[name] == nil {
+			if s.node(name) == nil {
 				s.fail(ErrKindNodeNotFound, "couldn't get node for nodeName %q: node %q not found", name, name)
 				return false
 			}
-			pl := s.placement[name]
+			pl := s.placement(name)
 			if !s.available(oldPod) {
 				if !pl.ShouldRun {
 					victims = append(victims, toDelete{oldPod, reason(ReasonNodeShouldNotRun, nil,

@@ -63,10 +63,17 @@ func (s *syncer) updateStatus() {
 	s.emitClaims()
 	grouped := s.group(false)
 	byNode := make(map[string][]*model.Pod, len(grouped))
+	n := 0
+	for _, pods := range grouped {
+		n += len(pods)
+	}
+	buf := make([]*model.Pod, 0, n) // one array, each node's slice capped
 	for name, pods := range grouped {
+		i := len(buf)
 		for _, pi := range pods {
-			byNode[name] = append(byNode[name], pi.pod)
+			buf = append(buf, pi.pod)
 		}
+		byNode[name] = buf[i:len(buf):len(buf)]
 	}
 	st := CalculateStatus(s.ds, s.p.Nodes, byNode, s.hash, s.s.Now)
 	old := s.ds.Status

@@ -66,21 +66,23 @@ type claim struct {
 }
 
 type syncer struct {
-	s          State
-	c          config
-	ds         *model.DaemonSet
-	ns         string
-	selector   model.Matcher
-	nodes      []*model.Node
-	nodeByName map[string]*model.Node
-	placement  map[string]Placement
+	s        State
+	c        config
+	ds       *model.DaemonSet
+	ns       string
+	selector model.Matcher
+	nodes    []*model.Node
+	// nodeIdx indexes nodes, and p.Nodes (their placements, in the same
+	// order), by node name.
+	nodeIdx    map[string]int
+	terms      *podTerms
 	listed     bool
 	claims     []claim
 	claimed    []*podInfo
 	generation *int64
 	hash       string
 	ctrlRef    model.OwnerReference
-	usedNames  map[string]bool
+	usedNames  map[string]bool // made when the first pod is named
 	nameN      int
 	backoff    map[string]bool
 	delays     []time.Duration
@@ -92,12 +94,9 @@ func newSyncer(s State, c config) *syncer {
 	ds := s.DaemonSet
 	sy := &syncer{
 		s: s, c: c, ds: ds, ns: ds.Namespace,
-		selector:   model.NewPreValidatedMatcher(ds.Spec.Selector),
-		nodeByName: make(map[string]*model.Node, len(s.Nodes)),
-		placement:  make(map[string]Placement, len(s.Nodes)),
-		ctrlRef:    model.NewControllerRef(model.AppsV1APIVersion, model.DaemonSetKind, ds.Name, ds.UID),
-		usedNames:  map[string]bool{},
-		backoff:    map[string]bool{},
+		selector: model.NewPreValidatedMatcher(ds.Spec.Selector),
+		nodeIdx:  make(map[string]int, len(s.Nodes)),
+		ctrlRef:  model.NewControllerRef(model.AppsV1APIVersion, model.DaemonSetKind, ds.Name, ds.UID),
 	}
 	if c.namer == nil {
 		sy.c.namer = func(prefix string, n int) string { return replicaset.DefaultPodName(prefix, ds.UID, n) }
@@ -105,19 +104,32 @@ func newSyncer(s State, c config) *syncer {
 	sy.generation, _ = ds.TemplateGeneration()
 	sy.nodes = slices.Clone(s.Nodes)
 	slices.SortFunc(sy.nodes, func(a, b *model.Node) int { return strings.Compare(a.Name, b.Name) })
-	tolerations := model.DaemonPodTolerations(ds.Spec.Scheduling.Tolerations, ds.Spec.Scheduling.HostNetwork)
-	for _, n := range sy.nodes {
-		sy.nodeByName[n.Name] = n
-		pl := nodeShouldRun(n, ds, tolerations)
-		sy.placement[n.Name] = pl
-		sy.p.Nodes = append(sy.p.Nodes, pl)
+	sy.terms = newPodTerms(ds)
+	if len(sy.nodes) > 0 {
+		sy.p.Nodes = make([]Placement, 0, len(sy.nodes))
 	}
-	for _, p := range s.Pods {
-		if p.Namespace == sy.ns {
-			sy.usedNames[p.Name] = true
-		}
+	for i, n := range sy.nodes {
+		sy.nodeIdx[n.Name] = i
+		sy.p.Nodes = append(sy.p.Nodes, nodeShouldRun(n, ds, sy.terms))
 	}
 	return sy
+}
+
+// node returns the node of that name, or nil.
+func (s *syncer) node(name string) *model.Node {
+	if i, ok := s.nodeIdx[name]; ok {
+		return s.nodes[i]
+	}
+	return nil
+}
+
+// placement is the placement of the node of that name (the zero Placement
+// for a node the State lacks).
+func (s *syncer) placement(name string) Placement {
+	if i, ok := s.nodeIdx[name]; ok {
+		return s.p.Nodes[i]
+	}
+	return Placement{}
 }
 
 func (s *syncer) note(r Reason) { s.p.Notes = append(s.p.Notes, r) }
@@ -200,7 +212,7 @@ func (s *syncer) listPods() {
 		return
 	}
 	s.listed = true
-	var listed []*model.Pod
+	listed := make([]*model.Pod, 0, len(s.s.Pods))
 	for _, p := range s.s.Pods {
 		if p.Namespace != s.ns {
 			continue
@@ -211,8 +223,11 @@ func (s *syncer) listPods() {
 		}
 	}
 	slices.SortFunc(listed, func(a, b *model.Pod) int { return strings.Compare(a.Name, b.Name) })
-	for _, p := range listed {
-		pi := &podInfo{pod: p}
+	s.claimed = make([]*podInfo, 0, len(listed))
+	infos := make([]podInfo, len(listed))
+	for i, p := range listed {
+		pi := &infos[i]
+		pi.pod = p
 		target, err := model.TargetNodeName(p, s.s.PodNodeAffinity[p.Name])
 		pi.target, pi.ok = target, err == nil
 		match := s.selector.Matches(p.Labels)
@@ -255,8 +270,12 @@ func (s *syncer) emitClaims() {
 // group is upstream getNodesToDaemonPods after the claim: the claimed
 // pods by the node they are meant for, skipping pods without one and,
 // unless includeDeletedTerminal, finished pods being deleted.
+//
+// Each node's pods keep the claimed pods' order; they share one array, each
+// node's slice capped at its length, so that an append to one reallocates
+// instead of writing over the next node's.
 func (s *syncer) group(includeDeletedTerminal bool) map[string][]*podInfo {
-	out := map[string][]*podInfo{}
+	buf := make([]*podInfo, 0, len(s.claimed))
 	for _, pi := range s.claimed {
 		p := pi.pod
 		if !includeDeletedTerminal && p.IsTerminal() && p.DeletionTimestamp != nil {
@@ -265,7 +284,17 @@ func (s *syncer) group(includeDeletedTerminal bool) map[string][]*podInfo {
 		if !pi.ok {
 			continue
 		}
-		out[pi.target] = append(out[pi.target], pi)
+		buf = append(buf, pi)
+	}
+	slices.SortStableFunc(buf, func(a, b *podInfo) int { return strings.Compare(a.target, b.target) })
+	out := map[string][]*podInfo{}
+	for i := 0; i < len(buf); {
+		j := i + 1
+		for j < len(buf) && buf[j].target == buf[i].target {
+			j++
+		}
+		out[buf[i].target] = buf[i:j:j]
+		i = j
 	}
 	return out
 }
@@ -325,10 +354,14 @@ func (s *syncer) manage() (creates, deletes int) {
 		needing = append(needing, c...)
 		victims = append(victims, d...)
 	}
-	for _, name := range slices.Sorted(maps.Keys(byNode)) {
-		if s.nodeByName[name] != nil {
-			continue
+	var missing []string // nodes the pods are meant for that the State lacks
+	for name := range byNode {
+		if s.node(name) == nil {
+			missing = append(missing, name)
 		}
+	}
+	slices.Sort(missing)
+	for _, name := range missing {
 		for _, pi := range byNode[name] {
 			if pi.pod.Spec.NodeName == "" {
 				victims = append(victims, toDelete{pi, reason(ReasonUnscheduledOnMissingNode, nil,
@@ -341,7 +374,7 @@ func (s *syncer) manage() (creates, deletes int) {
 
 // podsShouldBeOnNode is upstream podsShouldBeOnNode for one node.
 func (s *syncer) podsShouldBeOnNode(n *model.Node, byNode map[string][]*podInfo) (needing []toCreate, victims []toDelete) {
-	pl := s.placement[n.Name]
+	pl := s.placement(n.Name)
 	pods, exists := byNode[n.Name]
 	switch {
 	case pl.ShouldRun && !exists:
@@ -360,6 +393,9 @@ func (s *syncer) podsShouldBeOnNode(n *model.Node, byNode map[string][]*podInfo)
 					s.note(reason(NoteFailedPodBackoff, []Value{val("backoffSeconds", 1)},
 						"failed pod %s on node %s waits for the failed-pod backoff (1s): another failed pod there is deleted this sync", p.Name, n.Name))
 					continue
+				}
+				if s.backoff == nil {
+					s.backoff = map[string]bool{}
 				}
 				s.backoff[n.Name] = true
 				s.event(model.EventTypeWarning, EventFailedDaemonPod, "Found failed daemon pod %s/%s on node %s, will try to kill it", p.Namespace, p.Name, n.Name)
@@ -460,9 +496,13 @@ func (s *syncer) createPod(c toCreate) {
 	}
 	generateName := replicaset.GenerateName(s.ds.Name)
 	name := s.podName(generateName)
-	sch := s.ds.Spec.Scheduling.DeepCopy()
+	// The template's scheduling with the node's affinity and the daemon
+	// tolerations the predicate used (made once per sync), copied.
+	base := s.ds.Spec.Scheduling
+	base.RequiredNodeAffinity, base.Tolerations = nil, nil
+	sch := base.DeepCopy()
 	sch.RequiredNodeAffinity = model.NodeNameAffinity(c.node)
-	sch.Tolerations = model.DaemonPodTolerations(sch.Tolerations, sch.HostNetwork)
+	sch.Tolerations = cloneTolerations(s.terms.tolerations)
 	pod := &model.Pod{
 		ObjectMeta: model.ObjectMeta{
 			Name: name, Namespace: s.ns, Labels: labels, Annotations: maps.Clone(t.Annotations),
@@ -480,6 +520,14 @@ func (s *syncer) createPod(c toCreate) {
 // given up after as many tries as there are such names, and the default
 // namer (injective) takes over.
 func (s *syncer) podName(prefix string) string {
+	if s.usedNames == nil {
+		s.usedNames = map[string]bool{}
+		for _, p := range s.s.Pods {
+			if p.Namespace == s.ns {
+				s.usedNames[p.Name] = true
+			}
+		}
+	}
 	for tries := 0; tries <= len(s.usedNames); tries++ {
 		name := s.c.namer(prefix, s.nameN)
 		s.nameN++
@@ -507,4 +555,19 @@ func (s *syncer) onDeleteNote() {
 	}
 	s.note(reason(NoteOnDelete, []Value{val("oldPods", int64(old))},
 		"update strategy OnDelete: %d pods of older revisions are replaced only when someone deletes them", old))
+}
+
+// cloneTolerations is a deep copy of ts (nil stays nil).
+func cloneTolerations(ts []model.Toleration) []model.Toleration {
+	if ts == nil {
+		return nil
+	}
+	out := slices.Clone(ts)
+	for i := range out {
+		if p := out[i].TolerationSeconds; p != nil {
+			v := *p
+			out[i].TolerationSeconds = &v
+		}
+	}
+	return out
 }

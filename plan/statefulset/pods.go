@@ -351,6 +351,9 @@ func (sy *syncer) createClaims(p *model.Pod) *failure {
 				continue
 			}
 			sy.add(a)
+			if sy.createdClaims == nil {
+				sy.createdClaims = map[string]bool{}
+			}
 			sy.createdClaims[c.Name] = true
 			sy.event(model.EventTypeNormal, EventSuccessfulCreate, "Create Claim %s Pod %s in StatefulSet %s success", c.Name, p.Name, sy.set.Name)
 		case cached.DeletionTimestamp != nil:
@@ -429,6 +432,9 @@ func (sy *syncer) createPod(ps *podSync, p *model.Pod, i int) *failure {
 		return leaf(ErrKindAlreadyExists, msg)
 	}
 	sy.add(a)
+	if sy.createdPods == nil {
+		sy.createdPods = map[string]bool{}
+	}
 	sy.createdPods[p.Name] = true
 	sy.updateClaimsForRetention(p, ReasonClaimRetention)
 	sy.event(model.EventTypeNormal, EventSuccessfulCreate, "Create Pod %s in StatefulSet %s successful", p.Name, set.Name)

@@ -80,14 +80,15 @@ func newSyncer(s State, cfg config) *syncer {
 	ns := set.Namespace
 	sy := &syncer{
 		cfg: cfg, set: set, now: s.Now,
-		selector:      model.NewPreValidatedMatcher(set.Spec.Selector),
-		podNames:      map[string]bool{},
-		revNames:      map[string]*model.ControllerRevision{},
-		claims:        map[string]*model.PersistentVolumeClaim{},
-		createdPods:   map[string]bool{},
-		createdClaims: map[string]bool{},
-		encoded:       map[*model.ControllerRevision]string{},
+		selector: model.NewPreValidatedMatcher(set.Spec.Selector),
+		podNames: make(map[string]bool, len(s.Pods)),
+		revNames: make(map[string]*model.ControllerRevision, len(s.ControllerRevisions)),
+		claims:   make(map[string]*model.PersistentVolumeClaim, len(s.Claims)),
+		// createdPods, createdClaims and encoded are made when first
+		// written: most syncs write none.
 	}
+	sy.pods = make([]*model.Pod, 0, len(s.Pods))
+	sy.revisions = make([]*model.ControllerRevision, 0, len(s.ControllerRevisions))
 	for _, p := range s.Pods {
 		if p.Namespace == ns {
 			sy.pods = append(sy.pods, p)
@@ -275,6 +276,9 @@ func (sy *syncer) revisionData(r *model.ControllerRevision) (string, error) {
 	d, err := sy.cfg.encode(r.Template)
 	if err != nil {
 		return "", fmt.Errorf("encoding the template of revision %s: %w", r.Name, err)
+	}
+	if sy.encoded == nil {
+		sy.encoded = map[*model.ControllerRevision]string{}
 	}
 	sy.encoded[r] = d
 	return d, nil

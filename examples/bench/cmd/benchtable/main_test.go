@@ -74,3 +74,30 @@ func TestTable(t *testing.T) {
 		assert.Equal(t, c.met, strings.HasSuffix(line, "| yes |"), "ns %v, heap %v: %s", c.ns, c.heapMB, line)
 	}
 }
+
+// TestTableCPU: where both halves report cpu-ns/sync, the cell shows the
+// CPU time per sync and the ratio is of the CPU times (600 µs against
+// 10 µs: 60×, meeting ≥ 50×, although the wall-clock ratio, 1.2 ms against
+// 40 µs, is 30×); where one half lacks it, the ratio is the wall clock's.
+func TestTableCPU(t *testing.T) {
+	const cpuOut = `BenchmarkStatefulSetSync/upstream-2     	10	 240000000 ns/op	  600000 cpu-ns/sync	 1200000 ns/sync	 200.0 syncs	 1000 B/op	 400000 allocs/op
+BenchmarkStatefulSetSync/rolloutplan-2  	300	   8000000 ns/op	   10000 cpu-ns/sync	   40000 ns/sync	 200.0 syncs	 1000 B/op	  20000 allocs/op
+BenchmarkDaemonSetSync/upstream-2       	10	 240000000 ns/op	  600000 cpu-ns/sync	 1200000 ns/sync	 200.0 syncs	 1000 B/op	 400000 allocs/op
+BenchmarkDaemonSetSync/rolloutplan-2    	300	   8000000 ns/op	   40000 ns/sync	 200.0 syncs	 1000 B/op	  20000 allocs/op
+`
+	s, err := parse(strings.NewReader(cpuOut))
+	require.NoError(t, err)
+	var b strings.Builder
+	table(&b, s)
+	var ss, ds string
+	for l := range strings.SplitSeq(b.String(), "\n") {
+		switch {
+		case strings.Contains(l, "StatefulSetSyncer"):
+			ss = l
+		case strings.Contains(l, "DaemonSetSyncer"):
+			ds = l
+		}
+	}
+	assert.Contains(t, ss, "| 1.20 ms/sync ±0% (n=1), CPU 600.00 µs/sync ±0%, 2000.0 allocs/sync | 40.00 µs/sync ±0% (n=1), CPU 10.00 µs/sync ±0%, 100.0 allocs/sync | 60.0× CPU | ≥ 50× | yes |")
+	assert.Contains(t, ds, "| 30.0× | ≥ 50× | no |")
+}
