@@ -13,7 +13,7 @@ import (
 // StatefulSetTemplateDefaults is the [statefulset.WithRevisionDefaults]
 // function of the apps/v1 adapter: it applies to a template converted by
 // [TemplateToModel] the defaults the API server gives a StatefulSet's pod
-// template ([DefaultStatefulSetTemplate]). Upstream defaults the latest
+// template ([DefaultPodTemplate]). Upstream defaults the latest
 // revision's template this way before it compares it with the set's, so
 // that a revision stored without defaulted fields still counts as the
 // set's.
@@ -22,20 +22,21 @@ func StatefulSetTemplateDefaults(t model.PodTemplate) (model.PodTemplate, error)
 	if err != nil {
 		return model.PodTemplate{}, err
 	}
-	DefaultStatefulSetTemplate(&tmpl)
+	DefaultPodTemplate(&tmpl)
 	return TemplateToModel(&tmpl)
 }
 
-// DefaultStatefulSetTemplate applies in place the apps/v1 defaults of a
-// StatefulSet's pod template, as the API server's defaulting of a
-// StatefulSet reaches it (Kubernetes v1.36): the pod spec's DNS policy,
+// DefaultPodTemplate applies in place the defaults the API server gives a
+// workload's pod template (Kubernetes v1.36; the defaulting of a
+// Deployment, ReplicaSet, StatefulSet and DaemonSet reaches the template's
+// pod spec in the same way): the pod spec's DNS policy,
 // restart policy, security context, termination grace period and scheduler;
 // each volume's source (emptyDir when none) and the modes, types and names
 // its kind defaults; each container's image pull policy (Always for a
 // ":latest" or untagged image, IfNotPresent otherwise), termination message
 // path and policy, port protocols, field references, probe timings and
 // HTTP schemes; and resource quantities rounded up to milli-units.
-func DefaultStatefulSetTemplate(t *core.PodTemplateSpec) {
+func DefaultPodTemplate(t *core.PodTemplateSpec) {
 	s := &t.Spec
 	if s.DNSPolicy == "" {
 		s.DNSPolicy = core.DNSClusterFirst
@@ -77,6 +78,9 @@ func defaultVolume(v *core.Volume) {
 		v.VolumeSource = core.VolumeSource{EmptyDir: &core.EmptyDirVolumeSource{}}
 	}
 	src := &v.VolumeSource
+	if src.EmptyDir != nil {
+		canonicalQuantity(src.EmptyDir.SizeLimit)
+	}
 	if src.Image != nil && src.Image.PullPolicy == "" {
 		src.Image.PullPolicy = pullPolicy(src.Image.Reference)
 	}
@@ -106,6 +110,7 @@ func defaultVolume(v *core.Volume) {
 		}
 		for i := range d.Items {
 			defaultFieldRef(d.Items[i].FieldRef)
+			defaultResourceFieldRef(d.Items[i].ResourceFieldRef)
 		}
 	}
 	if c := src.ConfigMap; c != nil && c.DefaultMode == nil {
@@ -134,6 +139,7 @@ func defaultVolume(v *core.Volume) {
 			if ps.DownwardAPI != nil {
 				for j := range ps.DownwardAPI.Items {
 					defaultFieldRef(ps.DownwardAPI.Items[j].FieldRef)
+					defaultResourceFieldRef(ps.DownwardAPI.Items[j].ResourceFieldRef)
 				}
 			}
 			if t := ps.ServiceAccountToken; t != nil && t.ExpirationSeconds == nil {
@@ -190,6 +196,7 @@ func defaultContainer(c *core.Container) {
 	for i := range c.Env {
 		if from := c.Env[i].ValueFrom; from != nil {
 			defaultFieldRef(from.FieldRef)
+			defaultResourceFieldRef(from.ResourceFieldRef)
 			if from.FileKeyRef != nil && from.FileKeyRef.Optional == nil {
 				from.FileKeyRef.Optional = new(false)
 			}
@@ -250,11 +257,33 @@ func defaultFieldRef(f *core.ObjectFieldSelector) {
 }
 
 // roundUpResources rounds every quantity up to milli-units, as the API
-// server's defaulting of resource lists does.
+// server's defaulting of resource lists does, in canonical form.
 func roundUpResources(l core.ResourceList) {
 	for k, q := range l {
 		q.RoundUp(resource.Milli)
+		canonicalQuantity(&q)
 		l[k] = q
+	}
+}
+
+// canonicalQuantity gives q the form it has once an API server has stored
+// it and a client has read it back (its canonical string, parsed): "0.25"
+// becomes 250m. The value is the same, but the pod-template-hash, which
+// hashes the quantity's representation, is the server's only in that form.
+func canonicalQuantity(q *resource.Quantity) {
+	if q == nil {
+		return
+	}
+	if c, err := resource.ParseQuantity(q.String()); err == nil {
+		*q = c
+	}
+}
+
+// defaultResourceFieldRef gives a resourceFieldRef's divisor its
+// canonical form.
+func defaultResourceFieldRef(r *core.ResourceFieldSelector) {
+	if r != nil && !r.Divisor.IsZero() {
+		canonicalQuantity(&r.Divisor)
 	}
 }
 
