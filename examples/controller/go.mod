@@ -2,15 +2,10 @@ module github.com/rolloutplan/rolloutplan/examples/controller
 
 go 1.26.0
 
-replace (
-	github.com/rolloutplan/rolloutplan => ../..
-	github.com/rolloutplan/rolloutplan/examples/appsv1 => ../appsv1
-)
-
 require (
 	github.com/google/go-cmp v0.7.0
-	github.com/rolloutplan/rolloutplan v0.0.0-00010101000000-000000000000
-	github.com/rolloutplan/rolloutplan/examples/appsv1 v0.0.0-00010101000000-000000000000
+	github.com/rolloutplan/rolloutplan v0.1.0
+	github.com/rolloutplan/rolloutplan/examples/appsv1 v0.1.0
 	github.com/spf13/cobra v1.10.2
 	github.com/stretchr/testify v1.11.1
 	k8s.io/api v0.36.3

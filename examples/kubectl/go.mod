@@ -2,11 +2,11 @@ module github.com/rolloutplan/rolloutplan/examples/kubectl
 
 go 1.26.0
 
-require github.com/rolloutplan/rolloutplan/examples/appsv1 v0.0.0-00010101000000-000000000000
+require github.com/rolloutplan/rolloutplan/examples/appsv1 v0.1.0
 
 require (
 	github.com/go-logr/logr v1.4.3
-	github.com/rolloutplan/rolloutplan v0.0.0-00010101000000-000000000000
+	github.com/rolloutplan/rolloutplan v0.1.0
 	k8s.io/api v0.36.3
 	k8s.io/apimachinery v0.36.3
 	k8s.io/cli-runtime v0.36.3
@@ -14,11 +14,6 @@ require (
 	k8s.io/klog/v2 v2.140.0
 	k8s.io/kubectl v0.36.3
 	pgregory.net/rapid v1.3.0
-)
-
-replace (
-	github.com/rolloutplan/rolloutplan => ../..
-	github.com/rolloutplan/rolloutplan/examples/appsv1 => ../appsv1
 )
 
 require (

@@ -25,7 +25,7 @@ build() { # name version module-dir package
   else
     echo "== building $name $version (first build takes minutes)" >&2
     local start=$SECONDS
-    (cd "$dir" && CGO_ENABLED=0 go build -o "$out.tmp" "$pkg")
+    (cd "$dir" && GOWORK=off CGO_ENABLED=0 go build -o "$out.tmp" "$pkg")
     mv "$out.tmp" "$out"
     echo "$version" > "$out.version"
     echo "== $name built in $((SECONDS - start)) s" >&2

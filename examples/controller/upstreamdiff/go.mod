@@ -1,52 +1,14 @@
 // Module upstreamdiff checks plan/enqueue against the event handlers of the
 // real upstream Deployment controller (k8s.io/kubernetes v1.36.3). The
-// replace lines pin the staging modules, which k8s.io/kubernetes requires at
-// v0.0.0, to the matching release.
+// staging modules, which k8s.io/kubernetes requires at v0.0.0, are pinned to
+// the matching release by the replace lines of its go.work.
 module github.com/rolloutplan/rolloutplan/examples/controller/upstreamdiff
 
 go 1.26.0
 
-replace (
-	github.com/rolloutplan/rolloutplan => ../../..
-	github.com/rolloutplan/rolloutplan/examples/appsv1 => ../../appsv1
-	k8s.io/api => k8s.io/api v0.36.3
-	k8s.io/apiextensions-apiserver => k8s.io/apiextensions-apiserver v0.36.3
-	k8s.io/apimachinery => k8s.io/apimachinery v0.36.3
-	k8s.io/apiserver => k8s.io/apiserver v0.36.3
-	k8s.io/cli-runtime => k8s.io/cli-runtime v0.36.3
-	k8s.io/client-go => k8s.io/client-go v0.36.3
-	k8s.io/cloud-provider => k8s.io/cloud-provider v0.36.3
-	k8s.io/cluster-bootstrap => k8s.io/cluster-bootstrap v0.36.3
-	k8s.io/code-generator => k8s.io/code-generator v0.36.3
-	k8s.io/component-base => k8s.io/component-base v0.36.3
-	k8s.io/component-helpers => k8s.io/component-helpers v0.36.3
-	k8s.io/controller-manager => k8s.io/controller-manager v0.36.3
-	k8s.io/cri-api => k8s.io/cri-api v0.36.3
-	k8s.io/cri-client => k8s.io/cri-client v0.36.3
-	k8s.io/cri-streaming => k8s.io/cri-streaming v0.36.3
-	k8s.io/csi-translation-lib => k8s.io/csi-translation-lib v0.36.3
-	k8s.io/dynamic-resource-allocation => k8s.io/dynamic-resource-allocation v0.36.3
-	k8s.io/endpointslice => k8s.io/endpointslice v0.36.3
-	k8s.io/externaljwt => k8s.io/externaljwt v0.36.3
-	k8s.io/kms => k8s.io/kms v0.36.3
-	k8s.io/kube-aggregator => k8s.io/kube-aggregator v0.36.3
-	k8s.io/kube-controller-manager => k8s.io/kube-controller-manager v0.36.3
-	k8s.io/kube-proxy => k8s.io/kube-proxy v0.36.3
-	k8s.io/kube-scheduler => k8s.io/kube-scheduler v0.36.3
-	k8s.io/kubectl => k8s.io/kubectl v0.36.3
-	k8s.io/kubelet => k8s.io/kubelet v0.36.3
-	k8s.io/metrics => k8s.io/metrics v0.36.3
-	k8s.io/mount-utils => k8s.io/mount-utils v0.36.3
-	k8s.io/pod-security-admission => k8s.io/pod-security-admission v0.36.3
-	k8s.io/sample-apiserver => k8s.io/sample-apiserver v0.36.3
-	k8s.io/sample-cli-plugin => k8s.io/sample-cli-plugin v0.36.3
-	k8s.io/sample-controller => k8s.io/sample-controller v0.36.3
-	k8s.io/streaming => k8s.io/streaming v0.36.3
-)
-
 require (
-	github.com/rolloutplan/rolloutplan v0.0.0-00010101000000-000000000000
-	github.com/rolloutplan/rolloutplan/examples/appsv1 v0.0.0-00010101000000-000000000000
+	github.com/rolloutplan/rolloutplan v0.1.0
+	github.com/rolloutplan/rolloutplan/examples/appsv1 v0.1.0
 	k8s.io/api v0.36.3
 	k8s.io/apimachinery v0.36.3
 	k8s.io/client-go v0.36.3
