@@ -1,6 +1,7 @@
 package appsv1
 
 import (
+	"fmt"
 	"sync"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -35,25 +36,39 @@ type cacheSlot[V any] struct {
 
 // getLocked returns the entry of the object version meta names and keeps
 // it in the current generation.
-func (c *convCache[V]) getLocked(kind byte, meta *metav1.ObjectMeta) (V, bool) {
+func (c *convCache[V]) getLocked(kind byte, meta metav1.Object) (V, bool) {
 	var zero V
-	if meta.UID == "" || meta.ResourceVersion == "" {
+	uid, rv := meta.GetUID(), meta.GetResourceVersion()
+	if uid == "" || rv == "" {
 		return zero, false
 	}
-	k := cacheKey{kind, meta.UID}
+	k := cacheKey{kind, uid}
 	if e, ok := c.cur[k]; ok {
-		if e.rv == meta.ResourceVersion {
+		if e.rv == rv {
 			return e.v, true
 		}
 		return zero, false
 	}
 	e, ok := c.prev[k]
-	if !ok || e.rv != meta.ResourceVersion {
+	if !ok || e.rv != rv {
 		return zero, false
 	}
 	delete(c.prev, k)
 	c.putLocked(k, e)
 	return e.v, true
+}
+
+// getEachLocked sets into[i] to the cached entry of objs[i], where there is
+// one (a nil object has none); into is as long as objs.
+func getEachLocked[V any, T any, P interface {
+	*T
+	metav1.Object
+}](c *convCache[V], kind byte, objs []P, into []V) {
+	for i, o := range objs {
+		if o != nil {
+			into[i], _ = c.getLocked(kind, o)
+		}
+	}
 }
 
 // add stores new entries; n is the number of objects of the call, which
@@ -96,8 +111,33 @@ type cacheAdd[V any] struct {
 type adder[V any] []cacheAdd[V]
 
 // note records v under the version meta names, if it has one.
-func (a *adder[V]) note(kind byte, meta *metav1.ObjectMeta, v V) {
-	if meta.UID != "" && meta.ResourceVersion != "" {
-		*a = append(*a, cacheAdd[V]{cacheKey{kind, meta.UID}, cacheSlot[V]{meta.ResourceVersion, v}})
+func (a *adder[V]) note(kind byte, meta metav1.Object, v V) {
+	if uid, rv := meta.GetUID(), meta.GetResourceVersion(); uid != "" && rv != "" {
+		*a = append(*a, cacheAdd[V]{cacheKey{kind, uid}, cacheSlot[V]{rv, v}})
 	}
+}
+
+// convertEach returns the models of objs, nil for none as the uncached
+// conversions return: the cached entry's model (get) where cached[i] holds
+// one, else convert's, noted in a under kind as the entry newEntry makes of
+// it. An error names the object as field[i], as the uncached conversions do.
+func convertEach[E any, O metav1.Object, M any](a *adder[*E], kind byte, field string, objs []O, cached []*E,
+	convert func(O) (M, error), get func(*E) M, newEntry func(M) *E) ([]M, error) {
+	if len(objs) == 0 {
+		return nil, nil
+	}
+	out := make([]M, len(objs))
+	for i, o := range objs {
+		if e := cached[i]; e != nil {
+			out[i] = get(e)
+			continue
+		}
+		m, err := convert(o)
+		if err != nil {
+			return nil, fmt.Errorf("%s[%d]: %w", field, i, err)
+		}
+		out[i] = m
+		a.note(kind, o, newEntry(m))
+	}
+	return out, nil
 }

@@ -171,20 +171,11 @@ func (c *StatefulSetSyncer) model(s StatefulSetState) (statefulset.State, *ssEnt
 		added.note('S', &s.StatefulSet.ObjectMeta, setE)
 	}
 	out := statefulset.State{StatefulSet: setE.set, Now: s.Now}
-	if len(s.Pods) > 0 {
-		out.Pods = make([]*model.Pod, len(s.Pods))
-	}
-	for i, p := range s.Pods {
-		if e := pods[i]; e != nil {
-			out.Pods[i] = e.pod
-			continue
-		}
-		m, err := statefulSetPodForPlan(p)
-		if err != nil {
-			return statefulset.State{}, nil, nil, fmt.Errorf("pods[%d]: %w", i, err)
-		}
-		out.Pods[i] = m
-		added.note('p', &p.ObjectMeta, &ssEntry{pod: m})
+	var err error
+	out.Pods, err = convertEach(&added, 'p', "pods", s.Pods, pods, statefulSetPodForPlan,
+		func(e *ssEntry) *model.Pod { return e.pod }, func(m *model.Pod) *ssEntry { return &ssEntry{pod: m} })
+	if err != nil {
+		return statefulset.State{}, nil, nil, err
 	}
 	if len(s.ControllerRevisions) > 0 {
 		out.ControllerRevisions = make([]*model.ControllerRevision, len(s.ControllerRevisions))
@@ -207,20 +198,11 @@ func (c *StatefulSetSyncer) model(s StatefulSetState) (statefulset.State, *ssEnt
 			added.note('r', &r.ObjectMeta, e)
 		}
 	}
-	if len(s.PVCs) > 0 {
-		out.Claims = make([]*model.PersistentVolumeClaim, len(s.PVCs))
-	}
-	for i, pvc := range s.PVCs {
-		if e := claims[i]; e != nil {
-			out.Claims[i] = e.claim
-			continue
-		}
-		m, err := PersistentVolumeClaimToModel(pvc)
-		if err != nil {
-			return statefulset.State{}, nil, nil, fmt.Errorf("pvcs[%d]: %w", i, err)
-		}
-		out.Claims[i] = m
-		added.note('c', &pvc.ObjectMeta, &ssEntry{claim: m})
+	out.Claims, err = convertEach(&added, 'c', "pvcs", s.PVCs, claims, PersistentVolumeClaimToModel,
+		func(e *ssEntry) *model.PersistentVolumeClaim { return e.claim },
+		func(m *model.PersistentVolumeClaim) *ssEntry { return &ssEntry{claim: m} })
+	if err != nil {
+		return statefulset.State{}, nil, nil, err
 	}
 	c.cache.add(added, 1+len(s.Pods)+len(s.ControllerRevisions)+len(s.PVCs))
 	return out, setE, revEntries, nil
@@ -233,22 +215,10 @@ func (c *StatefulSetSyncer) lookup(s StatefulSetState) (set *ssEntry, pods, revs
 	pods, revs, claims = all[:len(s.Pods)], all[len(s.Pods):len(s.Pods)+len(s.ControllerRevisions)], all[len(s.Pods)+len(s.ControllerRevisions):]
 	c.cache.mu.Lock()
 	defer c.cache.mu.Unlock()
-	set, _ = c.cache.getLocked('S', &s.StatefulSet.ObjectMeta)
-	for i, p := range s.Pods {
-		if p != nil {
-			pods[i], _ = c.cache.getLocked('p', &p.ObjectMeta)
-		}
-	}
-	for i, r := range s.ControllerRevisions {
-		if r != nil {
-			revs[i], _ = c.cache.getLocked('r', &r.ObjectMeta)
-		}
-	}
-	for i, pvc := range s.PVCs {
-		if pvc != nil {
-			claims[i], _ = c.cache.getLocked('c', &pvc.ObjectMeta)
-		}
-	}
+	set, _ = c.cache.getLocked('S', s.StatefulSet)
+	getEachLocked(&c.cache, 'p', s.Pods, pods)
+	getEachLocked(&c.cache, 'r', s.ControllerRevisions, revs)
+	getEachLocked(&c.cache, 'c', s.PVCs, claims)
 	return set, pods, revs, claims
 }
 
@@ -322,20 +292,11 @@ func (c *DaemonSetSyncer) model(s DaemonSetState) (daemonset.State, *dsEntry, er
 		dsE = &dsEntry{ds: ds}
 	}
 	out := daemonset.State{DaemonSet: dsE.ds, Now: s.Now}
-	if len(s.Nodes) > 0 {
-		out.Nodes = make([]*model.Node, len(s.Nodes))
-	}
-	for i, n := range s.Nodes {
-		if e := nodes[i]; e != nil {
-			out.Nodes[i] = e.node
-			continue
-		}
-		m, err := NodeToModel(n)
-		if err != nil {
-			return daemonset.State{}, nil, fmt.Errorf("nodes[%d]: %w", i, err)
-		}
-		out.Nodes[i] = m
-		added.note('n', &n.ObjectMeta, &dsEntry{node: m})
+	var err error
+	out.Nodes, err = convertEach(&added, 'n', "nodes", s.Nodes, nodes, NodeToModel,
+		func(e *dsEntry) *model.Node { return e.node }, func(m *model.Node) *dsEntry { return &dsEntry{node: m} })
+	if err != nil {
+		return daemonset.State{}, nil, err
 	}
 	if len(s.Pods) > 0 {
 		out.Pods = make([]*model.Pod, len(s.Pods))
@@ -392,21 +353,9 @@ func (c *DaemonSetSyncer) lookup(s DaemonSetState) (ds *dsEntry, nodes, pods, re
 	nodes, pods, revs = all[:len(s.Nodes)], all[len(s.Nodes):len(s.Nodes)+len(s.Pods)], all[len(s.Nodes)+len(s.Pods):]
 	c.cache.mu.Lock()
 	defer c.cache.mu.Unlock()
-	ds, _ = c.cache.getLocked('D', &s.DaemonSet.ObjectMeta)
-	for i, n := range s.Nodes {
-		if n != nil {
-			nodes[i], _ = c.cache.getLocked('n', &n.ObjectMeta)
-		}
-	}
-	for i, p := range s.Pods {
-		if p != nil {
-			pods[i], _ = c.cache.getLocked('p', &p.ObjectMeta)
-		}
-	}
-	for i, r := range s.ControllerRevisions {
-		if r != nil {
-			revs[i], _ = c.cache.getLocked('r', &r.ObjectMeta)
-		}
-	}
+	ds, _ = c.cache.getLocked('D', s.DaemonSet)
+	getEachLocked(&c.cache, 'n', s.Nodes, nodes)
+	getEachLocked(&c.cache, 'p', s.Pods, pods)
+	getEachLocked(&c.cache, 'r', s.ControllerRevisions, revs)
 	return ds, nodes, pods, revs
 }

@@ -54,42 +54,41 @@ func requireSame[O, P any](t *testing.T, id string, wantOut O, wantPlan P, wantE
 // and error; so does one StatefulSetSyncer shared by all cases in turn,
 // and one going over them all a second time.
 func TestStatefulSetSyncerMatchesSync(t *testing.T) {
-	cases := statefulSetCases(t)
-	shared := appsv1.NewStatefulSetSyncer()
-	for round := range 2 {
-		for i, c := range cases {
-			id := fmt.Sprintf("round %d, case %d", round, i)
-			wantOut, wantPlan, wantErr := appsv1.SyncStatefulSet(c.State())
-			if round == 0 {
-				var own appsv1.StatefulSetSyncer
-				for range 3 {
-					out, p, err := own.Sync(c.State())
-					requireSame(t, id, wantOut, wantPlan, wantErr, out, p, err)
-				}
-			}
-			out, p, err := shared.Sync(c.State())
-			requireSame(t, id+" (shared)", wantOut, wantPlan, wantErr, out, p, err)
-		}
-	}
+	requireSyncerMatches(t, statefulSetCases(t), appsv1.SyncStatefulSet,
+		func() func(appsv1.StatefulSetState, ...statefulset.Option) (appsv1.StatefulSetOutput, statefulset.Plan, error) {
+			return new(appsv1.StatefulSetSyncer).Sync
+		},
+		appsv1.NewStatefulSetSyncer().Sync)
 }
 
 // TestDaemonSetSyncerMatchesSync: the same for DaemonSetSyncer and
 // SyncDaemonSet on every public DaemonSet recording.
 func TestDaemonSetSyncerMatchesSync(t *testing.T) {
-	cases := daemonSetCases(t)
-	shared := appsv1.NewDaemonSetSyncer()
+	requireSyncerMatches(t, daemonSetCases(t), appsv1.SyncDaemonSet,
+		func() func(appsv1.DaemonSetState, ...daemonset.Option) (appsv1.Output, daemonset.Plan, error) {
+			return new(appsv1.DaemonSetSyncer).Sync
+		},
+		appsv1.NewDaemonSetSyncer().Sync)
+}
+
+// requireSyncerMatches is the check of TestStatefulSetSyncerMatchesSync for
+// one kind of set: uncached is the adapter's function, zero returns the
+// Sync of a new zero Syncer, shared is one Syncer's, used for every case.
+func requireSyncerMatches[C interface{ State() S }, S, Opt, O, P any](t *testing.T, cases []C,
+	uncached func(S, ...Opt) (O, P, error), zero func() func(S, ...Opt) (O, P, error), shared func(S, ...Opt) (O, P, error)) {
+	t.Helper()
 	for round := range 2 {
 		for i, c := range cases {
 			id := fmt.Sprintf("round %d, case %d", round, i)
-			wantOut, wantPlan, wantErr := appsv1.SyncDaemonSet(c.State())
+			wantOut, wantPlan, wantErr := uncached(c.State())
 			if round == 0 {
-				var own appsv1.DaemonSetSyncer
+				own := zero()
 				for range 3 {
-					out, p, err := own.Sync(c.State())
+					out, p, err := own(c.State())
 					requireSame(t, id, wantOut, wantPlan, wantErr, out, p, err)
 				}
 			}
-			out, p, err := shared.Sync(c.State())
+			out, p, err := shared(c.State())
 			requireSame(t, id+" (shared)", wantOut, wantPlan, wantErr, out, p, err)
 		}
 	}

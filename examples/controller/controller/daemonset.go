@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"reflect"
 	"sync"
 	"time"
 
@@ -19,7 +18,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/apimachinery/pkg/util/resourceversion"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	appslisters "k8s.io/client-go/listers/apps/v1"
@@ -61,7 +59,7 @@ type DaemonSetController struct {
 	opts       Options
 	stats      stats
 	exp        dsExpectations
-	seen       dsConsistency
+	barrier    *writeBarrier
 }
 
 // NewDaemonSetController registers the controller's handlers on the
@@ -80,8 +78,11 @@ func NewDaemonSetController(client kubernetes.Interface, factory informers.Share
 	c := &DaemonSetController{
 		client: client, dsLister: dsi.Lister(), podLister: pi.Lister(), nodeLister: ni.Lister(), crLister: cri.Lister(),
 		recorder: recorder, opts: opts,
-		exp:  dsExpectations{m: map[string]*dsExpectation{}},
-		seen: dsConsistency{stores: map[string]cache.Store{"pods": pi.Informer().GetStore(), "daemonsets": dsi.Informer().GetStore()}, m: map[string]map[string]string{}},
+		exp: dsExpectations{m: map[string]*dsExpectation{}},
+		barrier: newWriteBarrier(map[string]cache.Store{
+			"pods":       pi.Informer().GetStore(),
+			"daemonsets": dsi.Informer().GetStore(),
+		}),
 	}
 	synced := []cache.InformerSynced{dsi.Informer().HasSynced, pi.Informer().HasSynced, ni.Informer().HasSynced, cri.Informer().HasSynced}
 	c.w = newWorker("daemonset", c.sync, synced, opts.Workers, opts.Out, opts.Gate)
@@ -91,7 +92,7 @@ func NewDaemonSetController(client kubernetes.Interface, factory informers.Share
 		h   cache.ResourceEventHandlerFuncs
 	}{
 		{dsi.Informer(), cache.ResourceEventHandlerFuncs{
-			AddFunc:    c.enqueueObj,
+			AddFunc:    c.w.addObject,
 			UpdateFunc: c.updateDaemonSet,
 			DeleteFunc: c.deleteDaemonSet,
 		}},
@@ -131,12 +132,6 @@ func (c *DaemonSetController) Run(ctx context.Context) {
 // Stats returns the write counts so far.
 func (c *DaemonSetController) Stats() Stats { return c.stats.get() }
 
-func (c *DaemonSetController) enqueueObj(obj any) {
-	if key, err := cache.DeletionHandlingMetaNamespaceKeyFunc(obj); err == nil {
-		c.w.add(key)
-	}
-}
-
 func (c *DaemonSetController) updateDaemonSet(old, cur any) {
 	o, ok1 := old.(*apps.DaemonSet)
 	n, ok2 := cur.(*apps.DaemonSet)
@@ -145,7 +140,7 @@ func (c *DaemonSetController) updateDaemonSet(old, cur any) {
 		// two watch events: forget what was expected of the old one.
 		c.deleteDaemonSet(cache.DeletedFinalStateUnknown{Key: o.Namespace + "/" + o.Name, Obj: o})
 	}
-	c.enqueueObj(cur)
+	c.w.addObject(cur)
 }
 
 func (c *DaemonSetController) deleteDaemonSet(obj any) {
@@ -154,7 +149,7 @@ func (c *DaemonSetController) deleteDaemonSet(obj any) {
 		return
 	}
 	c.exp.forget(key)
-	c.seen.clear(key)
+	c.barrier.forget(key)
 	c.w.add(key)
 }
 
@@ -195,6 +190,8 @@ func (c *DaemonSetController) enqueue(dss ...*apps.DaemonSet) {
 	}
 }
 
+func (c *DaemonSetController) enqueueOne(ds *apps.DaemonSet) { c.enqueue(ds) }
+
 func (c *DaemonSetController) addPod(obj any) {
 	p, ok := obj.(*core.Pod)
 	if !ok {
@@ -228,29 +225,11 @@ func (c *DaemonSetController) updatePod(old, cur any) {
 		c.deletePod(p)
 		return
 	}
-	curRef, oldRef := metav1.GetControllerOf(p), metav1.GetControllerOf(o)
-	refChanged := !reflect.DeepEqual(curRef, oldRef)
-	if refChanged && oldRef != nil {
-		if ds := c.resolve(o.Namespace, oldRef); ds != nil {
-			c.enqueue(ds)
-		}
-	}
-	if curRef != nil {
-		ds := c.resolve(p.Namespace, curRef)
-		if ds == nil {
-			return
-		}
-		c.enqueue(ds)
-		// A pod that just became ready is available minReadySeconds
-		// later: sync then (with upstream's extra second against clock
-		// skew).
-		if !dsPodReady(o) && dsPodReady(p) && ds.Spec.MinReadySeconds > 0 {
-			c.w.queue.AddAfter(ds.Namespace+"/"+ds.Name, time.Duration(ds.Spec.MinReadySeconds)*time.Second+time.Second)
-		}
-		return
-	}
-	if refChanged || !reflect.DeepEqual(o.Labels, p.Labels) {
-		c.enqueue(c.selecting(p.Namespace, p.Labels)...)
+	// A pod that just became ready is available minReadySeconds later:
+	// sync then (with upstream's extra second against clock skew).
+	ds := wakeOwnersOfUpdate(o, p, c.resolve, c.enqueueOne, func() { c.enqueue(c.selecting(p.Namespace, p.Labels)...) })
+	if ds != nil && !podReady(o) && podReady(p) && ds.Spec.MinReadySeconds > 0 {
+		c.w.queue.AddAfter(ds.Namespace+"/"+ds.Name, time.Duration(ds.Spec.MinReadySeconds)*time.Second+time.Second)
 	}
 }
 
@@ -268,15 +247,6 @@ func (c *DaemonSetController) deletePod(obj any) {
 	}
 	c.exp.observe(ds.Namespace+"/"+ds.Name, false)
 	c.enqueue(ds)
-}
-
-func dsPodReady(p *core.Pod) bool {
-	for _, c := range p.Status.Conditions {
-		if c.Type == core.PodReady {
-			return c.Status == core.ConditionTrue
-		}
-	}
-	return false
 }
 
 func (c *DaemonSetController) addRevision(obj any) {
@@ -302,22 +272,7 @@ func (c *DaemonSetController) updateRevision(old, cur any) {
 	if !ok1 || !ok2 || o.ResourceVersion == r.ResourceVersion {
 		return
 	}
-	curRef, oldRef := metav1.GetControllerOf(r), metav1.GetControllerOf(o)
-	refChanged := !reflect.DeepEqual(curRef, oldRef)
-	if refChanged && oldRef != nil {
-		if ds := c.resolve(o.Namespace, oldRef); ds != nil {
-			c.enqueue(ds)
-		}
-	}
-	if curRef != nil {
-		if ds := c.resolve(r.Namespace, curRef); ds != nil {
-			c.enqueue(ds)
-		}
-		return
-	}
-	if refChanged || !reflect.DeepEqual(o.Labels, r.Labels) {
-		c.enqueue(c.selecting(r.Namespace, r.Labels)...)
-	}
+	wakeOwnersOfUpdate(o, r, c.resolve, c.enqueueOne, func() { c.enqueue(c.selecting(r.Namespace, r.Labels)...) })
 }
 
 func (c *DaemonSetController) deleteRevision(obj any) {
@@ -390,22 +345,13 @@ func (c *DaemonSetController) syncNode(_ context.Context, name string) error {
 }
 
 func (c *DaemonSetController) sync(ctx context.Context, key string) error {
-	ns, name, err := cache.SplitMetaNamespaceKey(key)
-	if err != nil {
-		return nil
-	}
 	// Reads older than this controller's own writes would plan them
-	// again: wait for the informers (a rate-limited retry, as upstream).
-	if err := c.seen.ready(key); err != nil {
-		return err
-	}
-	ds, err := c.dsLister.DaemonSets(ns).Get(name)
-	if apierrors.IsNotFound(err) {
-		c.exp.forget(key)
-		c.seen.clear(key)
-		return nil
-	}
-	if err != nil {
+	// again: setToSync waits for the informers (a rate-limited retry, as
+	// upstream).
+	ds, err := setToSync(key, c.barrier, func(ns, name string) (*apps.DaemonSet, error) {
+		return c.dsLister.DaemonSets(ns).Get(name)
+	}, func() { c.exp.forget(key) })
+	if ds == nil {
 		return err
 	}
 	if !c.exp.satisfied(key) {
@@ -416,7 +362,7 @@ func (c *DaemonSetController) sync(ctx context.Context, key string) error {
 		return err
 	}
 	res, err := c.syncState(ctx, key, s)
-	c.count(res)
+	c.stats.addSync(res.Planned, res.Result)
 	if err != nil {
 		return err
 	}
@@ -444,7 +390,7 @@ func (c *DaemonSetController) state(ds *apps.DaemonSet) (appsv1.DaemonSetState, 
 }
 
 // syncState plans and applies one sync of s, with the expectations and
-// the dsConsistency records around the writes.
+// the writeBarrier records around the writes.
 func (c *DaemonSetController) syncState(ctx context.Context, key string, s appsv1.DaemonSetState) (DaemonSetSync, error) {
 	res, syncErr, err := planDaemonSet(s)
 	if err != nil {
@@ -466,7 +412,7 @@ func (c *DaemonSetController) syncState(ctx context.Context, key string, s appsv
 			c.exp.lower(key, false)
 		case w.Outcome == appsv1.Accepted && w.ResourceVersion != "" &&
 			(w.Action.Resource == "pods" && w.Action.Verb != appsv1.VerbDelete || w.Action.Resource == "daemonsets"):
-			c.seen.wrote(key, string(s.DaemonSet.UID), w.Action.Resource, w.ResourceVersion)
+			c.barrier.wrote(key, s.DaemonSet.UID, w.Action.Resource, w.ResourceVersion)
 		}
 	}
 	recordDaemonSetEvents(c.recorder, s.DaemonSet, res)
@@ -477,15 +423,6 @@ func (c *DaemonSetController) syncState(ctx context.Context, key string, s appsv
 		return res, syncErr
 	}
 	return res, nil
-}
-
-func (c *DaemonSetController) count(res DaemonSetSync) {
-	c.stats.mu.Lock()
-	defer c.stats.mu.Unlock()
-	if res.Planned {
-		c.stats.s.Syncs++
-	}
-	c.stats.s.AddWrites(res.Result)
 }
 
 // DaemonSetSync is what one DaemonSet sync planned and did.
@@ -706,11 +643,11 @@ func sendDaemonSetWrite(ctx context.Context, client kubernetes.Interface, a apps
 	return bad("cannot %s %s", a.Verb, a.Resource)
 }
 
+// dsRVOf is versionOf in sendDaemonSetWrite's results, which have no
+// object to return.
 func dsRVOf[T interface{ GetResourceVersion() string }](obj T, err error) (any, string, error) {
-	if err != nil {
-		return nil, "", err
-	}
-	return nil, obj.GetResourceVersion(), nil
+	rv, err := versionOf(obj, err)
+	return nil, rv, err
 }
 
 // dsExpectations are upstream's ControllerExpectations for DaemonSets:
@@ -771,70 +708,4 @@ func (e *dsExpectations) forget(key string) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	delete(e.m, key)
-}
-
-// dsConsistency records, per DaemonSet key, the newest resourceVersion this
-// controller wrote of each resource (pods, daemonsets), and tells whether
-// the informer stores have seen them (upstream's dsConsistency store).
-type dsConsistency struct {
-	stores map[string]cache.Store
-	mu     sync.Mutex
-	m      map[string]map[string]string // key -> resource -> resourceVersion
-	uids   map[string]string
-}
-
-// dsRVReader is the informer store's view of the newest resourceVersion it
-// has processed (empty when client-go does not track it).
-type dsRVReader interface{ LastStoreSyncResourceVersion() string }
-
-func (c *dsConsistency) wrote(key, uid, resource, rv string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.uids == nil {
-		c.uids = map[string]string{}
-	}
-	if c.uids[key] != uid {
-		delete(c.m, key)
-		c.uids[key] = uid
-	}
-	if c.m[key] == nil {
-		c.m[key] = map[string]string{}
-	}
-	if old, ok := c.m[key][resource]; ok {
-		if cmp, err := resourceversion.CompareResourceVersion(old, rv); err == nil && cmp >= 0 {
-			return
-		}
-	}
-	c.m[key][resource] = rv
-}
-
-func (c *dsConsistency) clear(key string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	delete(c.m, key)
-	delete(c.uids, key)
-}
-
-// errDaemonSetStaleCache is returned by a sync whose informers have not yet shown
-// its controller's own writes.
-var errDaemonSetStaleCache = errors.New("informer cache older than this controller's writes")
-
-func (c *dsConsistency) ready(key string) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for resource, rv := range c.m[key] {
-		st, ok := c.stores[resource].(dsRVReader)
-		if !ok {
-			continue
-		}
-		read := st.LastStoreSyncResourceVersion()
-		if read == "" {
-			continue // not tracked: nothing to wait for
-		}
-		if cmp, err := resourceversion.CompareResourceVersion(read, rv); err == nil && cmp < 0 {
-			return fmt.Errorf("%w: %s read at %s, written at %s", errDaemonSetStaleCache, resource, read, rv)
-		}
-	}
-	delete(c.m, key)
-	return nil
 }

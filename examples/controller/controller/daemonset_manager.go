@@ -50,15 +50,7 @@ func (m *Manager) addDaemonSetCaches() {
 			namedInformer{"pods", m.factory.Core().V1().Pods().Informer()},
 			namedInformer{"nodes", m.factory.Core().V1().Nodes().Informer()})
 	}
-	for _, c := range want {
-		dup := false
-		for _, have := range m.caches {
-			dup = dup || have.resource == c.resource
-		}
-		if !dup {
-			m.caches = append(m.caches, c)
-		}
-	}
+	m.addCachesOnce(want...)
 }
 
 // runDaemonSets starts the DaemonSet controller and the stand-in

@@ -175,7 +175,7 @@ func (c *DeploymentController) sync(ctx context.Context, key string) error {
 	}
 	s := appsv1.State{Now: c.opts.Now(), Deployment: d, ReplicaSets: rss, Pods: pods}
 	res, err := SyncDeployment(ctx, c.client, s, c.recorder, c.opts)
-	c.count(res)
+	c.stats.addSync(res.Planned, res.Result)
 	if err != nil {
 		return err
 	}
@@ -186,15 +186,6 @@ func (c *DeploymentController) sync(ctx context.Context, key string) error {
 		c.w.queue.AddRateLimited(key)
 	}
 	return nil
-}
-
-func (c *DeploymentController) count(res DeploymentSync) {
-	c.stats.mu.Lock()
-	defer c.stats.mu.Unlock()
-	if res.Planned {
-		c.stats.s.Syncs++
-	}
-	c.stats.s.AddWrites(res.Result)
 }
 
 // AddWrites counts the writes of r that were sent: how the server answered

@@ -176,6 +176,21 @@ func (m *Manager) watchCaches() error {
 	return nil
 }
 
+// addCachesOnce adds to the caches Run waits for those of want whose
+// resource no other controller has added (the controllers share the
+// factory's informers).
+func (m *Manager) addCachesOnce(want ...namedInformer) {
+	for _, c := range want {
+		dup := false
+		for _, have := range m.caches {
+			dup = dup || have.resource == c.resource
+		}
+		if !dup {
+			m.caches = append(m.caches, c)
+		}
+	}
+}
+
 // waitForCaches waits for the caches to sync, at most the
 // CacheSyncTimeout, and says which did not and why.
 func (m *Manager) waitForCaches(ctx context.Context) error {

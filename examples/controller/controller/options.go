@@ -93,3 +93,13 @@ func (s *stats) get() Stats {
 	defer s.mu.Unlock()
 	return s.s
 }
+
+// addSync counts a sync (if it planned) and the writes of r it sent.
+func (s *stats) addSync(planned bool, r appsv1.Result) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if planned {
+		s.s.Syncs++
+	}
+	s.s.AddWrites(r)
+}

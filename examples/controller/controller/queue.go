@@ -49,6 +49,25 @@ func (w *worker) add(keys ...string) {
 	}
 }
 
+// addObject queues the namespace/name key of an informer's object (or of
+// a deleted object's tombstone); what has no key is dropped.
+func (w *worker) addObject(obj any) {
+	if key, err := cache.DeletionHandlingMetaNamespaceKeyFunc(obj); err == nil {
+		w.add(key)
+	}
+}
+
+// objectHandlers queue the key of every object an informer adds, updates
+// or deletes: the handlers of the objects a controller syncs, which it
+// reads again from the cache.
+func (w *worker) objectHandlers() cache.ResourceEventHandlerFuncs {
+	return cache.ResourceEventHandlerFuncs{
+		AddFunc:    w.addObject,
+		UpdateFunc: func(_, cur any) { w.addObject(cur) },
+		DeleteFunc: w.addObject,
+	}
+}
+
 // run waits for the caches and syncs until ctx ends.
 func (w *worker) run(ctx context.Context) {
 	if !cache.WaitForCacheSync(ctx.Done(), w.synced...) {

@@ -68,11 +68,7 @@ func NewReplicaSetController(client kubernetes.Interface, factory informers.Shar
 	}
 	synced := []cache.InformerSynced{rsi.Informer().HasSynced, pi.Informer().HasSynced}
 	c.w = newWorker("replicaset", c.sync, synced, opts.Workers, opts.Out, opts.Gate)
-	if _, err := rsi.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
-		AddFunc:    c.enqueueObj,
-		UpdateFunc: func(_, cur any) { c.enqueueObj(cur) },
-		DeleteFunc: c.enqueueObj,
-	}); err != nil {
+	if _, err := rsi.Informer().AddEventHandler(c.w.objectHandlers()); err != nil {
 		return nil, err
 	}
 	if _, err := pi.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
@@ -100,12 +96,6 @@ func NewReplicaSetController(client kubernetes.Interface, factory informers.Shar
 		return nil, err
 	}
 	return c, nil
-}
-
-func (c *ReplicaSetController) enqueueObj(obj any) {
-	if key, err := cache.DeletionHandlingMetaNamespaceKeyFunc(obj); err == nil {
-		c.w.add(key)
-	}
 }
 
 // podEvent observes a pod for the expectations and wakes the ReplicaSet

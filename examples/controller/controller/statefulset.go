@@ -2,7 +2,6 @@ package controller
 
 import (
 	"context"
-	"reflect"
 	"sync"
 	"time"
 
@@ -10,7 +9,6 @@ import (
 	"github.com/rolloutplan/rolloutplan/plan"
 	apps "k8s.io/api/apps/v1"
 	core "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/client-go/informers"
@@ -82,11 +80,7 @@ func NewStatefulSetController(client kubernetes.Interface, factory informers.Sha
 	}
 	synced := []cache.InformerSynced{si.Informer().HasSynced, pi.Informer().HasSynced, ri.Informer().HasSynced, ci.Informer().HasSynced}
 	c.w = newWorker("statefulset", c.sync, synced, opts.Workers, opts.Out, opts.Gate)
-	if _, err := si.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
-		AddFunc:    c.enqueueObj,
-		UpdateFunc: func(_, cur any) { c.enqueueObj(cur) },
-		DeleteFunc: c.enqueueObj,
-	}); err != nil {
+	if _, err := si.Informer().AddEventHandler(c.w.objectHandlers()); err != nil {
 		return nil, err
 	}
 	if _, err := pi.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
@@ -111,12 +105,6 @@ func NewStatefulSetController(client kubernetes.Interface, factory informers.Sha
 	ri.Informer()
 	ci.Informer()
 	return c, nil
-}
-
-func (c *StatefulSetController) enqueueObj(obj any) {
-	if key, err := cache.DeletionHandlingMetaNamespaceKeyFunc(obj); err == nil {
-		c.w.add(key)
-	}
 }
 
 func (c *StatefulSetController) enqueue(set *apps.StatefulSet) {
@@ -149,26 +137,9 @@ func (c *StatefulSetController) updatePod(old, cur *core.Pod) {
 	if cur.ResourceVersion == old.ResourceVersion {
 		return
 	}
-	curRef, oldRef := metav1.GetControllerOf(cur), metav1.GetControllerOf(old)
-	refChanged := !reflect.DeepEqual(curRef, oldRef)
-	if refChanged && oldRef != nil {
-		if set := c.resolveControllerRef(old.Namespace, oldRef); set != nil {
-			c.enqueue(set)
-		}
-	}
-	if curRef != nil {
-		set := c.resolveControllerRef(cur.Namespace, curRef)
-		if set == nil {
-			return
-		}
-		c.enqueue(set)
-		if !podReady(old) && podReady(cur) && set.Spec.MinReadySeconds > 0 {
-			c.w.queue.AddAfter(set.Namespace+"/"+set.Name, time.Duration(set.Spec.MinReadySeconds)*time.Second)
-		}
-		return
-	}
-	if refChanged || !reflect.DeepEqual(cur.Labels, old.Labels) {
-		c.enqueueSelecting(cur)
+	set := wakeOwnersOfUpdate(old, cur, c.resolveControllerRef, c.enqueue, func() { c.enqueueSelecting(cur) })
+	if set != nil && !podReady(old) && podReady(cur) && set.Spec.MinReadySeconds > 0 {
+		c.w.queue.AddAfter(set.Namespace+"/"+set.Name, time.Duration(set.Spec.MinReadySeconds)*time.Second)
 	}
 }
 
@@ -214,16 +185,6 @@ func (c *StatefulSetController) resolveControllerRef(ns string, ref *metav1.Owne
 	return set
 }
 
-// podReady reports the pod's Ready condition.
-func podReady(p *core.Pod) bool {
-	for _, cond := range p.Status.Conditions {
-		if cond.Type == core.PodReady {
-			return cond.Status == core.ConditionTrue
-		}
-	}
-	return false
-}
-
 // Run waits for the caches and syncs until ctx ends.
 func (c *StatefulSetController) Run(ctx context.Context) { c.w.run(ctx) }
 
@@ -233,19 +194,10 @@ func (c *StatefulSetController) Run(ctx context.Context) { c.w.run(ctx) }
 func (c *StatefulSetController) Stats() Stats { return c.stats.get() }
 
 func (c *StatefulSetController) sync(ctx context.Context, key string) error {
-	ns, name, err := cache.SplitMetaNamespaceKey(key)
-	if err != nil {
-		return nil
-	}
-	if err := c.barrier.ready(key); err != nil {
-		return err
-	}
-	set, err := c.setLister.StatefulSets(ns).Get(name)
-	if apierrors.IsNotFound(err) {
-		c.barrier.forget(key)
-		return nil
-	}
-	if err != nil {
+	set, err := setToSync(key, c.barrier, func(ns, name string) (*apps.StatefulSet, error) {
+		return c.setLister.StatefulSets(ns).Get(name)
+	}, nil)
+	if set == nil {
 		return err
 	}
 	s, err := c.snapshot(set)
@@ -336,18 +288,9 @@ func (m *Manager) addStatefulSetCaches() {
 	if m.StatefulSets == nil {
 		return
 	}
-	for _, c := range []namedInformer{
-		{"statefulsets", m.factory.Apps().V1().StatefulSets().Informer()},
-		{"pods", m.factory.Core().V1().Pods().Informer()},
-		{"controllerrevisions", m.factory.Apps().V1().ControllerRevisions().Informer()},
-		{"persistentvolumeclaims", m.factory.Core().V1().PersistentVolumeClaims().Informer()},
-	} {
-		dup := false
-		for _, have := range m.caches {
-			dup = dup || have.resource == c.resource
-		}
-		if !dup {
-			m.caches = append(m.caches, c)
-		}
-	}
+	m.addCachesOnce(
+		namedInformer{"statefulsets", m.factory.Apps().V1().StatefulSets().Informer()},
+		namedInformer{"pods", m.factory.Core().V1().Pods().Informer()},
+		namedInformer{"controllerrevisions", m.factory.Apps().V1().ControllerRevisions().Informer()},
+		namedInformer{"persistentvolumeclaims", m.factory.Core().V1().PersistentVolumeClaims().Informer()})
 }

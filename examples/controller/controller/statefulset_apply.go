@@ -231,17 +231,13 @@ func (a *ssApplier) send(ctx context.Context, w appsv1.StatefulSetWrite) (string
 	}
 	switch w.Resource + " " + w.Verb {
 	case appsv1.ResourcePods + " " + appsv1.VerbCreate:
-		p, ok := w.Object.(*core.Pod)
-		if !ok {
-			return "", fmt.Errorf("%w: create pods wants a *core.Pod, got %T", errBadWrite, w.Object)
-		}
-		return versionOf(a.client.CoreV1().Pods(ns).Create(ctx, p, metav1.CreateOptions{}))
+		return sendObject(w, "a *core.Pod", func(p *core.Pod) (string, error) {
+			return versionOf(a.client.CoreV1().Pods(ns).Create(ctx, p, metav1.CreateOptions{}))
+		})
 	case appsv1.ResourcePods + " " + appsv1.VerbUpdate:
-		p, ok := w.Object.(*core.Pod)
-		if !ok {
-			return "", fmt.Errorf("%w: update pods wants a *core.Pod, got %T", errBadWrite, w.Object)
-		}
-		return versionOf(a.client.CoreV1().Pods(ns).Update(ctx, p, metav1.UpdateOptions{}))
+		return sendObject(w, "a *core.Pod", func(p *core.Pod) (string, error) {
+			return versionOf(a.client.CoreV1().Pods(ns).Update(ctx, p, metav1.UpdateOptions{}))
+		})
 	case appsv1.ResourcePods + " " + appsv1.VerbPatch:
 		body, err := patchBody(w)
 		if err != nil {
@@ -252,29 +248,21 @@ func (a *ssApplier) send(ctx context.Context, w appsv1.StatefulSetWrite) (string
 		// Upstream deletes by name, without preconditions.
 		return "", a.client.CoreV1().Pods(ns).Delete(ctx, w.Name, metav1.DeleteOptions{})
 	case appsv1.ResourcePersistentVolumeClaims + " " + appsv1.VerbCreate:
-		c, ok := w.Object.(*core.PersistentVolumeClaim)
-		if !ok {
-			return "", fmt.Errorf("%w: create persistentvolumeclaims wants a *core.PersistentVolumeClaim, got %T", errBadWrite, w.Object)
-		}
-		return versionOf(a.client.CoreV1().PersistentVolumeClaims(ns).Create(ctx, c, metav1.CreateOptions{}))
+		return sendObject(w, "a *core.PersistentVolumeClaim", func(c *core.PersistentVolumeClaim) (string, error) {
+			return versionOf(a.client.CoreV1().PersistentVolumeClaims(ns).Create(ctx, c, metav1.CreateOptions{}))
+		})
 	case appsv1.ResourcePersistentVolumeClaims + " " + appsv1.VerbUpdate:
-		c, ok := w.Object.(*core.PersistentVolumeClaim)
-		if !ok {
-			return "", fmt.Errorf("%w: update persistentvolumeclaims wants a *core.PersistentVolumeClaim, got %T", errBadWrite, w.Object)
-		}
-		return versionOf(a.client.CoreV1().PersistentVolumeClaims(ns).Update(ctx, c, metav1.UpdateOptions{}))
+		return sendObject(w, "a *core.PersistentVolumeClaim", func(c *core.PersistentVolumeClaim) (string, error) {
+			return versionOf(a.client.CoreV1().PersistentVolumeClaims(ns).Update(ctx, c, metav1.UpdateOptions{}))
+		})
 	case appsv1.ResourceControllerRevisions + " " + appsv1.VerbCreate:
-		r, ok := w.Object.(*apps.ControllerRevision)
-		if !ok {
-			return "", fmt.Errorf("%w: create controllerrevisions wants an *apps.ControllerRevision, got %T", errBadWrite, w.Object)
-		}
-		return versionOf(a.client.AppsV1().ControllerRevisions(ns).Create(ctx, r, metav1.CreateOptions{}))
+		return sendObject(w, "an *apps.ControllerRevision", func(r *apps.ControllerRevision) (string, error) {
+			return versionOf(a.client.AppsV1().ControllerRevisions(ns).Create(ctx, r, metav1.CreateOptions{}))
+		})
 	case appsv1.ResourceControllerRevisions + " " + appsv1.VerbUpdate:
-		r, ok := w.Object.(*apps.ControllerRevision)
-		if !ok {
-			return "", fmt.Errorf("%w: update controllerrevisions wants an *apps.ControllerRevision, got %T", errBadWrite, w.Object)
-		}
-		return versionOf(a.client.AppsV1().ControllerRevisions(ns).Update(ctx, r, metav1.UpdateOptions{}))
+		return sendObject(w, "an *apps.ControllerRevision", func(r *apps.ControllerRevision) (string, error) {
+			return versionOf(a.client.AppsV1().ControllerRevisions(ns).Update(ctx, r, metav1.UpdateOptions{}))
+		})
 	case appsv1.ResourceControllerRevisions + " " + appsv1.VerbPatch:
 		body, err := patchBody(w)
 		if err != nil {
@@ -291,6 +279,16 @@ func (a *ssApplier) send(ctx context.Context, w appsv1.StatefulSetWrite) (string
 		return a.updateStatus(ctx, set)
 	}
 	return "", fmt.Errorf("%w: cannot %s %s", errBadWrite, w.Verb, w.Resource)
+}
+
+// sendObject calls send with w's object, which must be the T its verb and
+// resource want (want describes it in the error for anything else).
+func sendObject[T any](w appsv1.StatefulSetWrite, want string, send func(T) (string, error)) (string, error) {
+	obj, ok := w.Object.(T)
+	if !ok {
+		return "", fmt.Errorf("%w: %s %s wants %s, got %T", errBadWrite, w.Verb, w.Resource, want, w.Object)
+	}
+	return send(obj)
 }
 
 func patchBody(w appsv1.StatefulSetWrite) ([]byte, error) {

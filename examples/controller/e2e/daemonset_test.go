@@ -239,18 +239,13 @@ func daemonPodsByNode(ctx context.Context, t *testing.T, ns string) map[string][
 //
 // Budgets are integers in these tests.
 type dsObserver struct {
-	mu         sync.Mutex
-	states     int
-	quirks     int
-	late       int // versions the watches reported after a later one was checked
-	readErrs   int // versions whose state could not be read
-	maxLost    int // the most nodes seen at once without the available pod they had
-	maxTwo     int // the most nodes seen at once with two live pods
-	violations []string
-	pods       map[string]seenPod // every pod seen, by UID
-	hadPod     map[string]bool    // nodes that had an available daemon pod
-	stop       func()
-	done       chan struct{}
+	observerBase
+	late     int                // versions the watches reported after a later one was checked
+	readErrs int                // versions whose state could not be read
+	maxLost  int                // the most nodes seen at once without the available pod they had
+	maxTwo   int                // the most nodes seen at once with two live pods
+	pods     map[string]seenPod // every pod seen, by UID
+	hadPod   map[string]bool    // nodes that had an available daemon pod
 }
 
 // seenPod is a pod as first seen by the observer.
@@ -261,9 +256,8 @@ type seenPod struct {
 
 func observeDaemonSet(t *testing.T, ns, name string) *dsObserver {
 	t.Helper()
-	o := &dsObserver{done: make(chan struct{}), pods: map[string]seenPod{}, hadPod: map[string]bool{}}
-	ctx, cancel := context.WithCancel(context.Background())
-	o.stop = cancel
+	o := &dsObserver{pods: map[string]seenPod{}, hadPod: map[string]bool{}}
+	ctx := o.begin()
 	// Every write to the namespace's pods, DaemonSets and revisions, or to
 	// a node, is a new state of the cluster: the watches report the
 	// resourceVersion of each, and the state is read back as of exactly
@@ -392,14 +386,6 @@ type dsVersion struct {
 	arrived time.Time
 }
 
-func (o *dsObserver) add(msg string) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if len(o.violations) < 20 {
-		o.violations = append(o.violations, msg)
-	}
-}
-
 func (o *dsObserver) check(s appsv1.DaemonSetState, last *string) {
 	fp := dsFingerprint(s)
 	if fp == *last {
@@ -416,18 +402,8 @@ func (o *dsObserver) check(s appsv1.DaemonSetState, last *string) {
 		o.add("plan: " + err.Error())
 		return
 	}
-	o.mu.Lock()
-	o.states++
-	o.mu.Unlock()
-	for _, v := range plantest.CheckDaemonSet(in, p) {
-		if v.Quirk != "" {
-			o.mu.Lock()
-			o.quirks++
-			o.mu.Unlock()
-			continue
-		}
-		o.add(fmt.Sprintf("plan: %s at %s", v, fp))
-	}
+	o.countState()
+	o.addViolations(plantest.CheckDaemonSet(in, p), "plan: ", fp)
 	for _, msg := range o.checkState(in, p) {
 		o.add(msg + " at " + fp)
 	}
@@ -522,24 +498,14 @@ func (o *dsObserver) checkState(in daemonset.State, p daemonset.Plan) []string {
 	return out
 }
 
-func (o *dsObserver) finish() {
-	o.stop()
-	<-o.done
-}
-
 // verify stops the observer and fails the test for any violation.
 func (o *dsObserver) verify(t *testing.T) {
 	t.Helper()
-	o.finish()
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	require.NotZero(t, o.states, "the observer saw no state")
-	t.Logf("invariants checked at %d observed states (%d violations attributed to documented upstream quirks; %d versions reported late, %d unreadable); at most %d nodes without their available pod, %d with two pods",
-		o.states, o.quirks, o.late, o.readErrs, o.maxLost, o.maxTwo)
+	o.observerBase.verify(t, 1)
+	// The follow goroutine has returned: its counts are final.
+	t.Logf("%d versions reported late, %d unreadable; at most %d nodes without their available pod, %d with two pods",
+		o.late, o.readErrs, o.maxLost, o.maxTwo)
 	assert.Zero(t, o.readErrs, "states the observer could not read")
-	for _, v := range o.violations {
-		t.Error(v)
-	}
 }
 
 // podsCreatedOn returns the pods seen on node, oldest first.
@@ -596,15 +562,9 @@ func dsPodNames(pods []*model.Pod) string {
 // dsFingerprint identifies a state by the resourceVersions in it.
 func dsFingerprint(s appsv1.DaemonSetState) string {
 	parts := []string{"ds" + s.DaemonSet.ResourceVersion}
-	for _, n := range s.Nodes {
-		parts = append(parts, "n"+n.ResourceVersion)
-	}
-	for _, p := range s.Pods {
-		parts = append(parts, "p"+p.ResourceVersion)
-	}
-	for _, r := range s.ControllerRevisions {
-		parts = append(parts, "r"+r.ResourceVersion)
-	}
+	parts = appendVersions(parts, "n", s.Nodes)
+	parts = appendVersions(parts, "p", s.Pods)
+	parts = appendVersions(parts, "r", s.ControllerRevisions)
 	slices.Sort(parts[1:])
 	return strings.Join(parts, ",")
 }

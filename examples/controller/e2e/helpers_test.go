@@ -160,37 +160,119 @@ func scalingEvents(ctx context.Context, t *testing.T, ns, name string) []string 
 	return out
 }
 
-// observer polls a namespace's Deployment, ReplicaSets and Pods from the
-// server and, at every state it sees, plans a sync and checks the plan with
-// plantest.Check, and runs the test's own checks on the state.
-type observer struct {
+// observerBase is what the Deployment, StatefulSet and DaemonSet observers
+// share: the count of states checked and of violations plantest attributes
+// to documented upstream quirks, the first violations, and the stop of the
+// goroutine that feeds the observer states.
+type observerBase struct {
 	mu         sync.Mutex
 	states     int
-	quirks     int // violations plantest attributes to documented upstream quirks
+	quirks     int
 	violations []string
 	stop       func()
-	done       chan struct{}
+	done       chan struct{} // closed when the goroutine has returned
 }
 
-func observe(t *testing.T, ns, name string, extra func(appsv1.State) string) *observer {
-	o := &observer{done: make(chan struct{})}
+// begin returns the context of the observer's goroutine, which finish
+// cancels; the goroutine closes o.done when it returns.
+func (o *observerBase) begin() context.Context {
 	ctx, cancel := context.WithCancel(context.Background())
-	o.stop = cancel
+	o.stop, o.done = cancel, make(chan struct{})
+	return ctx
+}
+
+// poll calls visit every interval, from a goroutine that runs until finish
+// (at the latest, the test's cleanup).
+func (o *observerBase) poll(t *testing.T, every time.Duration, visit func(context.Context)) {
+	ctx := o.begin()
 	go func() {
 		defer close(o.done)
-		last := ""
 		for ctx.Err() == nil {
-			s, err := controller.LiveState(ctx, client, ns, name, time.Now())
-			if err == nil {
-				o.check(s, &last, extra)
-			}
+			visit(ctx)
 			select {
 			case <-ctx.Done():
-			case <-time.After(50 * time.Millisecond):
+			case <-time.After(every):
 			}
 		}
 	}()
 	t.Cleanup(o.finish)
+}
+
+func (o *observerBase) countState() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.states++
+}
+
+// add records a violation; the first 20 are kept, enough to say what went
+// wrong without flooding the log.
+func (o *observerBase) add(msg string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if len(o.violations) < 20 {
+		o.violations = append(o.violations, msg)
+	}
+}
+
+// addViolations records what plantest found in the plan made at state fp,
+// counting apart what it attributes to a documented upstream quirk.
+func (o *observerBase) addViolations(vs []plantest.Violation, prefix, fp string) {
+	for _, v := range vs {
+		if v.Quirk != "" {
+			o.mu.Lock()
+			o.quirks++
+			o.mu.Unlock()
+			continue
+		}
+		o.add(fmt.Sprintf("%s%s at %s", prefix, v, fp))
+	}
+}
+
+func (o *observerBase) finish() {
+	o.stop()
+	<-o.done
+}
+
+// verify stops the observer and fails the test for any violation, or when
+// the observer saw fewer than minStates states.
+func (o *observerBase) verify(t *testing.T, minStates int) {
+	t.Helper()
+	o.finish()
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.states < minStates {
+		t.Fatalf("the observer saw %d states, fewer than %d", o.states, minStates)
+	}
+	t.Logf("invariants checked at %d observed states (%d violations attributed to documented upstream quirks)", o.states, o.quirks)
+	for _, v := range o.violations {
+		t.Error(v)
+	}
+}
+
+// appendVersions appends the resourceVersion of each of objs, after tag, to
+// the parts of a state's fingerprint.
+func appendVersions[O metav1.Object](parts []string, tag string, objs []O) []string {
+	for _, o := range objs {
+		parts = append(parts, tag+o.GetResourceVersion())
+	}
+	return parts
+}
+
+// observer polls a namespace's Deployment, ReplicaSets and Pods from the
+// server and, at every state it sees, plans a sync and checks the plan with
+// plantest.Check, and runs the test's own checks on the state.
+type observer struct {
+	observerBase
+}
+
+func observe(t *testing.T, ns, name string, extra func(appsv1.State) string) *observer {
+	o := &observer{}
+	last := ""
+	o.poll(t, 50*time.Millisecond, func(ctx context.Context) {
+		if s, err := controller.LiveState(ctx, client, ns, name, time.Now()); err == nil {
+			o.check(s, &last, extra)
+		}
+	})
 	return o
 }
 
@@ -206,24 +288,14 @@ func (o *observer) check(s appsv1.State, last *string, extra func(appsv1.State) 
 		return
 	}
 	_, p, err := appsv1.Sync(s)
-	o.mu.Lock()
-	o.states++
-	o.mu.Unlock()
+	o.countState()
 	// A *plan.SyncError comes with the plan of the writes made before it,
 	// which is checked like any other; any other error is invalid input.
 	if err != nil && !errors.As(err, new(*plan.SyncError)) {
 		o.add("plan: " + err.Error())
 		return
 	}
-	for _, v := range plantest.Check(in, p) {
-		if v.Quirk != "" {
-			o.mu.Lock()
-			o.quirks++
-			o.mu.Unlock()
-			continue
-		}
-		o.add(fmt.Sprintf("%s at %s", v, fp))
-	}
+	o.addViolations(plantest.Check(in, p), "", fp)
 	if extra != nil {
 		if msg := extra(s); msg != "" {
 			o.add(msg + " at " + fp)
@@ -231,32 +303,10 @@ func (o *observer) check(s appsv1.State, last *string, extra func(appsv1.State) 
 	}
 }
 
-func (o *observer) add(msg string) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if len(o.violations) < 20 {
-		o.violations = append(o.violations, msg)
-	}
-}
-
-func (o *observer) finish() {
-	o.stop()
-	<-o.done
-}
-
 // verify stops the observer and fails the test for any violation.
 func (o *observer) verify(t *testing.T) {
 	t.Helper()
-	o.finish()
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if o.states == 0 {
-		t.Fatal("the observer saw no state")
-	}
-	t.Logf("invariants checked at %d observed states (%d violations attributed to documented upstream quirks)", o.states, o.quirks)
-	for _, v := range o.violations {
-		t.Error(v)
-	}
+	o.observerBase.verify(t, 1)
 }
 
 // fingerprint identifies a state by the resourceVersions in it.

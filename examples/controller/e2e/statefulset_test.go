@@ -312,13 +312,8 @@ func startStatefulSets(t *testing.T, ns string) *statefulSetSyncs {
 // and checks the plan with CheckStatefulSet, and runs the test's checks of
 // the observed state.
 type statefulSetObserver struct {
-	mu         sync.Mutex
-	states     int
-	quirks     int
-	notes      map[statefulset.ReasonCode]int // the notes of the plans
-	violations []string
-	stop       func()
-	done       chan struct{}
+	observerBase
+	notes map[statefulset.ReasonCode]int // the notes of the plans
 }
 
 // stateCheck inspects one observed state and returns what is wrong, "" if
@@ -326,34 +321,22 @@ type statefulSetObserver struct {
 type stateCheck func(appsv1.StatefulSetState) string
 
 func observeStatefulSet(t *testing.T, ns, name string, checks ...stateCheck) *statefulSetObserver {
-	o := &statefulSetObserver{done: make(chan struct{}), notes: map[statefulset.ReasonCode]int{}}
-	ctx, cancel := context.WithCancel(context.Background())
-	o.stop = cancel
-	go func() {
-		defer close(o.done)
-		last := ""
-		for ctx.Err() == nil {
-			s, err := liveStatefulSet(ctx, ns, name, time.Now())
-			if err == nil {
-				if fp := statefulSetFingerprint(s); fp != last {
-					last = fp
-					o.check(s, fp, checks)
-				}
-			}
-			select {
-			case <-ctx.Done():
-			case <-time.After(40 * time.Millisecond):
+	o := &statefulSetObserver{notes: map[statefulset.ReasonCode]int{}}
+	last := ""
+	o.poll(t, 40*time.Millisecond, func(ctx context.Context) {
+		s, err := liveStatefulSet(ctx, ns, name, time.Now())
+		if err == nil {
+			if fp := statefulSetFingerprint(s); fp != last {
+				last = fp
+				o.check(s, fp, checks)
 			}
 		}
-	}()
-	t.Cleanup(o.finish)
+	})
 	return o
 }
 
 func (o *statefulSetObserver) check(s appsv1.StatefulSetState, fp string, checks []stateCheck) {
-	o.mu.Lock()
-	o.states++
-	o.mu.Unlock()
+	o.countState()
 	in, err := s.Model()
 	if err != nil {
 		o.add("model: " + err.Error())
@@ -369,15 +352,7 @@ func (o *statefulSetObserver) check(s appsv1.StatefulSetState, fp string, checks
 		o.notes[n.Code]++
 	}
 	o.mu.Unlock()
-	for _, v := range plantest.CheckStatefulSet(in, p, plantest.StatefulSetGates{}) {
-		if v.Quirk != "" {
-			o.mu.Lock()
-			o.quirks++
-			o.mu.Unlock()
-			continue
-		}
-		o.add(fmt.Sprintf("%s at %s", v, fp))
-	}
+	o.addViolations(plantest.CheckStatefulSet(in, p, plantest.StatefulSetGates{}), "", fp)
 	for _, c := range checks {
 		if msg := c(s); msg != "" {
 			o.add(msg + " at " + fp)
@@ -385,46 +360,18 @@ func (o *statefulSetObserver) check(s appsv1.StatefulSetState, fp string, checks
 	}
 }
 
-func (o *statefulSetObserver) add(msg string) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if len(o.violations) < 20 {
-		o.violations = append(o.violations, msg)
-	}
-}
-
-func (o *statefulSetObserver) finish() {
-	o.stop()
-	<-o.done
-}
-
 // verify stops the observer and fails the test for any violation.
 func (o *statefulSetObserver) verify(t *testing.T) {
 	t.Helper()
-	o.finish()
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if o.states < 2 {
-		t.Fatalf("the observer saw %d states", o.states)
-	}
-	t.Logf("invariants checked at %d observed states (%d violations attributed to documented upstream quirks)", o.states, o.quirks)
-	for _, v := range o.violations {
-		t.Error(v)
-	}
+	o.observerBase.verify(t, 2)
 }
 
 // statefulSetFingerprint identifies a state by the resourceVersions in it.
 func statefulSetFingerprint(s appsv1.StatefulSetState) string {
 	parts := []string{"s" + s.StatefulSet.ResourceVersion}
-	for _, p := range s.Pods {
-		parts = append(parts, "p"+p.ResourceVersion)
-	}
-	for _, r := range s.ControllerRevisions {
-		parts = append(parts, "r"+r.ResourceVersion)
-	}
-	for _, c := range s.PVCs {
-		parts = append(parts, "c"+c.ResourceVersion)
-	}
+	parts = appendVersions(parts, "p", s.Pods)
+	parts = appendVersions(parts, "r", s.ControllerRevisions)
+	parts = appendVersions(parts, "c", s.PVCs)
 	slices.Sort(parts[1:])
 	return strings.Join(parts, ",")
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sync"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/resourceversion"
 	"k8s.io/client-go/tools/cache"
@@ -17,28 +18,31 @@ type lastSyncedVersion interface {
 	LastStoreSyncResourceVersion() string
 }
 
-// writeBarrier keeps a StatefulSet from being synced again before the
-// informer caches have seen the controller's own last writes for it, as the
-// StaleControllerConsistencyStatefulSet gate (beta, on by default in v1.36)
-// makes upstream's controller do. Unlike a ReplicaSet, a StatefulSet names
-// its pods, so a sync on a cache that still shows a pod the controller has
-// just deleted would delete the same name again, and by then it may be the
-// pod re-created at the new revision.
+// writeBarrier keeps a StatefulSet or a DaemonSet from being synced again
+// before the informer caches have seen the controller's own last writes for
+// it, as the StaleControllerConsistency gates (StatefulSet and DaemonSet,
+// beta, on by default in v1.36) make upstream's controllers do. Unlike a
+// ReplicaSet, a StatefulSet names its pods, so a sync on a cache that still
+// shows a pod the controller has just deleted would delete the same name
+// again, and by then it may be the pod re-created at the new revision;
+// upstream's DaemonSet controller holds its syncs back the same way.
 //
-// After each accepted create or update of a pod, a claim or the set's
-// status, the barrier remembers the highest resourceVersion written per
-// resource; a sync of the set waits (its key is requeued with rate
-// limiting) until every one of those informers has applied that version.
-// Deletes return no version, so, as upstream, they set no barrier.
+// After each accepted write the controller reports (for a StatefulSet a
+// create or update of a pod, a claim or the set's status; for a DaemonSet
+// a pod create or update or the status), the barrier remembers the highest
+// resourceVersion written per resource; a sync of the set waits (its key is
+// requeued with rate limiting) until every one of those informers has
+// applied that version. Deletes return no version, so, as upstream, they
+// set no barrier.
 type writeBarrier struct {
-	stores map[string]cache.Store // by resource: pods, persistentvolumeclaims, statefulsets
+	stores map[string]cache.Store // by resource: pods, persistentvolumeclaims, statefulsets or daemonsets
 
 	mu      sync.Mutex
-	written map[string]*setWrites // by StatefulSet key
+	written map[string]*setWrites // by set key (namespace/name)
 }
 
-// setWrites are the versions written for one StatefulSet (one UID: a set
-// deleted and re-created under its name starts afresh).
+// setWrites are the versions written for one set (one UID: a set deleted
+// and re-created under its name starts afresh).
 type setWrites struct {
 	uid      types.UID
 	versions map[string]string // by resource
@@ -111,4 +115,32 @@ func (b *writeBarrier) forget(key string) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	delete(b.written, key)
+}
+
+// setToSync is the start of a StatefulSet or DaemonSet sync: the set key
+// names, read with get from the informer cache once the barrier has let the
+// sync through (else the barrier's error, on which the key is requeued rate
+// limited). It returns no set and no error when there is nothing to sync: a
+// malformed key, or a set gone from the cache, whose barrier is forgotten
+// and gone called.
+func setToSync[T any](key string, barrier *writeBarrier, get func(ns, name string) (*T, error), gone func()) (*T, error) {
+	ns, name, err := cache.SplitMetaNamespaceKey(key)
+	if err != nil {
+		return nil, nil
+	}
+	if err := barrier.ready(key); err != nil {
+		return nil, err
+	}
+	set, err := get(ns, name)
+	if apierrors.IsNotFound(err) {
+		barrier.forget(key)
+		if gone != nil {
+			gone()
+		}
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return set, nil
 }
