@@ -1,8 +1,6 @@
 package plantest
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -322,48 +320,13 @@ func sortedKeys[V any](m map[string]V) []string {
 // reports a violation when the plans differ, when planning changes the
 // input, or when Sync fails on one ordering but not another.
 func CheckDaemonSetDeterminism(s daemonset.State, opts ...daemonset.Option) []Violation {
-	snapshot, err := json.Marshal(s)
-	if err != nil {
-		return []Violation{{Invariant: "D5", Message: "state does not serialise: " + err.Error()}}
-	}
-	first, err := plannedDaemonSetJSON(s, opts)
-	var out []Violation
-	for _, perm := range []struct {
-		name string
-		f    func(daemonset.State) daemonset.State
-	}{{"reversed", reversedDaemonSet}, {"rotated", rotatedDaemonSet}} {
-		got, err2 := plannedDaemonSetJSON(perm.f(s), opts)
-		if (err == nil) != (err2 == nil) || err != nil && err.Error() != err2.Error() {
-			out = append(out, Violation{Invariant: "D5", Message: fmt.Sprintf("Sync fails differently on the %s input: %v / %v", perm.name, err, err2)})
-			continue
-		}
-		if !bytes.Equal(first, got) {
-			out = append(out, Violation{Invariant: "D5", Message: fmt.Sprintf("the %s input gives a different plan", perm.name)})
-		}
-	}
-	if after, _ := json.Marshal(s); !bytes.Equal(snapshot, after) {
-		out = append(out, Violation{Invariant: "D5", Message: "Sync modified its input"})
-	}
-	slices.SortFunc(out, func(a, b Violation) int { return strings.Compare(a.Message, b.Message) })
-	return out
-}
-
-func plannedDaemonSetJSON(s daemonset.State, opts []daemonset.Option) ([]byte, error) {
-	p, err := daemonset.Sync(s, opts...)
-	out, jerr := json.Marshal(p)
-	if jerr != nil {
-		return nil, jerr
-	}
-	return out, err
+	return checkSetDeterminism("D5", s, daemonset.Sync, opts, reversedDaemonSet, rotatedDaemonSet)
 }
 
 func reversedDaemonSet(s daemonset.State) daemonset.State {
-	s.Nodes = slices.Clone(s.Nodes)
-	slices.Reverse(s.Nodes)
-	s.Pods = slices.Clone(s.Pods)
-	slices.Reverse(s.Pods)
-	s.ControllerRevisions = slices.Clone(s.ControllerRevisions)
-	slices.Reverse(s.ControllerRevisions)
+	s.Nodes = reversedCopy(s.Nodes)
+	s.Pods = reversedCopy(s.Pods)
+	s.ControllerRevisions = reversedCopy(s.ControllerRevisions)
 	return s
 }
 

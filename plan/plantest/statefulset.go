@@ -1,11 +1,7 @@
 package plantest
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
-	"slices"
-	"strings"
 
 	"github.com/rolloutplan/rolloutplan/model"
 	"github.com/rolloutplan/rolloutplan/plan/statefulset"
@@ -436,50 +432,13 @@ func (c *stsCheck) checkWrites() {
 // when the plans differ, when planning changes the input, or when Sync
 // fails on one ordering but not another.
 func CheckStatefulSetDeterminism(s statefulset.State, opts ...statefulset.Option) []Violation {
-	snapshot, err := json.Marshal(s)
-	if err != nil {
-		return []Violation{{Invariant: "S6", Message: "state does not serialise: " + err.Error()}}
-	}
-	first, err := plannedStatefulSetJSON(s, opts)
-	var out []Violation
-	for _, perm := range []struct {
-		name string
-		f    func(statefulset.State) statefulset.State
-	}{{"reversed", reversedStatefulSet}, {"rotated", rotatedStatefulSet}} {
-		got, err2 := plannedStatefulSetJSON(perm.f(s), opts)
-		if (err == nil) != (err2 == nil) || err != nil && err.Error() != err2.Error() {
-			out = append(out, Violation{Invariant: "S6", Message: fmt.Sprintf("Sync fails differently on the %s input: %v / %v", perm.name, err, err2)})
-			continue
-		}
-		if !bytes.Equal(first, got) {
-			out = append(out, Violation{Invariant: "S6", Message: fmt.Sprintf("the %s input gives a different plan", perm.name)})
-		}
-	}
-	if after, _ := json.Marshal(s); !bytes.Equal(snapshot, after) {
-		out = append(out, Violation{Invariant: "S6", Message: "Sync modified its input"})
-	}
-	slices.SortFunc(out, func(a, b Violation) int { return strings.Compare(a.Message, b.Message) })
-	return out
-}
-
-// plannedStatefulSetJSON plans s and returns the plan as JSON; a sync that
-// ends with a *statefulset.SyncError still has a plan, which is compared.
-func plannedStatefulSetJSON(s statefulset.State, opts []statefulset.Option) ([]byte, error) {
-	p, err := statefulset.Sync(s, opts...)
-	out, jerr := json.Marshal(p)
-	if jerr != nil {
-		return nil, jerr
-	}
-	return out, err
+	return checkSetDeterminism("S6", s, statefulset.Sync, opts, reversedStatefulSet, rotatedStatefulSet)
 }
 
 func reversedStatefulSet(s statefulset.State) statefulset.State {
-	s.Pods = slices.Clone(s.Pods)
-	slices.Reverse(s.Pods)
-	s.ControllerRevisions = slices.Clone(s.ControllerRevisions)
-	slices.Reverse(s.ControllerRevisions)
-	s.Claims = slices.Clone(s.Claims)
-	slices.Reverse(s.Claims)
+	s.Pods = reversedCopy(s.Pods)
+	s.ControllerRevisions = reversedCopy(s.ControllerRevisions)
+	s.Claims = reversedCopy(s.Claims)
 	return s
 }
 
@@ -488,11 +447,4 @@ func rotatedStatefulSet(s statefulset.State) statefulset.State {
 	s.ControllerRevisions = rotate(s.ControllerRevisions)
 	s.Claims = rotate(s.Claims)
 	return s
-}
-
-func rotate[T any](xs []T) []T {
-	if n := len(xs); n > 1 {
-		return append(slices.Clone(xs[n/2:]), xs[:n/2]...)
-	}
-	return xs
 }

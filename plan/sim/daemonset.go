@@ -217,9 +217,7 @@ type dsRunner struct {
 	rng      *rand.Rand
 	interval time.Duration
 	trace    DaemonSetTrace
-	userAt   int
-	userTime time.Time
-	letters  map[string]string
+	letters  revisionLetters
 	opts     []daemonset.Option
 	// created counts the pods created so far: the simulation's pod namer
 	// starts after them, so that a name is never used twice.
@@ -250,7 +248,7 @@ func newDaemonSetRunner(cfg DaemonSetConfig) (*dsRunner, error) {
 	if cfg.Start.IsZero() {
 		cfg.Start = defaultStart
 	}
-	r := &dsRunner{cfg: cfg, interval: cfg.SyncInterval, userAt: -1, letters: map[string]string{}}
+	r := &dsRunner{cfg: cfg, interval: cfg.SyncInterval, letters: revisionLetters{}}
 	if r.interval <= 0 {
 		r.interval = time.Second
 	}
@@ -301,77 +299,42 @@ func newDaemonSetRunner(cfg DaemonSetConfig) (*dsRunner, error) {
 }
 
 func (r *dsRunner) run() (*DaemonSetTrace, error) {
-	now := r.cfg.Start
-	sum := &r.trace.Summary
-	sum.MinAvailable = -1
-	var last daemonset.Plan
-	for sync := 0; sync < r.cfg.MaxSyncs; sync++ {
-		version := r.ns.version
-		user, err := r.userActions(sync, now)
-		if err != nil {
-			return nil, err
-		}
-		changed := r.kubelet.advance(&r.ns, now)
-
-		state := r.ns.state(now)
-		p, err := daemonset.Sync(state, r.opts...)
-		var failed *daemonset.SyncError
-		if err != nil && !errors.As(err, &failed) {
-			return nil, fmt.Errorf("sim: sync %d: the planner rejected the state: %w", sync, err)
-		}
-		var violations []plantest.Violation
-		if r.cfg.Check {
-			violations = plantest.CheckDaemonSet(state, p)
-		}
-		if r.planned != nil {
-			r.planned(state, p)
-		}
-		writes, err := r.applyPlan(p, now)
-		if err != nil {
-			return nil, fmt.Errorf("sim: sync %d: %w", sync, err)
-		}
-		// A sync that ends with an error is retried by the controller's
-		// rate limiter.
-		changed = changed || r.ns.version != version || len(user) > 0 || failed != nil
-		complete := r.record(sync, now, user, p, failed, writes, violations)
-		last = p
-
-		next := now.Add(r.interval)
-		r.wasComplete, r.wasStalled = complete, false
-		if !changed {
-			wake := r.nextEvent(p, now)
-			r.wasStalled = !complete && wake.IsZero()
-			wake = r.wake(wake, next)
-			if wake.IsZero() {
-				r.finish(p)
-				return &r.trace, nil
-			}
-			next = wake
-		}
-		now = next
-	}
-	r.finish(last)
-	sum.Stalled = !sum.Completed
-	if sum.Stalled {
-		sum.StallReason = fmt.Sprintf("no fixed point within %d syncs", r.cfg.MaxSyncs)
+	if err := runSyncs(r, &r.scheduler, &r.trace.Summary, r.interval, r.cfg.MaxSyncs); err != nil {
+		return nil, err
 	}
 	return &r.trace, nil
 }
 
-// userActions applies the script events due before this sync, in order;
-// an action resets the summary's measurements.
-func (r *dsRunner) userActions(sync int, now time.Time) ([]string, error) {
-	done, applied, err := r.fire(now, func(a Action) error { return a.applyToDaemonSet(&r.ns, now) })
+// syncAt runs one sync (see setSyncer).
+func (r *dsRunner) syncAt(sync int, now time.Time) (p daemonset.Plan, changed, complete bool, err error) {
+	version := r.ns.version
+	user, err := r.userActions(sync, now, &r.trace.Summary, func(a Action) error { return a.applyToDaemonSet(&r.ns, now) })
 	if err != nil {
-		return nil, fmt.Errorf("sim: sync %d: %w", sync, err)
+		return p, false, false, err
 	}
-	if applied {
-		r.userAt, r.userTime = sync, now
-		sum := &r.trace.Summary
-		sum.From = now.Sub(r.cfg.Start)
-		sum.PeakPods, sum.PeakActive, sum.MinAvailable = 0, 0, -1
+	changed = r.kubelet.advance(&r.ns, now)
+
+	state := r.ns.state(now)
+	p, err = daemonset.Sync(state, r.opts...)
+	var failed *daemonset.SyncError
+	if err != nil && !errors.As(err, &failed) {
+		return p, false, false, fmt.Errorf("sim: sync %d: the planner rejected the state: %w", sync, err)
 	}
-	return done, nil
+	var violations []plantest.Violation
+	if r.cfg.Check {
+		violations = plantest.CheckDaemonSet(state, p)
+	}
+	if r.planned != nil {
+		r.planned(state, p)
+	}
+	writes, err := r.applyPlan(p, now)
+	if err != nil {
+		return p, false, false, fmt.Errorf("sim: sync %d: %w", sync, err)
+	}
+	// A sync that ends with an error is retried by the controller's
+	// rate limiter.
+	changed = changed || r.ns.version != version || len(user) > 0 || failed != nil
+	return p, changed, r.record(sync, now, user, p, failed, writes, violations), nil
 }
 
 // applyPlan applies the plan's writes in order.
@@ -405,33 +368,7 @@ func (r *dsRunner) applyPlan(p daemonset.Plan, now time.Time) ([]DaemonSetWrite,
 // nextEvent is when something happens by itself: a pod transition or the
 // planner's requeue; zero when nothing will.
 func (r *dsRunner) nextEvent(p daemonset.Plan, now time.Time) time.Time {
-	next := r.kubelet.next(&r.ns, now)
-	var requeue time.Time
-	switch p.Requeue.Kind {
-	case plan.RequeueAfter:
-		requeue = now.Add(p.Requeue.After)
-	case plan.RequeueRateLimited:
-		requeue = now.Add(r.interval)
-	}
-	if !requeue.IsZero() && (next.IsZero() || requeue.Before(next)) {
-		next = requeue
-	}
-	return next
-}
-
-// letter returns the letter of a revision, assigning the next one to a
-// revision seen for the first time.
-func (r *dsRunner) letter(name string) string {
-	if l, ok := r.letters[name]; ok {
-		return l
-	}
-	n := len(r.letters)
-	l := "#"
-	if n < 26 {
-		l = string(rune('A' + n))
-	}
-	r.letters[name] = l
-	return l
+	return withRequeue(r.kubelet.next(&r.ns, now), p.Requeue, now, r.interval)
 }
 
 // dsPods are the DaemonSet's pods grouped by the node they are bound to
@@ -471,7 +408,7 @@ func (r *dsRunner) group(placements []daemonset.Placement) dsPods {
 }
 
 func (r *dsRunner) availablePod(p *model.Pod, now time.Time) bool {
-	return p.DeletionTimestamp == nil && !p.IsTerminal() && p.Status.Phase == model.PodRunning && model.IsPodReady(p) &&
+	return p.DeletionTimestamp == nil && !p.IsTerminal() && runningAndReady(p) &&
 		model.IsPodAvailable(p, r.ns.ds.Spec.MinReadySeconds, now)
 }
 
@@ -480,31 +417,14 @@ func (r *dsRunner) availablePod(p *model.Pod, now time.Time) bool {
 func (r *dsRunner) record(sync int, now time.Time, user []string, p daemonset.Plan, failed *daemonset.SyncError,
 	writes []DaemonSetWrite, violations []plantest.Violation) bool {
 	sum := &r.trace.Summary
-	sum.Syncs = sync + 1
-	sum.Elapsed = now.Sub(r.cfg.Start)
-	for _, v := range violations {
-		if v.Quirk != "" {
-			sum.Quirks++
-		} else {
-			sum.Violations++
-		}
-	}
+	sum.countSync(sync, now.Sub(r.cfg.Start), violations)
 	g := r.group(p.Nodes)
-	var c PodCounts
+	available := func(q *model.Pod) bool { return r.availablePod(q, now) }
+	var t podTally
 	for _, q := range g.pods {
-		if q.DeletionTimestamp != nil {
-			c.Terminating++
-			continue
-		}
-		c.Active++
-		if q.Status.Phase == model.PodRunning && model.IsPodReady(q) {
-			c.Ready++
-			if r.availablePod(q, now) {
-				c.Available++
-			}
-		}
+		t.add(q, available)
 	}
-	c.Pods = c.Active + c.Terminating
+	c := t.counts()
 	var desired, availableNodes, surging int32
 	for _, n := range r.ns.nodes {
 		live := 0
@@ -526,20 +446,11 @@ func (r *dsRunner) record(sync int, now time.Time, user []string, p daemonset.Pl
 		}
 	}
 	c.Unavailable = desired - availableNodes
-	sum.PeakPods = max(sum.PeakPods, c.Pods)
-	sum.PeakActive = max(sum.PeakActive, c.Active)
-	if sum.MinAvailable < 0 || availableNodes < sum.MinAvailable {
-		sum.MinAvailable = availableNodes
-	}
+	// The minimum is of nodes with an available pod, not of pods: a
+	// surging node's two pods keep one node available.
+	sum.notePods(c.Pods, c.Active, availableNodes)
 	complete := r.complete(g, p, now)
-	if complete && len(r.script) == 0 && !sum.Completed {
-		sum.Completed = true
-		sum.CompletedSyncs = sync - max(r.userAt, 0)
-		sum.CompletedAfter = now.Sub(r.userTimeOrStart())
-	}
-	if !complete {
-		sum.Completed = false
-	}
+	r.noteCompletion(sum, sync, now, complete)
 	if r.cfg.Record == RecordSummary {
 		return complete
 	}
@@ -585,8 +496,10 @@ func (r *dsRunner) revisionsAt(pods []*model.Pod, hash string, now time.Time) []
 			continue
 		}
 		index[h] = len(out)
-		out = append(out, RevisionAt{Name: rv.Name, Letter: r.letter(rv.Name), Revision: rv.Revision, Current: hash != "" && h == hash})
+		out = append(out, RevisionAt{Name: rv.Name, Letter: r.letters.letter(rv.Name), Revision: rv.Revision, Current: hash != "" && h == hash})
 	}
+	tallies := make([]podTally, len(out))
+	available := func(q *model.Pod) bool { return r.availablePod(q, now) }
 	for _, q := range pods {
 		h := q.Labels[model.DaemonSetUniqueLabel]
 		i, ok := index[h]
@@ -597,20 +510,13 @@ func (r *dsRunner) revisionsAt(pods []*model.Pod, hash string, now time.Time) []
 			if h == "" {
 				name = ""
 			}
-			out = append(out, RevisionAt{Name: name, Letter: r.letter(name), Current: hash != "" && h == hash})
+			out = append(out, RevisionAt{Name: name, Letter: r.letters.letter(name), Current: hash != "" && h == hash})
+			tallies = append(tallies, podTally{})
 		}
-		ra := &out[i]
-		if q.DeletionTimestamp != nil {
-			ra.Terminating++
-			continue
-		}
-		ra.Active++
-		if q.Status.Phase == model.PodRunning && model.IsPodReady(q) {
-			ra.Ready++
-			if r.availablePod(q, now) {
-				ra.Available++
-			}
-		}
+		tallies[i].add(q, available)
+	}
+	for i, t := range tallies {
+		t.into(&out[i])
 	}
 	return out
 }
@@ -652,8 +558,8 @@ func (r *dsRunner) nodeGlyphs(g dsPods) string {
 			if h == "" {
 				name = ""
 			}
-			l := r.letter(name)
-			if !(newest.Status.Phase == model.PodRunning && model.IsPodReady(newest)) {
+			l := r.letters.letter(name)
+			if !runningAndReady(newest) {
 				l = strings.ToLower(l)
 			}
 			b.WriteString(l)
@@ -704,33 +610,16 @@ func (r *dsRunner) complete(g dsPods, p daemonset.Plan, now time.Time) bool {
 	return st.DesiredNumberScheduled == desired && st.UpdatedNumberScheduled == desired && st.NumberAvailable == desired && st.NumberUnavailable == 0
 }
 
-func (r *dsRunner) userTimeOrStart() time.Time {
-	if r.userAt < 0 {
-		return r.cfg.Start
-	}
-	return r.userTime
-}
-
 // dsStallNotes are the notes that do not explain a stall.
 var dsStallNotes = []daemonset.ReasonCode{daemonset.NoteStatusUnchanged, daemonset.NoteUpdated, daemonset.NoteRollingUpdateDeferred}
 
 // finish records why the simulation stopped short of completion.
 func (r *dsRunner) finish(last daemonset.Plan) {
 	sum := &r.trace.Summary
-	if sum.MinAvailable < 0 {
-		sum.MinAvailable = 0
-	}
-	sum.Unfired = len(r.script)
-	if sum.Completed {
+	if !sum.endRun(len(r.script)) {
 		return
 	}
-	sum.Stalled = true
-	var why []string
-	for _, n := range last.Notes {
-		if !slices.Contains(dsStallNotes, n.Code) {
-			why = append(why, n.Message)
-		}
-	}
+	why := telling(nil, last.Notes, dsStallNotes)
 	g := r.group(nil)
 	var unbound, notReady []string
 	for _, n := range r.ns.nodes {
@@ -753,10 +642,7 @@ func (r *dsRunner) finish(last daemonset.Plan) {
 	if len(notReady) > 0 {
 		why = append(why, "pods not Ready: "+podList(notReady))
 	}
-	if len(why) == 0 {
-		why = append(why, "nothing is pending and the rollout is not complete")
-	}
-	sum.StallReason = strings.Join(why, "; ")
+	sum.StallReason = stallReason(why)
 }
 
 // podList names pods for a stall reason: up to three, then how many more.

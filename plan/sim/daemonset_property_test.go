@@ -153,11 +153,7 @@ func dsScript(t *rapid.T, allowBroken bool) (events []Event, broken bool) {
 		var a Action
 		switch rapid.IntRange(0, 9).Draw(t, "kind") {
 		case 0, 1:
-			images := []string{"v1", "v2", "v3"}
-			if allowBroken {
-				images = append(images, "broken")
-			}
-			img := rapid.SampledFrom(images).Draw(t, "image")
+			img := drawTag(t, allowBroken)
 			broken = broken || img == "broken"
 			a = Action{Kind: SetTemplateSpec, Spec: dsImage("fluentd:" + img)}
 		case 2:
@@ -182,17 +178,7 @@ func dsScript(t *rapid.T, allowBroken bool) (events []Event, broken bool) {
 		case 9:
 			a = Action{Kind: UntaintNode, Node: nodeName(), Taint: rapid.SampledFrom(taints).Draw(t, "untaint")}
 		}
-		ev := Event{Action: a}
-		switch rapid.IntRange(0, 5).Draw(t, "trigger") {
-		case 0:
-			ev.When = WhenComplete
-		case 1:
-			ev.When = WhenSettled
-		default:
-			at += rapid.IntRange(0, 25).Draw(t, fmt.Sprintf("gap-%d", i))
-			ev.At = time.Duration(at) * time.Second
-		}
-		events = append(events, ev)
+		events = append(events, drawWhen(t, a, i, &at))
 	}
 	return events, broken
 }

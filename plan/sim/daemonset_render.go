@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/rolloutplan/rolloutplan/plan/daemonset"
 )
@@ -31,17 +30,8 @@ func (t *DaemonSetTrace) WriteTimeline(w io.Writer) error {
 	ew.printf("Running and Ready, lower case: not yet), \"-\" terminating, \"!\" failed, \".\" no pod, \"_\" no pod\n")
 	ew.printf("and should run none\n")
 	ew.printf("revisions: %s\n\n", t.legend())
-	width := len("nodes")
-	for _, s := range t.Steps {
-		width = max(width, utf8.RuneCountInString(s.Nodes))
-	}
-	ew.printf("%5s %9s %7s %5s %5s %7s  %-*s  %s\n", "sync", "time", "updated", "old", "pods", "unavail", width, "nodes", "what happened")
-	var start time.Time
-	if len(t.Steps) > 0 {
-		start = t.Steps[0].Time
-	}
+	rows := make([]tableRow, len(t.Steps))
 	var ineligible []string
-	lastWait, shownAt := "", -1
 	for i, s := range t.Steps {
 		what, wait := s.describe()
 		for _, why := range s.Ineligible {
@@ -50,22 +40,11 @@ func (t *DaemonSetTrace) WriteTimeline(w io.Writer) error {
 			}
 		}
 		ineligible = s.Ineligible
-		if what == "" || what == wait && wait == lastWait && shownAt >= 0 && sameDaemonSetCounts(t.Steps[shownAt], s) {
-			continue
-		}
-		lastWait, shownAt = wait, i
-		var updated, old int32
-		for _, r := range s.Revisions {
-			if r.Current {
-				updated += r.Active
-			} else {
-				old += r.Active
-			}
-		}
-		pad := width - utf8.RuneCountInString(s.Nodes)
-		ew.printf("%5d %9s %7d %5d %5d %7s  %s%s  %s\n", s.Sync, clock(s.Time.Sub(start)), updated, old, s.Pods.Pods,
-			fmt.Sprintf("%d/%d", s.Pods.Unavailable, s.Desired), s.Nodes, strings.Repeat(" ", pad), what)
+		updated, old := activeSplit(s.Revisions, func(r RevisionAt) bool { return r.Current })
+		rows[i] = tableRow{sync: s.Sync, time: s.Time, updated: updated, old: old, pods: s.Pods.Pods,
+			ratio: fmt.Sprintf("%d/%d", s.Pods.Unavailable, s.Desired), glyphs: s.Nodes, what: what, wait: wait}
 	}
+	writeSetTable(ew, rows, "unavail", "nodes", func(i, j int) bool { return sameDaemonSetCounts(t.Steps[i], t.Steps[j]) })
 	t.Summary.write(ew)
 	return ew.err
 }
@@ -76,13 +55,9 @@ func sameDaemonSetCounts(a, b DaemonSetStep) bool {
 	return a.Pods == b.Pods && a.Desired == b.Desired && a.Surging == b.Surging && a.Nodes == b.Nodes && slices.Equal(a.Revisions, b.Revisions)
 }
 
-// legend lists the revisions the trace saw by letter.
+// legend lists the revisions the trace saw by letter (see revisionLegend).
 func (t *DaemonSetTrace) legend() string {
-	sts := StatefulSetTrace{Steps: make([]StatefulSetStep, len(t.Steps))}
-	for i, s := range t.Steps {
-		sts.Steps[i].Revisions = s.Revisions
-	}
-	return sts.legend()
+	return revisionLegend(t.Steps, func(s DaemonSetStep) []RevisionAt { return s.Revisions })
 }
 
 // dsQuietNotes are the notes a step with nothing else to show does not
@@ -128,22 +103,7 @@ func (s DaemonSetStep) describe() (what, wait string) {
 		}
 		parts = append(parts, msg)
 	}
-	if s.Err != "" {
-		parts = append(parts, "error: "+s.Err)
-	}
-	for _, v := range s.Violations {
-		parts = append(parts, "VIOLATION "+v.String())
-	}
-	if len(parts) == len(s.User)+min(len(s.Kubelet), 1) {
-		for _, n := range s.Notes {
-			if !slices.Contains(dsQuietNotes, n.Code) {
-				wait = "waiting: " + n.Message
-				parts = append(parts, wait)
-				break
-			}
-		}
-	}
-	return strings.Join(parts, "; "), wait
+	return endDescription(parts, len(s.User)+min(len(s.Kubelet), 1), s.Err, s.Violations, s.Notes, dsQuietNotes)
 }
 
 // WriteSVG draws the trace as a chart against simulated time, as
@@ -156,42 +116,14 @@ func (s DaemonSetStep) describe() (what, wait string) {
 // rollout stalled, the stalled stretch shaded with the reason. Lines are
 // drawn as steps: a value holds until the next sync.
 func (t *DaemonSetTrace) WriteSVG(w io.Writer, title string) error {
-	n := len(t.Steps)
-	if n == 0 {
-		return fmt.Errorf("sim: the trace has no steps to draw (Record is RecordSummary?)")
+	c, err := stepChart(title, t.Steps, t.Summary, func(s DaemonSetStep) time.Time { return s.Time }, func(s DaemonSetStep) []string { return s.User }, sameDaemonSetCounts)
+	if err != nil {
+		return err
 	}
-	c := chart{title: title, n: n, stalled: t.Summary.Stalled, stallReason: t.Summary.StallReason,
-		time:    func(i int) time.Time { return t.Steps[i].Time },
-		user:    func(i int) []string { return t.Steps[i].User },
-		changed: func(i int) bool { return !sameDaemonSetCounts(t.Steps[i-1], t.Steps[i]) },
-	}
-	var names []string
-	letters := map[string]string{}
-	c.maxY = 1
+	revisions := func(s DaemonSetStep) []RevisionAt { return s.Revisions }
+	addRevisionSeries(&c, t.Steps, revisions, "available", func(r RevisionAt) int32 { return r.Available })
 	for _, s := range t.Steps {
-		for _, r := range s.Revisions {
-			if _, ok := letters[r.Name]; !ok {
-				letters[r.Name] = r.Letter
-				names = append(names, r.Name)
-			}
-			c.maxY = max(c.maxY, r.Active+r.Terminating)
-		}
 		c.maxY = max(c.maxY, s.Pods.Pods, s.Desired)
-	}
-	for i, name := range names {
-		color := palette[i%len(palette)]
-		find := func(s DaemonSetStep) (RevisionAt, bool) {
-			for _, r := range s.Revisions {
-				if r.Name == name {
-					return r, true
-				}
-			}
-			return RevisionAt{}, false
-		}
-		short := letters[name] + " " + shorten(name, 22)
-		c.series = append(c.series,
-			chartSeries{color, "6,4", 1.5, short + " pods", func(i int) (int32, bool) { r, ok := find(t.Steps[i]); return r.Active, ok }},
-			chartSeries{color, "", 3, short + " available", func(i int) (int32, bool) { r, ok := find(t.Steps[i]); return r.Available, ok }})
 	}
 	c.series = append(c.series,
 		chartSeries{"#777", "1,3", 2, "pods (incl. terminating)", func(i int) (int32, bool) { return t.Steps[i].Pods.Pods, true }},

@@ -1,9 +1,6 @@
 package sim
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -87,12 +84,9 @@ func (a Action) applyToDaemonSet(ns *dsNamespace, now time.Time) error {
 			return fmt.Errorf("%s: a DaemonSet's SetStrategy needs UpdateStrategy RollingUpdate or OnDelete, not %q", a, a.UpdateStrategy)
 		}
 	case UndoRollout:
-		t, err := daemonSetUndo(ns, a.Revision)
-		if err != nil {
-			return fmt.Errorf("%w: %s: %v", errRefused, a, err)
-		}
+		t, err := a.undoTemplate(func(to int64) (*model.PodTemplate, error) { return daemonSetUndo(ns, to) })
 		if t == nil {
-			return nil // the template already matches: kubectl skips it
+			return err // nil: the template already matches, kubectl skips it
 		}
 		spec.Template = *t
 	case DeletePod:
@@ -118,11 +112,11 @@ func (a Action) applyToDaemonSet(ns *dsNamespace, now time.Time) error {
 	if err := model.ValidateDaemonSet(next); err != nil {
 		return fmt.Errorf("%s: %w", a, err)
 	}
-	if daemonSetSpecEqual(ds, next) {
+	if sameJSON(ds.Spec, next.Spec) {
 		return nil
 	}
 	next.Generation++
-	if !daemonSetTemplateEqual(ds, next) {
+	if !sameJSON(ds.Spec.Template, next.Spec.Template) {
 		g, _ := ds.TemplateGeneration()
 		n := int64(1)
 		if g != nil {
@@ -138,56 +132,20 @@ func (a Action) applyToDaemonSet(ns *dsNamespace, now time.Time) error {
 	return nil
 }
 
-// daemonSetSpecEqual reports whether two DaemonSets have the same spec.
-func daemonSetSpecEqual(a, b *model.DaemonSet) bool {
-	ja, errA := json.Marshal(a.Spec)
-	jb, errB := json.Marshal(b.Spec)
-	return errA == nil && errB == nil && bytes.Equal(ja, jb)
-}
-
-// daemonSetTemplateEqual reports whether two DaemonSets have the same pod
-// template.
-func daemonSetTemplateEqual(a, b *model.DaemonSet) bool {
-	ja, errA := json.Marshal(a.Spec.Template)
-	jb, errB := json.Marshal(b.Spec.Template)
-	return errA == nil && errB == nil && bytes.Equal(ja, jb)
-}
-
 // daemonSetUndo is kubectl rollout undo for a DaemonSet: the template of
 // the DaemonSet's ControllerRevision numbered toRevision, or of the one
 // before the latest when toRevision is 0; nil when the DaemonSet's
 // template already matches it. The simulation knows the template of every
 // revision it created (and of starting revisions that carry one).
 func daemonSetUndo(ns *dsNamespace, toRevision int64) (*model.PodTemplate, error) {
-	var history []*model.ControllerRevision
-	for _, r := range ns.revisions {
-		if r.IsControlledBy(ns.ds.UID) {
-			history = append(history, r)
-		}
-	}
-	if toRevision == 0 && len(history) <= 1 {
-		return nil, errors.New("no last revision to roll back to")
-	}
-	var to *model.ControllerRevision
-	if toRevision == 0 {
-		slices.SortStableFunc(history, model.CompareRevisions)
-		to = history[len(history)-2]
-	} else {
-		for _, r := range history {
-			if r.Revision == toRevision {
-				to = r
-			}
-		}
-	}
-	if to == nil {
-		return nil, fmt.Errorf("unable to find specified revision %d in history", toRevision)
+	to, err := undoTarget(ns.revisions, ns.ds.UID, toRevision, model.CompareRevisions)
+	if err != nil {
+		return nil, err
 	}
 	if to.Template.Spec == "" && to.Template.Labels == nil {
 		return nil, fmt.Errorf("the simulation does not know the template of revision %d", to.Revision)
 	}
-	cur, err1 := json.Marshal(ns.ds.Spec.Template)
-	old, err2 := json.Marshal(to.Template)
-	if err1 == nil && err2 == nil && bytes.Equal(cur, old) {
+	if sameJSON(ns.ds.Spec.Template, to.Template) {
 		return nil, nil
 	}
 	t := to.Template.DeepCopy()

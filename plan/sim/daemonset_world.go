@@ -18,40 +18,21 @@ import (
 // only replaced, so a State handed to the planner stays as it was; the
 // affinity map is the exception, written only between syncs.
 type dsNamespace struct {
-	ds        *model.DaemonSet
-	nodes     []*model.Node
-	pods      []*model.Pod
-	revisions []*model.ControllerRevision
+	ds    *model.DaemonSet
+	nodes []*model.Node
+	setObjects
 	// affinity holds the required node affinity of the pods by name
 	// (State.PodNodeAffinity); tolerations the tolerations of the pods by
 	// UID, which the scheduler and the taint manager read.
 	affinity    map[string]*model.NodeSelector
 	tolerations map[string][]model.Toleration
-	// version is the cluster's resourceVersion: it grows on every write.
-	version int64
-	uids    int
 }
 
-func (ns *dsNamespace) write(m *model.ObjectMeta) {
-	ns.version++
-	m.ResourceVersion = strconv.FormatInt(ns.version, 10)
-}
-
-func (ns *dsNamespace) uid(kind string) string {
-	ns.uids++
-	return fmt.Sprintf("%s-%s-%d", ns.ds.Name, kind, ns.uids)
-}
+func (ns *dsNamespace) uid(kind string) string { return ns.newUID(ns.ds.Name, kind) }
 
 func (ns *dsNamespace) replaceDaemonSet(ds *model.DaemonSet) {
 	ns.write(&ds.ObjectMeta)
 	ns.ds = ds
-}
-
-func (ns *dsNamespace) pod(name string) *model.Pod {
-	if i, ok := find(ns.pods, name); ok {
-		return ns.pods[i]
-	}
-	return nil
 }
 
 func (ns *dsNamespace) node(name string) *model.Node {
@@ -59,11 +40,6 @@ func (ns *dsNamespace) node(name string) *model.Node {
 		return ns.nodes[i]
 	}
 	return nil
-}
-
-func (ns *dsNamespace) putPod(p *model.Pod) {
-	ns.write(&p.ObjectMeta)
-	ns.pods = put(ns.pods, p)
 }
 
 // putNode writes a node; the slice is copied so that a State planned before
@@ -152,14 +128,11 @@ func (ns *dsNamespace) apply(a daemonset.Action, now time.Time) error {
 		ns.revisions = remove(slices.Clone(ns.revisions), name)
 		ns.version++
 	case daemonset.CreatePod:
-		if ns.pod(name) != nil {
-			return errNotApplied("pods " + strconv.Quote(name) + " already exists")
+		// The scheduler (the stand-in kubelet) binds the new pod.
+		p, err := ns.createdPod(name, a.Pod, ns.ds.Namespace, ns.ds.Name, now)
+		if err != nil {
+			return err
 		}
-		p := a.Pod.DeepCopy()
-		p.Namespace, p.UID, p.CreationTimestamp = ns.ds.Namespace, ns.uid("pod"), now
-		// The API server gives a new pod phase Pending; the scheduler
-		// (the stand-in kubelet) binds it.
-		p.Status = model.PodStatus{Phase: model.PodPending}
 		if a.Scheduling != nil {
 			ns.affinity[name] = a.Scheduling.RequiredNodeAffinity.DeepCopy()
 			ns.tolerations[p.UID] = slices.Clone(a.Scheduling.Tolerations)
@@ -171,15 +144,7 @@ func (ns *dsNamespace) apply(a daemonset.Action, now time.Time) error {
 		}
 		ns.putPod(p)
 	case daemonset.DeletePod:
-		old := ns.pod(name)
-		if old == nil {
-			return nil // already gone: upstream counts it as deleted
-		}
-		if old.DeletionTimestamp == nil {
-			p := old.DeepCopy()
-			p.DeletionTimestamp = model.TimePtr(now)
-			ns.putPod(p)
-		}
+		ns.deletePod(name, now)
 	case daemonset.AdoptPod, daemonset.ReleasePod, daemonset.RelabelPod:
 		old := ns.pod(name)
 		if old == nil {
@@ -187,10 +152,8 @@ func (ns *dsNamespace) apply(a daemonset.Action, now time.Time) error {
 		}
 		p := old.DeepCopy()
 		switch a.Kind {
-		case daemonset.AdoptPod:
-			p.OwnerReferences = append(p.OwnerReferences, *a.OwnerReference)
-		case daemonset.ReleasePod:
-			p.OwnerReferences = slices.DeleteFunc(p.OwnerReferences, func(r model.OwnerReference) bool { return r.UID == a.OwnerReference.UID })
+		case daemonset.AdoptPod, daemonset.ReleasePod:
+			p.OwnerReferences = reowned(p.OwnerReferences, a.OwnerReference, a.Kind == daemonset.AdoptPod)
 		default:
 			if p.Labels == nil {
 				p.Labels = map[string]string{}
@@ -204,22 +167,6 @@ func (ns *dsNamespace) apply(a daemonset.Action, now time.Time) error {
 		ns.replaceDaemonSet(ds)
 	default:
 		return fmt.Errorf("sim: unknown DaemonSet action %q", a.Kind)
-	}
-	return nil
-}
-
-// userDeletePod is kubectl delete pod: the pod starts terminating; deleting
-// a pod that does not exist is refused, one already terminating is a
-// no-op.
-func (ns *dsNamespace) userDeletePod(a Action, now time.Time) error {
-	old := ns.pod(a.Pod)
-	if old == nil {
-		return fmt.Errorf("%w: %s: pods %q not found", errRefused, a, a.Pod)
-	}
-	if old.DeletionTimestamp == nil {
-		p := old.DeepCopy()
-		p.DeletionTimestamp = model.TimePtr(now)
-		ns.putPod(p)
 	}
 	return nil
 }
@@ -238,18 +185,13 @@ func (ns *dsNamespace) userDeletePod(a Action, now time.Time) error {
 // node that no longer exists at once (the pod garbage collector); and
 // removes deleted pods after their grace period.
 type dsKubelet struct {
-	w     World
-	evict float64
-	rng   *rand.Rand
-	log   bool
-	// events says what advance did, when log is set.
-	events  []string
-	readyAt map[string]time.Time // by pod UID, for bound pods not ready; zero: never
-	goneAt  map[string]time.Time // by pod UID, for terminating pods
+	// podLife.readyAt holds only bound pods: the scheduler binds the
+	// others first.
+	podLife
 }
 
 func newDSKubelet(w World, evict float64, rng *rand.Rand, ns *dsNamespace, now time.Time) *dsKubelet {
-	k := &dsKubelet{w: w, evict: evict, rng: rng, readyAt: map[string]time.Time{}, goneAt: map[string]time.Time{}}
+	k := &dsKubelet{newPodLife(w, evict, rng)}
 	for _, p := range ns.pods {
 		if !model.IsPodReady(p) && !p.IsTerminal() && p.DeletionTimestamp == nil && p.Spec.NodeName != "" {
 			k.readyAt[p.UID] = later(p.CreationTimestamp.Add(w.ReadyAfter), now)
@@ -273,12 +215,6 @@ func later(a, b time.Time) time.Time {
 		return b
 	}
 	return a
-}
-
-func (k *dsKubelet) note(format string, args ...any) {
-	if k.log {
-		k.events = append(k.events, fmt.Sprintf(format, args...))
-	}
 }
 
 // bindable reports whether the scheduler can bind p to node: the node
@@ -377,45 +313,8 @@ func (k *dsKubelet) advance(ns *dsNamespace, now time.Time) bool {
 			kept = append(kept, p)
 			continue
 		}
-		if model.IsPodReady(p) {
-			switch {
-			case k.evict > 0 && k.rng.Float64() < k.evict:
-				p = p.DeepCopy()
-				p.Status.Phase = model.PodFailed
-				setReady(p, model.ConditionFalse, now)
-				ns.write(&p.ObjectMeta)
-				delete(k.readyAt, p.UID)
-				k.note("%s failed", p.Name)
-				changed = true
-			case k.w.FailureRate > 0 && k.rng.Float64() < k.w.FailureRate:
-				p = p.DeepCopy()
-				setReady(p, model.ConditionFalse, now)
-				ns.write(&p.ObjectMeta)
-				k.readyAt[p.UID] = now.Add(k.w.ReadyAfter)
-				k.note("%s not Ready", p.Name)
-				changed = true
-			}
-			kept = append(kept, p)
-			continue
-		}
-		at := k.readyTime(p)
-		if at.IsZero() || at.After(now) {
-			kept = append(kept, p)
-			continue
-		}
-		p = p.DeepCopy()
-		p.Status.Phase = model.PodRunning
-		if k.w.NeverReady != nil && k.w.NeverReady(podTemplate(p)) {
-			setReady(p, model.ConditionFalse, at)
-			k.readyAt[p.UID] = time.Time{}
-			k.note("%s Running, never Ready", p.Name)
-		} else {
-			setReady(p, model.ConditionTrue, at)
-			delete(k.readyAt, p.UID)
-			k.note("%s Running and Ready", p.Name)
-		}
-		ns.write(&p.ObjectMeta)
-		changed = true
+		p, moved := k.carry(p, now, ns.write, "%s failed", func() (time.Time, bool) { return k.readyTime(p), true })
+		changed = changed || moved
 		kept = append(kept, p)
 	}
 	ns.pods = kept
@@ -426,12 +325,7 @@ func (k *dsKubelet) advance(ns *dsNamespace, now time.Time) bool {
 // available, or one is done terminating; zero when none will. Pods the
 // scheduler cannot bind wait for a node event, which is the script's.
 func (k *dsKubelet) next(ns *dsNamespace, now time.Time) time.Time {
-	var next time.Time
-	consider := func(t time.Time) {
-		if t.After(now) && (next.IsZero() || t.Before(next)) {
-			next = t
-		}
-	}
+	next := soonest{now: now}
 	minReady := time.Duration(ns.ds.Spec.MinReadySeconds) * time.Second
 	for _, p := range ns.pods {
 		if !ns.ours(p) {
@@ -440,18 +334,18 @@ func (k *dsKubelet) next(ns *dsNamespace, now time.Time) time.Time {
 		switch {
 		case p.DeletionTimestamp != nil:
 			if at, ok := k.goneAt[p.UID]; ok {
-				consider(at)
+				next.consider(at)
 			}
 		case p.IsTerminal(), p.Spec.NodeName == "":
 		case model.IsPodReady(p):
 			if minReady > 0 {
-				consider(p.ReadyCondition().LastTransitionTime.Add(minReady))
+				next.consider(p.ReadyCondition().LastTransitionTime.Add(minReady))
 			}
 		default:
 			if at := k.readyTime(p); !at.IsZero() {
-				consider(at)
+				next.consider(at)
 			}
 		}
 	}
-	return next
+	return next.next
 }

@@ -1,9 +1,12 @@
 package sim
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
+
+	"pgregory.net/rapid"
 
 	"github.com/rolloutplan/rolloutplan/model"
 )
@@ -95,3 +98,31 @@ func mustRun(t *testing.T, cfg Config) *Trace {
 }
 
 func fidelities() []Fidelity { return []Fidelity{Counts, Pods} }
+
+// drawWhen draws when the i-th generated action a fires: once the rollout
+// is complete, once it settles, or at a time at least the previous timed
+// action's (at, in seconds, which it advances).
+func drawWhen(t *rapid.T, a Action, i int, at *int) Event {
+	ev := Event{Action: a}
+	switch rapid.IntRange(0, 5).Draw(t, "trigger") {
+	case 0:
+		ev.When = WhenComplete
+	case 1:
+		ev.When = WhenSettled
+	default:
+		*at += rapid.IntRange(0, 25).Draw(t, fmt.Sprintf("gap-%d", i))
+		ev.At = time.Duration(*at) * time.Second
+	}
+	return ev
+}
+
+// drawTag draws the image tag of a generated template change: v1, v2, v3
+// or, when allowBroken, "broken" (a template whose pods never become
+// Ready, with World.NeverReady set to NeverReadyImage("broken")).
+func drawTag(t *rapid.T, allowBroken bool) string {
+	images := []string{"v1", "v2", "v3"}
+	if allowBroken {
+		images = append(images, "broken")
+	}
+	return rapid.SampledFrom(images).Draw(t, "image")
+}

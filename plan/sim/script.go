@@ -220,17 +220,20 @@ func (a Action) apply(c *inmemory.Cluster) error {
 }
 
 // scheduler fires a script's events in order, at their times or on the
-// rollout's conditions; the Deployment and StatefulSet runners share it.
+// rollout's conditions, and remembers the last user action; the
+// Deployment, StatefulSet and DaemonSet runners share it.
 type scheduler struct {
 	start       time.Time // the clock at the first sync
 	script      []Event   // the events not fired yet
 	wasComplete bool      // the rollout was complete after the previous sync
 	wasStalled  bool      // the previous sync reached a fixed point short of completion
+	userAt      int       // sync of the last user action that took effect, -1 if none
+	userTime    time.Time // the clock at that sync
 }
 
 // newScheduler checks a script and returns its scheduler.
 func newScheduler(start time.Time, script []Event) (scheduler, error) {
-	s := scheduler{start: start, script: slices.Clone(script)}
+	s := scheduler{start: start, script: slices.Clone(script), userAt: -1}
 	for i, ev := range s.script {
 		if ev.When < AtTime || ev.When > WhenSettled {
 			return s, fmt.Errorf("sim: Config.Script[%d].When: unknown trigger %d", i, ev.When)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/rolloutplan/rolloutplan/model"
@@ -63,10 +62,8 @@ type runner struct {
 	rng      *rand.Rand
 	interval time.Duration
 	scheduler
-	trace    Trace
-	prev     map[string]model.ReplicaSetStatus // statuses seen by the previous sync
-	userAt   int                               // sync of the last user action, -1 if none
-	userTime time.Time
+	trace Trace
+	prev  map[string]model.ReplicaSetStatus // statuses seen by the previous sync
 
 	// Scratch reused by every sync, so that a long simulation allocates
 	// per sync only what the planner and the trace keep.
@@ -97,7 +94,7 @@ func newRunner(cfg Config) (*runner, error) {
 	if cfg.Start.IsZero() {
 		cfg.Start = defaultStart
 	}
-	r := &runner{cfg: cfg, interval: cfg.SyncInterval, userAt: -1, prev: map[string]model.ReplicaSetStatus{}}
+	r := &runner{cfg: cfg, interval: cfg.SyncInterval, prev: map[string]model.ReplicaSetStatus{}}
 	r.sync = func(s plan.State) (plan.Plan, error) { return plan.Sync(s, cfg.PlanOptions...) }
 	if r.interval <= 0 {
 		r.interval = time.Second
@@ -136,7 +133,7 @@ func (r *runner) run() (*Trace, error) {
 			return nil, fmt.Errorf("%w: %d object-syncs after %d syncs with %d pods modelled, bound %d", ErrWorkBound, work, sync, len(r.cluster.Pods), r.cfg.MaxWork)
 		}
 		version := r.cluster.ResourceVersion()
-		user, err := r.userActions(sync, now)
+		user, err := r.userActions(sync, now, &r.trace.Summary, func(a Action) error { return a.apply(&r.cluster) })
 		if err != nil {
 			return nil, err
 		}
@@ -181,25 +178,15 @@ func (r *runner) run() (*Trace, error) {
 		retry := failed != nil || lagging || lost
 		changed = changed || retry
 
-		next := now.Add(r.interval)
-		r.wasComplete, r.wasStalled = complete, false
-		if !changed {
-			wake := r.nextEvent(p, now)
-			r.wasStalled = !complete && wake.IsZero()
-			wake = r.wake(wake, next)
-			if wake.IsZero() {
-				r.finish(p)
-				return &r.trace, nil
-			}
-			next = wake
+		next, ok := r.nextSync(now, r.interval, changed, complete, func() time.Time { return r.nextEvent(p, now) })
+		if !ok {
+			r.finish(p)
+			return &r.trace, nil
 		}
 		now = next
 	}
 	r.finish(plan.Plan{})
-	sum.Stalled = !sum.Completed
-	if sum.Stalled {
-		sum.StallReason = fmt.Sprintf("no fixed point within %d syncs", r.cfg.MaxSyncs)
-	}
+	sum.noFixedPoint(r.cfg.MaxSyncs)
 	return &r.trace, nil
 }
 
@@ -208,23 +195,6 @@ func syncError(err error) *plan.SyncError {
 	var se *plan.SyncError
 	errors.As(err, &se)
 	return se
-}
-
-// userActions applies the script events due before this sync, in order. An
-// action resets the summary's measurements: they describe the run from the
-// last user action on.
-func (r *runner) userActions(sync int, now time.Time) ([]string, error) {
-	done, applied, err := r.fire(now, func(a Action) error { return a.apply(&r.cluster) })
-	if err != nil {
-		return nil, fmt.Errorf("sim: sync %d: %w", sync, err)
-	}
-	if applied {
-		r.userAt, r.userTime = sync, now
-		sum := &r.trace.Summary
-		sum.From = now.Sub(r.cfg.Start)
-		sum.PeakPods, sum.PeakActive, sum.MinAvailable = 0, 0, -1
-	}
-	return done, nil
 }
 
 // observe returns what the planner sees, with lagging statuses when the
@@ -365,18 +335,7 @@ func renderedWrite(rw render.Write) Write {
 // nextEvent is when something happens by itself: a pod transition or the
 // planner's requeue; zero when nothing will.
 func (r *runner) nextEvent(p plan.Plan, now time.Time) time.Time {
-	next := r.world.next(&r.cluster, now)
-	var requeue time.Time
-	switch p.Requeue.Kind {
-	case plan.RequeueAfter:
-		requeue = now.Add(p.Requeue.After)
-	case plan.RequeueRateLimited:
-		requeue = now.Add(r.interval)
-	}
-	if !requeue.IsZero() && (next.IsZero() || requeue.Before(next)) {
-		next = requeue
-	}
-	return next
+	return withRequeue(r.world.next(&r.cluster, now), p.Requeue, now, r.interval)
 }
 
 // tally counts the Deployment's pods from the modelled pods: those of the
@@ -408,30 +367,11 @@ func (r *runner) tally(now time.Time) (PodCounts, []podTally) {
 // rollout is complete after it.
 func (r *runner) record(sync int, now time.Time, user []string, p plan.Plan, failed *plan.SyncError, writes []Write, violations []plantest.Violation) bool {
 	sum := &r.trace.Summary
-	sum.Syncs = sync + 1
-	sum.Elapsed = now.Sub(r.cfg.Start)
-	for _, v := range violations {
-		if v.Quirk != "" {
-			sum.Quirks++
-		} else {
-			sum.Violations++
-		}
-	}
+	sum.countSync(sync, now.Sub(r.cfg.Start), violations)
 	c, byRS := r.tally(now)
-	sum.PeakPods = max(sum.PeakPods, c.Pods)
-	sum.PeakActive = max(sum.PeakActive, c.Active)
-	if sum.MinAvailable < 0 || c.Available < sum.MinAvailable {
-		sum.MinAvailable = c.Available
-	}
+	sum.notePods(c.Pods, c.Active, c.Available)
 	complete := r.complete()
-	if complete && len(r.script) == 0 && !sum.Completed {
-		sum.Completed = true
-		sum.CompletedSyncs = sync - max(r.userAt, 0)
-		sum.CompletedAfter = now.Sub(r.userTimeOrStart())
-	}
-	if !complete {
-		sum.Completed = false
-	}
+	r.noteCompletion(sum, sync, now, complete)
 	if r.cfg.Record == RecordSummary {
 		return complete
 	}
@@ -457,13 +397,6 @@ func (r *runner) record(sync int, now time.Time, user []string, p plan.Plan, fai
 	}
 	r.trace.Steps = append(r.trace.Steps, step)
 	return complete
-}
-
-func (r *runner) userTimeOrStart() time.Time {
-	if r.userAt < 0 {
-		return r.cfg.Start
-	}
-	return r.userTime
 }
 
 func (r *runner) owned() []*model.ReplicaSet {
@@ -503,25 +436,12 @@ func (r *runner) complete() bool {
 // finish records why the simulation stopped short of completion.
 func (r *runner) finish(last plan.Plan) {
 	sum := &r.trace.Summary
-	if sum.MinAvailable < 0 {
-		sum.MinAvailable = 0
-	}
-	sum.Unfired = len(r.script)
-	if sum.Completed {
+	if !sum.endRun(len(r.script)) {
 		return
 	}
-	sum.Stalled = true
 	var why []string
 	if c := r.cluster.Deployment.Status.Condition(model.DeploymentProgressing); c != nil {
 		why = append(why, fmt.Sprintf("Progressing=%s/%s", c.Status, c.Reason))
 	}
-	for _, n := range last.Notes {
-		if n.Code != plan.NoteStatusUnchanged {
-			why = append(why, n.Message)
-		}
-	}
-	if len(why) == 0 {
-		why = append(why, "nothing is pending and the rollout is not complete")
-	}
-	sum.StallReason = strings.Join(why, "; ")
+	sum.StallReason = stallReason(telling(why, last.Notes, []plan.ReasonCode{plan.NoteStatusUnchanged}))
 }

@@ -161,9 +161,7 @@ type stsRunner struct {
 	interval time.Duration
 	opts     []statefulset.Option
 	trace    StatefulSetTrace
-	userAt   int // sync of the last user action, -1 if none
-	userTime time.Time
-	letters  map[string]string // revision letters by revision name
+	letters  revisionLetters
 }
 
 func newStatefulSetRunner(cfg StatefulSetConfig) (*stsRunner, error) {
@@ -181,7 +179,7 @@ func newStatefulSetRunner(cfg StatefulSetConfig) (*stsRunner, error) {
 	if cfg.Start.IsZero() {
 		cfg.Start = defaultStart
 	}
-	r := &stsRunner{cfg: cfg, interval: cfg.SyncInterval, userAt: -1, letters: map[string]string{}}
+	r := &stsRunner{cfg: cfg, interval: cfg.SyncInterval, letters: revisionLetters{}}
 	if r.interval <= 0 {
 		r.interval = time.Second
 	}
@@ -215,75 +213,39 @@ func newStatefulSetRunner(cfg StatefulSetConfig) (*stsRunner, error) {
 }
 
 func (r *stsRunner) run() (*StatefulSetTrace, error) {
-	now := r.cfg.Start
-	sum := &r.trace.Summary
-	sum.MinAvailable = -1
-	var last statefulset.Plan
-	for sync := 0; sync < r.cfg.MaxSyncs; sync++ {
-		version := r.ns.version
-		user, err := r.userActions(sync, now)
-		if err != nil {
-			return nil, err
-		}
-		changed := r.kubelet.advance(&r.ns, now)
-
-		state := r.ns.state(now)
-		p, err := statefulset.Sync(state, r.opts...)
-		var failed *statefulset.SyncError
-		if err != nil && !errors.As(err, &failed) {
-			return nil, fmt.Errorf("sim: sync %d: the planner rejected the state: %w", sync, err)
-		}
-		var violations []plantest.Violation
-		if r.cfg.Check {
-			violations = plantest.CheckStatefulSet(state, p, plantest.StatefulSetGates{MaxUnavailable: r.cfg.MaxUnavailable})
-		}
-		writes, rejected, err := r.applyPlan(p, now)
-		if err != nil {
-			return nil, fmt.Errorf("sim: sync %d: %w", sync, err)
-		}
-		// A sync that ends with an error or had a write rejected is
-		// retried by the controller's rate limiter.
-		changed = changed || r.ns.version != version || len(user) > 0 || failed != nil || rejected
-		complete := r.record(sync, now, user, p, failed, writes, violations)
-		last = p
-
-		next := now.Add(r.interval)
-		r.wasComplete, r.wasStalled = complete, false
-		if !changed {
-			wake := r.nextEvent(p, now)
-			r.wasStalled = !complete && wake.IsZero()
-			wake = r.wake(wake, next)
-			if wake.IsZero() {
-				r.finish(p)
-				return &r.trace, nil
-			}
-			next = wake
-		}
-		now = next
-	}
-	r.finish(last)
-	sum.Stalled = !sum.Completed
-	if sum.Stalled {
-		sum.StallReason = fmt.Sprintf("no fixed point within %d syncs", r.cfg.MaxSyncs)
+	if err := runSyncs(r, &r.scheduler, &r.trace.Summary, r.interval, r.cfg.MaxSyncs); err != nil {
+		return nil, err
 	}
 	return &r.trace, nil
 }
 
-// userActions applies the script events due before this sync, in order. An
-// action resets the summary's measurements: they describe the run from the
-// last user action on.
-func (r *stsRunner) userActions(sync int, now time.Time) ([]string, error) {
-	done, applied, err := r.fire(now, func(a Action) error { return a.applyToStatefulSet(&r.ns, now) })
+// syncAt runs one sync (see setSyncer).
+func (r *stsRunner) syncAt(sync int, now time.Time) (p statefulset.Plan, changed, complete bool, err error) {
+	version := r.ns.version
+	user, err := r.userActions(sync, now, &r.trace.Summary, func(a Action) error { return a.applyToStatefulSet(&r.ns, now) })
 	if err != nil {
-		return nil, fmt.Errorf("sim: sync %d: %w", sync, err)
+		return p, false, false, err
 	}
-	if applied {
-		r.userAt, r.userTime = sync, now
-		sum := &r.trace.Summary
-		sum.From = now.Sub(r.cfg.Start)
-		sum.PeakPods, sum.PeakActive, sum.MinAvailable = 0, 0, -1
+	changed = r.kubelet.advance(&r.ns, now)
+
+	state := r.ns.state(now)
+	p, err = statefulset.Sync(state, r.opts...)
+	var failed *statefulset.SyncError
+	if err != nil && !errors.As(err, &failed) {
+		return p, false, false, fmt.Errorf("sim: sync %d: the planner rejected the state: %w", sync, err)
 	}
-	return done, nil
+	var violations []plantest.Violation
+	if r.cfg.Check {
+		violations = plantest.CheckStatefulSet(state, p, plantest.StatefulSetGates{MaxUnavailable: r.cfg.MaxUnavailable})
+	}
+	writes, rejected, err := r.applyPlan(p, now)
+	if err != nil {
+		return p, false, false, fmt.Errorf("sim: sync %d: %w", sync, err)
+	}
+	// A sync that ends with an error or had a write rejected is
+	// retried by the controller's rate limiter.
+	changed = changed || r.ns.version != version || len(user) > 0 || failed != nil || rejected
+	return p, changed, r.record(sync, now, user, p, failed, writes, violations), nil
 }
 
 // applyPlan applies the plan's writes the API server accepts, in order, and
@@ -321,18 +283,7 @@ func (r *stsRunner) applyPlan(p statefulset.Plan, now time.Time) (writes []State
 // nextEvent is when something happens by itself: a pod transition or the
 // planner's requeue; zero when nothing will.
 func (r *stsRunner) nextEvent(p statefulset.Plan, now time.Time) time.Time {
-	next := r.kubelet.next(&r.ns, now)
-	var requeue time.Time
-	switch p.Requeue.Kind {
-	case plan.RequeueAfter:
-		requeue = now.Add(p.Requeue.After)
-	case plan.RequeueRateLimited:
-		requeue = now.Add(r.interval)
-	}
-	if !requeue.IsZero() && (next.IsZero() || requeue.Before(next)) {
-		next = requeue
-	}
-	return next
+	return withRequeue(r.kubelet.next(&r.ns, now), p.Requeue, now, r.interval)
 }
 
 // setPods returns the pods the set controls.
@@ -346,74 +297,36 @@ func (r *stsRunner) setPods() []*model.Pod {
 	return out
 }
 
-// letter returns the letter of a revision, assigning the next one to a
-// revision seen for the first time.
-func (r *stsRunner) letter(name string) string {
-	if l, ok := r.letters[name]; ok {
-		return l
-	}
-	n := len(r.letters)
-	l := "#"
-	if n < 26 {
-		l = string(rune('A' + n))
-	}
-	r.letters[name] = l
-	return l
-}
-
 // healthyPod is what OrderedReady waits for: Running and Ready, available
 // at now, not being deleted.
 func healthyPod(p *model.Pod, minReadySeconds int32, now time.Time) bool {
-	return p.DeletionTimestamp == nil && p.Status.Phase == model.PodRunning && model.IsPodReady(p) && model.IsPodAvailable(p, minReadySeconds, now)
+	return p.DeletionTimestamp == nil && runningAndReady(p) && model.IsPodAvailable(p, minReadySeconds, now)
+}
+
+// available is whether a Running and Ready pod of the set is available at
+// now: ready for the set's minReadySeconds.
+func (r *stsRunner) available(now time.Time) func(*model.Pod) bool {
+	minReady := r.ns.set.Spec.MinReadySeconds
+	return func(q *model.Pod) bool { return model.IsPodAvailable(q, minReady, now) }
 }
 
 // record keeps the sync in the trace and the summary and reports whether the
 // rollout is complete after it.
 func (r *stsRunner) record(sync int, now time.Time, user []string, p statefulset.Plan, failed *statefulset.SyncError, writes []StatefulSetWrite, violations []plantest.Violation) bool {
 	sum := &r.trace.Summary
-	sum.Syncs = sync + 1
-	sum.Elapsed = now.Sub(r.cfg.Start)
-	for _, v := range violations {
-		if v.Quirk != "" {
-			sum.Quirks++
-		} else {
-			sum.Violations++
-		}
-	}
+	sum.countSync(sync, now.Sub(r.cfg.Start), violations)
 	set := r.ns.set
 	pods := r.setPods()
-	minReady := set.Spec.MinReadySeconds
-	var c PodCounts
+	available := r.available(now)
+	var t podTally
 	for _, q := range pods {
-		switch {
-		case q.DeletionTimestamp != nil:
-			c.Terminating++
-		default:
-			c.Active++
-			if q.Status.Phase == model.PodRunning && model.IsPodReady(q) {
-				c.Ready++
-				if model.IsPodAvailable(q, minReady, now) {
-					c.Available++
-				}
-			}
-		}
+		t.add(q, available)
 	}
-	c.Pods = c.Active + c.Terminating
+	c := t.counts()
 	c.Unavailable = max(0, set.SpecReplicas()-c.Available)
-	sum.PeakPods = max(sum.PeakPods, c.Pods)
-	sum.PeakActive = max(sum.PeakActive, c.Active)
-	if sum.MinAvailable < 0 || c.Available < sum.MinAvailable {
-		sum.MinAvailable = c.Available
-	}
+	sum.notePods(c.Pods, c.Active, c.Available)
 	complete := r.complete(pods, now)
-	if complete && len(r.script) == 0 && !sum.Completed {
-		sum.Completed = true
-		sum.CompletedSyncs = sync - max(r.userAt, 0)
-		sum.CompletedAfter = now.Sub(r.userTimeOrStart())
-	}
-	if !complete {
-		sum.Completed = false
-	}
+	r.noteCompletion(sum, sync, now, complete)
 	if r.cfg.Record == RecordSummary {
 		return complete
 	}
@@ -444,31 +357,25 @@ func (r *stsRunner) revisionsAt(pods []*model.Pod, now time.Time) []RevisionAt {
 	index := map[string]int{}
 	for _, rv := range revs {
 		index[rv.Name] = len(out)
-		out = append(out, RevisionAt{Name: rv.Name, Letter: r.letter(rv.Name), Revision: rv.Revision,
+		out = append(out, RevisionAt{Name: rv.Name, Letter: r.letters.letter(rv.Name), Revision: rv.Revision,
 			Current: rv.Name == set.Status.CurrentRevision, Update: rv.Name == set.Status.UpdateRevision})
 	}
+	tallies := make([]podTally, len(out))
+	available := r.available(now)
 	for _, q := range pods {
 		name := q.Labels[model.StatefulSetRevisionLabel]
 		i, ok := index[name]
 		if !ok {
 			i = len(out)
 			index[name] = i
-			out = append(out, RevisionAt{Name: name, Letter: r.letter(name),
+			out = append(out, RevisionAt{Name: name, Letter: r.letters.letter(name),
 				Current: name == set.Status.CurrentRevision, Update: name == set.Status.UpdateRevision})
+			tallies = append(tallies, podTally{})
 		}
-		ra := &out[i]
-		switch {
-		case q.DeletionTimestamp != nil:
-			ra.Terminating++
-		default:
-			ra.Active++
-			if q.Status.Phase == model.PodRunning && model.IsPodReady(q) {
-				ra.Ready++
-				if model.IsPodAvailable(q, set.Spec.MinReadySeconds, now) {
-					ra.Available++
-				}
-			}
-		}
+		tallies[i].add(q, available)
+	}
+	for i, t := range tallies {
+		t.into(&out[i])
 	}
 	return out
 }
@@ -503,8 +410,8 @@ func (r *stsRunner) ordinals(pods []*model.Pod) string {
 		case q.IsTerminal():
 			b.WriteByte('!')
 		default:
-			l := r.letter(q.Labels[model.StatefulSetRevisionLabel])
-			if !(q.Status.Phase == model.PodRunning && model.IsPodReady(q)) {
+			l := r.letters.letter(q.Labels[model.StatefulSetRevisionLabel])
+			if !runningAndReady(q) {
 				l = strings.ToLower(l)
 			}
 			b.WriteString(l)
@@ -558,35 +465,13 @@ func (r *stsRunner) complete(pods []*model.Pod, now time.Time) bool {
 	return true
 }
 
-func (r *stsRunner) userTimeOrStart() time.Time {
-	if r.userAt < 0 {
-		return r.cfg.Start
-	}
-	return r.userTime
-}
-
 // stallNotes are the notes that do not explain a stall.
 var stallNotes = []statefulset.ReasonCode{statefulset.NoteStatusUnchanged, statefulset.NoteUpdated, statefulset.NotePartition}
 
 // finish records why the simulation stopped short of completion.
 func (r *stsRunner) finish(last statefulset.Plan) {
 	sum := &r.trace.Summary
-	if sum.MinAvailable < 0 {
-		sum.MinAvailable = 0
+	if sum.endRun(len(r.script)) {
+		sum.StallReason = stallReason(telling(nil, last.Notes, stallNotes))
 	}
-	sum.Unfired = len(r.script)
-	if sum.Completed {
-		return
-	}
-	sum.Stalled = true
-	var why []string
-	for _, n := range last.Notes {
-		if !slices.Contains(stallNotes, n.Code) {
-			why = append(why, n.Message)
-		}
-	}
-	if len(why) == 0 {
-		why = append(why, "nothing is pending and the rollout is not complete")
-	}
-	sum.StallReason = strings.Join(why, "; ")
 }

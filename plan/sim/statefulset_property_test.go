@@ -148,11 +148,7 @@ func stsScript(t *rapid.T, set *model.StatefulSet, allowBroken bool) (events []E
 		var a Action
 		switch rapid.IntRange(0, 6).Draw(t, "kind") {
 		case 0:
-			images := []string{"v1", "v2", "v3"}
-			if allowBroken {
-				images = append(images, "broken")
-			}
-			img := rapid.SampledFrom(images).Draw(t, "image")
+			img := drawTag(t, allowBroken)
 			broken = broken || img == "broken"
 			a = Action{Kind: SetTemplateSpec, Spec: image("nginx-slim:" + img)}
 		case 1:
@@ -179,17 +175,7 @@ func stsScript(t *rapid.T, set *model.StatefulSet, allowBroken bool) (events []E
 		case 6:
 			a = Action{Kind: ScaleTo, Replicas: int32(rapid.IntRange(0, 6).Draw(t, "scale"))}
 		}
-		ev := Event{Action: a}
-		switch rapid.IntRange(0, 5).Draw(t, "trigger") {
-		case 0:
-			ev.When = WhenComplete
-		case 1:
-			ev.When = WhenSettled
-		default:
-			at += rapid.IntRange(0, 25).Draw(t, fmt.Sprintf("gap-%d", i))
-			ev.At = time.Duration(at) * time.Second
-		}
-		events = append(events, ev)
+		events = append(events, drawWhen(t, a, i, &at))
 	}
 	return events, rolling, broken
 }

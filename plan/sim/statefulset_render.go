@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/rolloutplan/rolloutplan/plan/statefulset"
 )
@@ -27,40 +26,19 @@ func (t *StatefulSetTrace) WriteTimeline(w io.Writer) error {
 	ew.printf("ordinals: the pods from the first ordinal on, by revision letter (upper case: Running and Ready,\n")
 	ew.printf("lower case: not yet), \"-\" terminating, \"!\" failed, \".\" no pod\n")
 	ew.printf("revisions: %s\n\n", t.legend())
-	width := len("ordinals")
-	for _, s := range t.Steps {
-		width = max(width, utf8.RuneCountInString(s.Ordinals))
-	}
-	ew.printf("%5s %9s %7s %5s %5s %7s  %-*s  %s\n", "sync", "time", "updated", "old", "pods", "ready", width, "ordinals", "what happened")
-	var start time.Time
-	if len(t.Steps) > 0 {
-		start = t.Steps[0].Time
-	}
-	current, lastWait, shownAt := "", "", -1
+	rows := make([]tableRow, len(t.Steps))
+	current := ""
 	for i, s := range t.Steps {
 		what, wait := s.describe()
 		if s.CurrentRevision != current && i > 0 && s.CurrentRevision != "" {
 			what = join(what, "currentRevision → "+s.CurrentRevision+" ("+s.letterOf(s.CurrentRevision)+")")
 		}
 		current = s.CurrentRevision
-		// The wait of the line before, over the same pods, says nothing
-		// new.
-		if what == "" || what == wait && wait == lastWait && shownAt >= 0 && sameStatefulSetCounts(t.Steps[shownAt], s) {
-			continue
-		}
-		lastWait, shownAt = wait, i
-		var updated, old int32
-		for _, r := range s.Revisions {
-			if r.Update {
-				updated += r.Active
-			} else {
-				old += r.Active
-			}
-		}
-		pad := width - utf8.RuneCountInString(s.Ordinals)
-		ew.printf("%5d %9s %7d %5d %5d %7s  %s%s  %s\n", s.Sync, clock(s.Time.Sub(start)), updated, old, s.Pods.Pods,
-			fmt.Sprintf("%d/%d", s.Pods.Ready, s.Replicas), s.Ordinals, strings.Repeat(" ", pad), what)
+		updated, old := activeSplit(s.Revisions, func(r RevisionAt) bool { return r.Update })
+		rows[i] = tableRow{sync: s.Sync, time: s.Time, updated: updated, old: old, pods: s.Pods.Pods,
+			ratio: fmt.Sprintf("%d/%d", s.Pods.Ready, s.Replicas), glyphs: s.Ordinals, what: what, wait: wait}
 	}
+	writeSetTable(ew, rows, "ready", "ordinals", func(i, j int) bool { return sameStatefulSetCounts(t.Steps[i], t.Steps[j]) })
 	t.Summary.write(ew)
 	return ew.err
 }
@@ -70,43 +48,9 @@ func sameStatefulSetCounts(a, b StatefulSetStep) bool {
 	return a.Pods == b.Pods && a.Replicas == b.Replicas && a.Ordinals == b.Ordinals && slices.Equal(a.Revisions, b.Revisions)
 }
 
-// legend lists the revisions the trace saw by letter: "A web-6d4b9f7c8
-// (revision 1), B ...", with each one's last revision number.
+// legend lists the revisions the trace saw by letter (see revisionLegend).
 func (t *StatefulSetTrace) legend() string {
-	type entry struct {
-		letter, name string
-		number       int64
-	}
-	var entries []entry
-	index := map[string]int{}
-	for _, s := range t.Steps {
-		for _, r := range s.Revisions {
-			i, ok := index[r.Name]
-			if !ok {
-				i = len(entries)
-				index[r.Name] = i
-				entries = append(entries, entry{letter: r.Letter, name: r.Name})
-			}
-			entries[i].number = r.Revision
-		}
-	}
-	slices.SortStableFunc(entries, func(a, b entry) int { return strings.Compare(a.letter, b.letter) })
-	var parts []string
-	for _, e := range entries {
-		name := e.name
-		if name == "" {
-			name = "(no revision label)"
-		}
-		if e.number > 0 {
-			parts = append(parts, fmt.Sprintf("%s %s (revision %d)", e.letter, name, e.number))
-		} else {
-			parts = append(parts, fmt.Sprintf("%s %s", e.letter, name))
-		}
-	}
-	if len(parts) == 0 {
-		return "none"
-	}
-	return strings.Join(parts, ", ")
+	return revisionLegend(t.Steps, func(s StatefulSetStep) []RevisionAt { return s.Revisions })
 }
 
 // letterOf returns the letter of a revision of the step, or "?".
@@ -143,22 +87,7 @@ func (s StatefulSetStep) describe() (what, wait string) {
 			parts = append(parts, w.Reason.Message)
 		}
 	}
-	if s.Err != "" {
-		parts = append(parts, "error: "+s.Err)
-	}
-	for _, v := range s.Violations {
-		parts = append(parts, "VIOLATION "+v.String())
-	}
-	if len(parts) == len(s.User)+min(len(s.Kubelet), 1) {
-		for _, n := range s.Notes {
-			if !slices.Contains(quietNotes, n.Code) {
-				wait = "waiting: " + n.Message
-				parts = append(parts, wait)
-				break
-			}
-		}
-	}
-	return strings.Join(parts, "; "), wait
+	return endDescription(parts, len(s.User)+min(len(s.Kubelet), 1), s.Err, s.Violations, s.Notes, quietNotes)
 }
 
 // WriteSVG draws the trace as a chart against simulated time, as
@@ -170,42 +99,14 @@ func (s StatefulSetStep) describe() (what, wait string) {
 // stretch shaded with the reason. Lines are drawn as steps: a value holds
 // until the next sync.
 func (t *StatefulSetTrace) WriteSVG(w io.Writer, title string) error {
-	n := len(t.Steps)
-	if n == 0 {
-		return fmt.Errorf("sim: the trace has no steps to draw (Record is RecordSummary?)")
+	c, err := stepChart(title, t.Steps, t.Summary, func(s StatefulSetStep) time.Time { return s.Time }, func(s StatefulSetStep) []string { return s.User }, sameStatefulSetCounts)
+	if err != nil {
+		return err
 	}
-	c := chart{title: title, n: n, stalled: t.Summary.Stalled, stallReason: t.Summary.StallReason,
-		time:    func(i int) time.Time { return t.Steps[i].Time },
-		user:    func(i int) []string { return t.Steps[i].User },
-		changed: func(i int) bool { return !sameStatefulSetCounts(t.Steps[i-1], t.Steps[i]) },
-	}
-	var names []string
-	letters := map[string]string{}
-	c.maxY = 1
+	revisions := func(s StatefulSetStep) []RevisionAt { return s.Revisions }
+	addRevisionSeries(&c, t.Steps, revisions, "ready", func(r RevisionAt) int32 { return r.Ready })
 	for _, s := range t.Steps {
-		for _, r := range s.Revisions {
-			if _, ok := letters[r.Name]; !ok {
-				letters[r.Name] = r.Letter
-				names = append(names, r.Name)
-			}
-			c.maxY = max(c.maxY, r.Active+r.Terminating)
-		}
 		c.maxY = max(c.maxY, s.Pods.Pods, s.Replicas)
-	}
-	for i, name := range names {
-		color := palette[i%len(palette)]
-		find := func(s StatefulSetStep) (RevisionAt, bool) {
-			for _, r := range s.Revisions {
-				if r.Name == name {
-					return r, true
-				}
-			}
-			return RevisionAt{}, false
-		}
-		short := letters[name] + " " + shorten(name, 22)
-		c.series = append(c.series,
-			chartSeries{color, "6,4", 1.5, short + " pods", func(i int) (int32, bool) { r, ok := find(t.Steps[i]); return r.Active, ok }},
-			chartSeries{color, "", 3, short + " ready", func(i int) (int32, bool) { r, ok := find(t.Steps[i]); return r.Ready, ok }})
 	}
 	c.series = append(c.series,
 		chartSeries{"#777", "1,3", 2, "pods (incl. terminating)", func(i int) (int32, bool) { return t.Steps[i].Pods.Pods, true }},

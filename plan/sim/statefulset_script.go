@@ -1,12 +1,8 @@
 package sim
 
 import (
-	"bytes"
 	"cmp"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/rolloutplan/rolloutplan/model"
@@ -64,12 +60,9 @@ func (a Action) applyToStatefulSet(ns *stsNamespace, now time.Time) error {
 			return fmt.Errorf("%s: a StatefulSet has no maxSurge", a)
 		}
 	case UndoRollout:
-		t, err := statefulSetUndo(ns, a.Revision)
-		if err != nil {
-			return fmt.Errorf("%w: %s: %v", errRefused, a, err)
-		}
+		t, err := a.undoTemplate(func(to int64) (*model.PodTemplate, error) { return statefulSetUndo(ns, to) })
 		if t == nil {
-			return nil // the template already matches: kubectl skips it
+			return err // nil: the template already matches, kubectl skips it
 		}
 		spec.Template = *t
 	case DeletePod:
@@ -87,18 +80,11 @@ func (a Action) applyToStatefulSet(ns *stsNamespace, now time.Time) error {
 	if err := model.ValidateStatefulSet(next); err != nil {
 		return fmt.Errorf("%s: %w", a, err)
 	}
-	if !statefulSetSpecEqual(set, next) {
+	if !sameJSON(set.Spec, next.Spec) {
 		next.Generation++
 		ns.replaceSet(next)
 	}
 	return nil
-}
-
-// statefulSetSpecEqual reports whether two sets have the same spec.
-func statefulSetSpecEqual(a, b *model.StatefulSet) bool {
-	ja, errA := json.Marshal(a.Spec)
-	jb, errB := json.Marshal(b.Spec)
-	return errA == nil && errB == nil && bytes.Equal(ja, jb)
 }
 
 // statefulSetUndo is kubectl rollout undo for a StatefulSet: the template
@@ -106,28 +92,9 @@ func statefulSetSpecEqual(a, b *model.StatefulSet) bool {
 // the latest when toRevision is 0; nil when the set's template already
 // matches it.
 func statefulSetUndo(ns *stsNamespace, toRevision int64) (*model.PodTemplate, error) {
-	var history []*model.ControllerRevision
-	for _, r := range ns.revisions {
-		if r.IsControlledBy(ns.set.UID) {
-			history = append(history, r)
-		}
-	}
-	if toRevision == 0 && len(history) <= 1 {
-		return nil, errors.New("no last revision to roll back to")
-	}
-	var to *model.ControllerRevision
-	if toRevision == 0 {
-		slices.SortStableFunc(history, func(a, b *model.ControllerRevision) int { return cmp.Compare(a.Revision, b.Revision) })
-		to = history[len(history)-2]
-	} else {
-		for _, r := range history {
-			if r.Revision == toRevision {
-				to = r
-			}
-		}
-	}
-	if to == nil {
-		return nil, fmt.Errorf("unable to find specified revision %d in history", toRevision)
+	to, err := undoTarget(ns.revisions, ns.set.UID, toRevision, func(a, b *model.ControllerRevision) int { return cmp.Compare(a.Revision, b.Revision) })
+	if err != nil {
+		return nil, err
 	}
 	cur, err := statefulset.EncodeTemplate(ns.set.Spec.Template)
 	if err != nil {

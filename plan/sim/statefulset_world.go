@@ -18,13 +18,9 @@ import (
 // name order. Objects are never changed in place, only replaced, so a
 // State handed to the planner stays as it was.
 type stsNamespace struct {
-	set       *model.StatefulSet
-	pods      []*model.Pod
-	revisions []*model.ControllerRevision
-	claims    []*model.PersistentVolumeClaim
-	// version is the namespace's resourceVersion: it grows on every write.
-	version int64
-	uids    int
+	set *model.StatefulSet
+	setObjects
+	claims []*model.PersistentVolumeClaim
 }
 
 // named is an object with a name: the namespace's slices are kept sorted by
@@ -71,32 +67,11 @@ func remove[T named](xs []T, name string) []T {
 	return xs
 }
 
-// write stamps an object written now with the next resourceVersion.
-func (ns *stsNamespace) write(m *model.ObjectMeta) {
-	ns.version++
-	m.ResourceVersion = strconv.FormatInt(ns.version, 10)
-}
-
-func (ns *stsNamespace) uid(kind string) string {
-	ns.uids++
-	return fmt.Sprintf("%s-%s-%d", ns.set.Name, kind, ns.uids)
-}
+func (ns *stsNamespace) uid(kind string) string { return ns.newUID(ns.set.Name, kind) }
 
 func (ns *stsNamespace) replaceSet(s *model.StatefulSet) {
 	ns.write(&s.ObjectMeta)
 	ns.set = s
-}
-
-func (ns *stsNamespace) pod(name string) *model.Pod {
-	if i, ok := find(ns.pods, name); ok {
-		return ns.pods[i]
-	}
-	return nil
-}
-
-func (ns *stsNamespace) putPod(p *model.Pod) {
-	ns.write(&p.ObjectMeta)
-	ns.pods = put(ns.pods, p)
 }
 
 // state is the snapshot one sync plans over. The slices are the
@@ -163,13 +138,10 @@ func (ns *stsNamespace) apply(a statefulset.Action, now time.Time) error {
 		ns.write(&c.ObjectMeta)
 		ns.claims[i] = c
 	case statefulset.CreatePod:
-		if ns.pod(name) != nil {
-			return errNotApplied("pods " + strconv.Quote(name) + " already exists")
+		p, err := ns.createdPod(name, a.Pod, ns.set.Namespace, ns.set.Name, now)
+		if err != nil {
+			return err
 		}
-		p := a.Pod.DeepCopy()
-		p.Namespace, p.UID, p.CreationTimestamp = ns.set.Namespace, ns.uid("pod"), now
-		// The API server gives a new pod phase Pending.
-		p.Status = model.PodStatus{Phase: model.PodPending}
 		ns.putPod(p)
 	case statefulset.UpdatePod:
 		target := name
@@ -195,22 +167,10 @@ func (ns *stsNamespace) apply(a statefulset.Action, now time.Time) error {
 			return errNotApplied("pods " + strconv.Quote(name) + " not found")
 		}
 		p := old.DeepCopy()
-		if a.Kind == statefulset.AdoptPod {
-			p.OwnerReferences = append(p.OwnerReferences, *a.OwnerReference)
-		} else {
-			p.OwnerReferences = slices.DeleteFunc(p.OwnerReferences, func(r model.OwnerReference) bool { return r.UID == a.OwnerReference.UID })
-		}
+		p.OwnerReferences = reowned(p.OwnerReferences, a.OwnerReference, a.Kind == statefulset.AdoptPod)
 		ns.putPod(p)
 	case statefulset.DeletePod:
-		old := ns.pod(name)
-		if old == nil {
-			return nil // already gone: upstream counts it as deleted
-		}
-		if old.DeletionTimestamp == nil {
-			p := old.DeepCopy()
-			p.DeletionTimestamp = model.TimePtr(now)
-			ns.putPod(p)
-		}
+		ns.deletePod(name, now)
 	case statefulset.UpdateStatefulSetStatus:
 		s := ns.set.DeepCopy()
 		s.Status = a.Status.DeepCopy()
@@ -221,41 +181,16 @@ func (ns *stsNamespace) apply(a statefulset.Action, now time.Time) error {
 	return nil
 }
 
-// userDeletePod is kubectl delete pod: the pod starts terminating; deleting
-// a pod that does not exist is refused, one already terminating is a
-// no-op.
-func (ns *stsNamespace) userDeletePod(a Action, now time.Time) error {
-	old := ns.pod(a.Pod)
-	if old == nil {
-		return fmt.Errorf("%w: %s: pods %q not found", errRefused, a, a.Pod)
-	}
-	if old.DeletionTimestamp == nil {
-		p := old.DeepCopy()
-		p.DeletionTimestamp = model.TimePtr(now)
-		ns.putPod(p)
-	}
-	return nil
-}
-
 // kubelet is the stand-in for the kubelets, the scheduler and the garbage
 // collector of a simulated StatefulSet: it starts new pods ReadyAfter after
 // their creation (Running and Ready, or Running and never Ready for a
 // NeverReady template, once their claims exist), fails some (unready for a
 // while, or evicted to phase Failed), removes deleted pods after their
 // grace period, and deletes claims whose owners are all gone.
-type kubelet struct {
-	w     World
-	evict float64
-	rng   *rand.Rand
-	// log, when set, collects what advance did, for the trace.
-	log     bool
-	events  []string
-	readyAt map[string]time.Time // by pod UID, for pods not ready; zero: never
-	goneAt  map[string]time.Time // by pod UID, for terminating pods
-}
+type kubelet struct{ podLife }
 
 func newKubelet(w World, evict float64, rng *rand.Rand, ns *stsNamespace, now time.Time) *kubelet {
-	k := &kubelet{w: w, evict: evict, rng: rng, readyAt: map[string]time.Time{}, goneAt: map[string]time.Time{}}
+	k := &kubelet{newPodLife(w, evict, rng)}
 	for _, p := range ns.pods {
 		// A starting pod becomes ready ReadyAfter after its creation, not
 		// before the start.
@@ -293,13 +228,6 @@ func claimsBound(ns *stsNamespace, p *model.Pod) bool {
 	return true
 }
 
-// note records a pod transition when the trace keeps steps.
-func (k *kubelet) note(format string, args ...any) {
-	if k.log {
-		k.events = append(k.events, fmt.Sprintf(format, args...))
-	}
-}
-
 // advance carries the namespace to now and reports whether anything
 // changed; k.events says what, when k.log is set.
 func (k *kubelet) advance(ns *stsNamespace, now time.Time) bool {
@@ -330,51 +258,16 @@ func (k *kubelet) advance(ns *stsNamespace, now time.Time) bool {
 			kept = append(kept, p)
 			continue
 		}
-		if model.IsPodReady(p) {
-			switch {
-			case k.evict > 0 && k.rng.Float64() < k.evict:
-				p = p.DeepCopy()
-				p.Status.Phase = model.PodFailed
-				setReady(p, model.ConditionFalse, now)
-				ns.write(&p.ObjectMeta)
-				delete(k.readyAt, p.UID)
-				k.note("%s evicted (Failed)", p.Name)
-				changed = true
-			case k.w.FailureRate > 0 && k.rng.Float64() < k.w.FailureRate:
-				p = p.DeepCopy()
-				setReady(p, model.ConditionFalse, now)
-				ns.write(&p.ObjectMeta)
-				k.readyAt[p.UID] = k.startAt(now)
-				k.note("%s not Ready", p.Name)
-				changed = true
+		// A pod whose claims are missing stays Pending.
+		p, moved := k.carry(p, now, ns.write, "%s evicted (Failed)", func() (time.Time, bool) {
+			at, ok := k.readyAt[p.UID]
+			if !ok {
+				at = k.startAt(p.CreationTimestamp)
+				k.readyAt[p.UID] = at
 			}
-			kept = append(kept, p)
-			continue
-		}
-		at, ok := k.readyAt[p.UID]
-		if !ok {
-			at = k.startAt(p.CreationTimestamp)
-			k.readyAt[p.UID] = at
-		}
-		if at.IsZero() || at.After(now) || !claimsBound(ns, p) {
-			kept = append(kept, p)
-			continue
-		}
-		p = p.DeepCopy()
-		p.Status.Phase = model.PodRunning
-		if k.w.NeverReady != nil && k.w.NeverReady(podTemplate(p)) {
-			// A broken binary or configuration: the container runs and
-			// crashes, the pod never becomes Ready.
-			setReady(p, model.ConditionFalse, at)
-			k.readyAt[p.UID] = time.Time{}
-			k.note("%s Running, never Ready", p.Name)
-		} else {
-			setReady(p, model.ConditionTrue, at)
-			delete(k.readyAt, p.UID)
-			k.note("%s Running and Ready", p.Name)
-		}
-		ns.write(&p.ObjectMeta)
-		changed = true
+			return at, claimsBound(ns, p)
+		})
+		changed = changed || moved
 		kept = append(kept, p)
 	}
 	ns.pods = kept
@@ -411,25 +304,20 @@ func (k *kubelet) collect(ns *stsNamespace) bool {
 // next is when a pod changes by itself after now: one becomes ready or
 // available, or one is done terminating; zero when none will.
 func (k *kubelet) next(ns *stsNamespace, now time.Time) time.Time {
-	var next time.Time
-	consider := func(t time.Time) {
-		if t.After(now) && (next.IsZero() || t.Before(next)) {
-			next = t
-		}
-	}
+	next := soonest{now: now}
 	minReady := time.Duration(ns.set.Spec.MinReadySeconds) * time.Second
 	for _, p := range ns.pods {
 		switch {
 		case p.DeletionTimestamp != nil:
 			if gone, ok := k.goneAt[p.UID]; ok {
-				consider(gone)
+				next.consider(gone)
 			} else {
-				consider(p.DeletionTimestamp.Add(k.w.TerminationGrace))
+				next.consider(p.DeletionTimestamp.Add(k.w.TerminationGrace))
 			}
 		case p.IsTerminal():
 		case model.IsPodReady(p):
 			if minReady > 0 {
-				consider(p.ReadyCondition().LastTransitionTime.Add(minReady))
+				next.consider(p.ReadyCondition().LastTransitionTime.Add(minReady))
 			}
 		default:
 			at, ok := k.readyAt[p.UID]
@@ -437,9 +325,9 @@ func (k *kubelet) next(ns *stsNamespace, now time.Time) time.Time {
 				at = k.startAt(p.CreationTimestamp)
 			}
 			if !at.IsZero() {
-				consider(at)
+				next.consider(at)
 			}
 		}
 	}
-	return next
+	return next.next
 }

@@ -27,18 +27,12 @@ const (
 // those of the timeline and the summary, under the same names. Lines are
 // drawn as steps: a value holds until the next sync.
 func (t *Trace) WriteSVG(w io.Writer, title string) error {
-	n := len(t.Steps)
-	if n == 0 {
-		return fmt.Errorf("sim: the trace has no steps to draw (Record is RecordSummary?)")
-	}
-	c := chart{title: title, n: n, stalled: t.Summary.Stalled, stallReason: t.Summary.StallReason,
-		time:    func(i int) time.Time { return t.Steps[i].Time },
-		user:    func(i int) []string { return t.Steps[i].User },
-		changed: func(i int) bool { return !sameCounts(t.Steps[i-1], t.Steps[i]) },
+	c, err := stepChart(title, t.Steps, t.Summary, func(s Step) time.Time { return s.Time }, func(s Step) []string { return s.User }, sameCounts)
+	if err != nil {
+		return err
 	}
 	var names []string
 	seen := map[string]bool{}
-	c.maxY = 1
 	for _, s := range t.Steps {
 		for _, rs := range s.Sets {
 			if !seen[rs.Name] {
@@ -71,7 +65,7 @@ func (t *Trace) WriteSVG(w io.Writer, title string) error {
 }
 
 // chart is a chart of pod counts against simulated time, one point per
-// sync: the Deployment and StatefulSet traces draw theirs with it.
+// sync: the Deployment, StatefulSet and DaemonSet traces draw theirs with it.
 type chart struct {
 	title string
 	n     int // syncs
