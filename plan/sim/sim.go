@@ -129,8 +129,8 @@ func (r *runner) run() (*Trace, error) {
 	var work int64
 	for sync := 0; sync < r.cfg.MaxSyncs; sync++ {
 		work += int64(len(r.cluster.Pods)) + int64(len(r.cluster.ReplicaSets)) + 1
-		if r.cfg.MaxWork > 0 && work > r.cfg.MaxWork {
-			return nil, fmt.Errorf("%w: %d object-syncs after %d syncs with %d pods modelled, bound %d", ErrWorkBound, work, sync, len(r.cluster.Pods), r.cfg.MaxWork)
+		if err := r.checkWork(work, sync); err != nil {
+			return nil, err
 		}
 		version := r.cluster.ResourceVersion()
 		user, err := r.userActions(sync, now, &r.trace.Summary, func(a Action) error { return a.apply(&r.cluster) })
@@ -170,7 +170,14 @@ func (r *runner) run() (*Trace, error) {
 			return nil, err
 		}
 		changed = changed || moved || r.cluster.ResourceVersion() != version || len(user) > 0
-		complete := r.record(sync, now, user, p, failed, writes, violations)
+		complete, kept := r.record(sync, now, user, p, failed, writes, violations)
+		// What the trace keeps of the sync is work too, so that MaxWork
+		// bounds memory however cheap the syncs are (a Counts run of
+		// millions of one-pod steps).
+		work += kept
+		if err := r.checkWork(work, sync+1); err != nil {
+			return nil, err
+		}
 		// A sync that ends with an error (a conflict, a lost write, a hash
 		// collision) is retried by the controller's rate limiter.
 		// So is one that saw lagging statuses: the informer catches up and
@@ -188,6 +195,22 @@ func (r *runner) run() (*Trace, error) {
 	r.finish(plan.Plan{})
 	sum.noFixedPoint(r.cfg.MaxSyncs)
 	return &r.trace, nil
+}
+
+// checkWork fails with ErrWorkBound when work, after syncs syncs, is past
+// Config.MaxWork.
+func (r *runner) checkWork(work int64, syncs int) error {
+	if r.cfg.MaxWork <= 0 || work <= r.cfg.MaxWork {
+		return nil
+	}
+	return fmt.Errorf("%w: %d units of work (objects modelled and kept in the trace) after %d syncs with %d pods modelled, bound %d",
+		ErrWorkBound, work, syncs, len(r.cluster.Pods), r.cfg.MaxWork)
+}
+
+// stepUnits is the work a trace's Step costs: one for the Step and one per
+// object it records.
+func stepUnits(s *Step) int64 {
+	return 1 + int64(len(s.User)+len(s.Writes)+len(s.Events)+len(s.Notes)+len(s.Sets)+len(s.Violations))
 }
 
 // syncError returns the *plan.SyncError err is or wraps, or nil.
@@ -364,16 +387,17 @@ func (r *runner) tally(now time.Time) (PodCounts, []podTally) {
 }
 
 // record keeps the sync in the trace and the summary and reports whether the
-// rollout is complete after it.
-func (r *runner) record(sync int, now time.Time, user []string, p plan.Plan, failed *plan.SyncError, writes []Write, violations []plantest.Violation) bool {
+// rollout is complete after it and the work of what the trace keeps of it
+// (stepUnits; none with RecordSummary).
+func (r *runner) record(sync int, now time.Time, user []string, p plan.Plan, failed *plan.SyncError, writes []Write, violations []plantest.Violation) (complete bool, kept int64) {
 	sum := &r.trace.Summary
 	sum.countSync(sync, now.Sub(r.cfg.Start), violations)
 	c, byRS := r.tally(now)
 	sum.notePods(c.Pods, c.Active, c.Available)
-	complete := r.complete()
+	complete = r.complete()
 	r.noteCompletion(sum, sync, now, complete)
 	if r.cfg.Record == RecordSummary {
-		return complete
+		return complete, 0
 	}
 	d := r.cluster.Deployment
 	step := Step{
@@ -396,7 +420,7 @@ func (r *runner) record(sync int, now time.Time, user []string, p plan.Plan, fai
 		})
 	}
 	r.trace.Steps = append(r.trace.Steps, step)
-	return complete
+	return complete, stepUnits(&step)
 }
 
 func (r *runner) owned() []*model.ReplicaSet {

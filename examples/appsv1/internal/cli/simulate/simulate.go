@@ -64,6 +64,11 @@ type Result struct {
 	Trace       any             `json:"trace"`
 }
 
+// maxWorkUsage is --max-work's help here: predict's, and what printing the
+// trace adds. -o json and -o yaml print the trace through one buffer; the
+// figures are measured on a 30 003-step Counts trace of 180 023 units.
+var maxWorkUsage = predict.MaxWorkUsage + " (printing the trace with -o json about 2.5 KB, -o yaml about 17 KB)"
+
 // NewCommand returns the simulate subcommand.
 func NewCommand(env *rolloutio.Env) *cobra.Command {
 	var (
@@ -138,6 +143,7 @@ func NewCommand(env *rolloutio.Env) *cobra.Command {
 	t.AddFlags(fs, rolloutio.WithNow)
 	out.AddFlag(fs)
 	w.AddFlags(fs)
+	fs.Lookup("max-work").Usage = maxWorkUsage
 	fs.StringVar(&deployment, "deployment", "", "The Deployment's name, as the NAME argument")
 	rolloutio.Deprecate(cmd, "deployment")
 	rolloutio.CompleteOutput(cmd)
