@@ -36,17 +36,39 @@ type runner struct {
 	seq      int
 	tr       *restart.Tracker
 	waiting  int
-	trace    Trace
 	echoWait *time.Duration
+	// steps counts the steps made; step receives each (see RunFunc), and
+	// stepErr is the first error it returned.
+	steps   int
+	step    func(Step) error
+	stepErr error
 }
 
 // Run replays a script and returns its trace. Errors are bad scripts:
 // malformed objects or unknown kinds, named by event index.
 func Run(s Script, o Options) (Trace, error) {
-	if err := s.validate(); err != nil {
+	var tr Trace
+	final, err := RunFunc(s, o, func(st Step) error {
+		tr.Steps = append(tr.Steps, st)
+		return nil
+	})
+	if err != nil {
 		return Trace{}, err
 	}
-	r := &runner{s: s, opts: o.Planner, cluster: map[string]map[string]any{}, fail: map[string]string{}}
+	tr.Final = final
+	return tr, nil
+}
+
+// RunFunc replays a script as [Run] does but hands each step of the trace
+// to step as soon as it is made, in trace order, instead of keeping it: a
+// replay's memory is then its cluster's and planner's, not its trace's.
+// It returns the trace's Final (nil when the controller is down at the
+// end). An error from step ends the replay and is returned as it is.
+func RunFunc(s Script, o Options, step func(Step) error) (*Final, error) {
+	if err := s.validate(); err != nil {
+		return nil, err
+	}
+	r := &runner{s: s, opts: o.Planner, cluster: map[string]map[string]any{}, fail: map[string]string{}, step: step}
 	r.opts.GracePeriod = restart.DefaultGracePeriod
 	if s.GracePeriodSeconds != nil {
 		r.opts.GracePeriod = seconds(*s.GracePeriodSeconds)
@@ -56,26 +78,46 @@ func Run(s Script, o Options) (Trace, error) {
 		r.echoWait = &d
 	}
 	if err := r.start(); err != nil {
-		return Trace{}, err
+		return nil, err
 	}
-	r.trace.Steps = nil
 	for i, e := range s.Events {
 		at := seconds(e.At)
 		if err := r.deliverEchoes(at); err != nil {
-			return Trace{}, err
+			return nil, r.failed(err)
 		}
 		if err := r.event(i, e, at); err != nil {
-			return Trace{}, fmt.Errorf("%w: events[%d]: %w", ErrBadScript, i, err)
+			if r.stepErr != nil {
+				return nil, r.stepErr
+			}
+			return nil, fmt.Errorf("%w: events[%d]: %w", ErrBadScript, i, err)
 		}
 	}
 	// Echoes still in flight arrive after the last event.
 	if err := r.deliverEchoes(time.Duration(math.MaxInt64)); err != nil {
-		return Trace{}, err
+		return nil, r.failed(err)
 	}
 	if r.tr != nil {
-		r.trace.Final = r.final()
+		return r.final(), nil
 	}
-	return r.trace, nil
+	return nil, nil
+}
+
+// failed is err, or the error of step that caused it.
+func (r *runner) failed(err error) error {
+	if r.stepErr != nil {
+		return r.stepErr
+	}
+	return err
+}
+
+// add hands a finished step to the caller of RunFunc.
+func (r *runner) add(st Step) error {
+	r.steps++
+	if err := r.step(st); err != nil {
+		r.stepErr = err
+		return err
+	}
+	return nil
 }
 
 func atSeconds(d time.Duration) float64 { return d.Seconds() }
@@ -114,7 +156,9 @@ func (r *runner) deliverEchoes(until time.Duration) error {
 		if err := r.update(&st, e.doc, e.due, true); err != nil {
 			return err
 		}
-		r.trace.Steps = append(r.trace.Steps, st)
+		if err := r.add(st); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -173,7 +217,7 @@ func (r *runner) event(i int, e Event, at time.Duration) error {
 			st.Down = true
 			break
 		}
-		r.pass(&st, len(r.trace.Steps), at, e.Op == "stop")
+		r.pass(&st, r.steps, at, e.Op == "stop")
 	case "kill":
 		r.tr = nil
 	case "start":
@@ -185,13 +229,17 @@ func (r *runner) event(i int, e Event, at time.Duration) error {
 			return err
 		}
 		r.state(&st)
-		r.trace.Steps = append(r.trace.Steps, st)
+		if err := r.add(st); err != nil {
+			return err
+		}
 		for _, name := range slices.Sorted(maps.Keys(r.cluster)) {
 			rs := Step{I: -1, At: e.At, Op: "update", Source: "relist"}
 			if err := r.update(&rs, r.cluster[name], at, true); err != nil {
 				return err
 			}
-			r.trace.Steps = append(r.trace.Steps, rs)
+			if err := r.add(rs); err != nil {
+				return err
+			}
 		}
 		return nil
 	case "failPatches":
@@ -202,8 +250,7 @@ func (r *runner) event(i int, e Event, at time.Duration) error {
 			r.fail[e.Resource] = *e.Error
 		}
 	}
-	r.trace.Steps = append(r.trace.Steps, st)
-	return nil
+	return r.add(st)
 }
 
 // keepOwned returns doc with the two annotations the controller owns taken

@@ -68,6 +68,12 @@ func ParseScript(b []byte) (Script, error) {
 	return s, s.validate()
 }
 
+// Validate checks what [ParseScript] checks once the script is decoded:
+// known ops, non-decreasing times, non-negative durations, an object for
+// each update and delete, a resource for each failPatches. A decoder of
+// its own (a stricter one, say) calls it on the Script it built.
+func (s Script) Validate() error { return s.validate() }
+
 func (s Script) validate() error {
 	if g := s.GracePeriodSeconds; g != nil && (*g < 0 || math.IsNaN(*g) || *g > 1e9) {
 		return fmt.Errorf("%w: gracePeriodSeconds %v: want 0 to 1e9", ErrBadScript, *g)

@@ -10,20 +10,18 @@
 package configrestarts
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"maps"
-	"os"
+	"math"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
-	"sigs.k8s.io/yaml"
 
+	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/input"
 	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/rolloutio"
 	core "github.com/rolloutplan/rolloutplan/plan/restart"
 	"github.com/rolloutplan/rolloutplan/plan/restart/replay"
@@ -77,7 +75,21 @@ The script (-f FILE, or -f - for standard input) is JSON or YAML:
 
 An update of a workload keeps the two annotations the planner owns unless
 replace: true. A line {"script": ..., "trace": ...} of a recorded .jsonl
-works too.`
+works too.
+
+The script is read strictly, as the other subcommands read snapshots: a
+key given twice, a key spelled in another case ("Events"), a key the
+script or its event does not have (or its op does not read), a null or
+empty script, a null event or an empty events list are errors that name
+the key's path, e.g. events[3].op (in YAML a repeated key is named with
+its line).
+
+--max-input caps the script (default 64 MiB): a larger one is refused
+before it is decoded, having read at most the cap plus one byte, and the
+refusal holds at most the cap in memory. A script within the cap takes
+up to about 40 times its size in memory as JSON and 200 times as YAML
+(the YAML is converted to JSON as a whole); the trace is printed step by
+step, never held whole.`
 
 const example = `  # Which workloads of namespace shop the planner would restart now, and why
   kubectl rolloutplan config-restarts -n shop
@@ -103,6 +115,7 @@ func NewCommand(env *rolloutio.Env) *cobra.Command {
 		indent   bool
 		all      bool
 		selector string
+		maxInput int64
 	)
 	cmd := &cobra.Command{
 		Use:     "config-restarts [-f SCRIPT] [flags]",
@@ -117,7 +130,16 @@ func NewCommand(env *rolloutio.Env) *cobra.Command {
 			if len(files) > 1 {
 				return rolloutio.Usagef("-f given %d times: give one script", len(files))
 			}
+			if maxInput < 1 || maxInput > math.MaxInt64-1 {
+				return rolloutio.Usagef("--max-input %d: out of range 1 to 9223372036854775806", maxInput)
+			}
+			if len(files) == 0 && cmd.Flags().Changed("max-input") {
+				return rolloutio.Usagef("--max-input applies to -f only")
+			}
 			if len(files) == 1 {
+				if files[0] == "" {
+					return rolloutio.Usagef("-f: empty file name (- reads standard input)")
+				}
 				for _, name := range []string{"all-namespaces", "selector"} {
 					if cmd.Flags().Changed(name) {
 						return rolloutio.Usagef("--%s applies to the live cluster, not to a script (-f)", name)
@@ -144,7 +166,7 @@ func NewCommand(env *rolloutio.Env) *cobra.Command {
 			if len(files) == 0 {
 				return live(env, cmd, &out, liveOptions{planner: opts, allNamespaces: all, selector: selector})
 			}
-			in, err := read(env, files[0])
+			in, err := readScript(env.In, files[0], maxInput)
 			if err != nil {
 				return err
 			}
@@ -152,19 +174,15 @@ func NewCommand(env *rolloutio.Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			tr, err := replay.Run(s, replay.Options{Planner: opts})
-			if err != nil {
-				return err
-			}
-			if out.Structured() {
-				return out.Print(env.Out, tr)
-			}
-			summarize(env.Out, s, tr)
-			return nil
+			in = nil // the script holds what it needs of the input
+			return replayScript(env.Out, &out, s, replay.Options{Planner: opts})
 		},
 	}
 	fs := cmd.Flags()
 	fs.StringArrayVarP(&files, "filename", "f", nil, "The script to replay (- for standard input); without it, the live cluster is read")
+	// The same flag, default and bounds as the subcommands that read
+	// snapshots (rolloutio.Target).
+	fs.Int64Var(&maxInput, "max-input", input.DefaultMaxBytes, "With -f, the most bytes read from one file, 1 to 9223372036854775806")
 	fs.BoolVarP(&all, "all-namespaces", "A", false, "Read every namespace of the live cluster")
 	fs.StringVarP(&selector, "selector", "l", "", "Label selector of the live cluster's workloads (e.g. -l app=web); every ConfigMap and Secret is read")
 	out.AddFlag(fs)
@@ -207,145 +225,104 @@ func live(env *rolloutio.Env, cmd *cobra.Command, out *rolloutio.Output, o liveO
 	return nil
 }
 
-func read(env *rolloutio.Env, name string) ([]byte, error) {
-	if name == "-" {
-		if env.In == nil {
-			return nil, nil
-		}
-		b, err := io.ReadAll(env.In)
-		if err != nil {
-			return nil, fmt.Errorf("reading standard input: %w", err)
-		}
-		return b, nil
-	}
-	b, err := os.ReadFile(name)
-	if err != nil {
-		return nil, fmt.Errorf("reading the script: %w", err)
-	}
-	return b, nil
+// summary prints what a trace does for people, step by step: each restart
+// and checksum update with its reason, the failures, and a total (end).
+type summary struct {
+	w       io.Writer
+	edits   map[string]edit              // config → its last edit
+	applied map[string]map[string]string // workload → config → checksum applied
+	// restarts, updates and failures count the patches; workloads are
+	// those restarted.
+	restarts, updates, failures int
+	workloads                   map[string]bool
 }
 
-// parse reads a script, or the script of a recorded line, in JSON or
-// YAML. A Kubernetes object or List is refused with what was expected.
-func parse(in []byte) (replay.Script, error) {
-	trimmed := bytes.TrimSpace(in)
-	if len(trimmed) == 0 {
-		return replay.Script{}, errors.New("empty script: give a restart script (see --help for its format)")
-	}
-	data := trimmed
-	if trimmed[0] != '{' {
-		// A second YAML document would be dropped by the conversion.
-		for i, line := range bytes.Split(trimmed, []byte("\n")) {
-			if i > 0 && bytes.HasPrefix(line, []byte("---")) {
-				return replay.Script{}, errors.New("the input has several YAML documents: a restart script is one document with \"events\" (see --help)")
-			}
-		}
-		j, err := yaml.YAMLToJSON(trimmed)
-		if err != nil {
-			return replay.Script{}, fmt.Errorf("the script is neither JSON nor YAML: %w", err)
-		}
-		data = j
-	}
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(data, &top); err != nil {
-		// Not an object: the script parser says where.
-		return replay.ParseScript(data)
-	}
-	if _, ok := top["events"]; !ok {
-		if _, ok := top["script"]; ok { // a line of a recorded .jsonl
-			return replay.ParseScript(top["script"])
-		}
-		var kind string
-		_ = json.Unmarshal(top["kind"], &kind)
-		if kind != "" {
-			return replay.Script{}, fmt.Errorf("the input is a Kubernetes %s, not a restart script: a script lists edits in time, {\"events\": [{\"at\": 0, \"op\": \"update\", \"object\": {...the %s...}}, {\"at\": 5, \"op\": \"tick\"}, ...]} (see --help)", kind, kind)
-		}
-		return replay.Script{}, errors.New(`the input is not a restart script: it has no "events" (see --help for the format)`)
-	}
-	return replay.ParseScript(data)
+type edit struct {
+	at       float64
+	checksum string
 }
 
-// summarize prints what the trace did for people: each restart and
-// checksum update with its reason, the failures, and a total.
-func summarize(w io.Writer, s replay.Script, tr replay.Trace) {
-	type edit struct {
-		at       float64
-		checksum string
-	}
-	edits := map[string]edit{}                // config → its last edit
-	applied := map[string]map[string]string{} // workload → config → checksum applied
-	restarts, updates, failures := 0, 0, 0
-	workloads := map[string]bool{}
+// newSummary prints the script's line and returns the summary of its
+// trace.
+func newSummary(w io.Writer, s replay.Script) *summary {
 	if s.Name != "" {
 		fmt.Fprintf(w, "Script %s: %d events over %s\n", s.Name, len(s.Events), seconds(lastAt(s)))
 	} else {
 		fmt.Fprintf(w, "Script: %d events over %s\n", len(s.Events), seconds(lastAt(s)))
 	}
-	for _, st := range tr.Steps {
-		kind, _, _ := strings.Cut(st.Resource, "/")
-		switch {
-		case st.Op == "update" && (kind == "configmap" || kind == "secret") && st.Checksum != "":
-			edits[st.Resource] = edit{st.At, st.Checksum}
-		case st.Op == "update" && st.AppliedChecksums != nil:
-			applied[st.Resource] = maps.Clone(*st.AppliedChecksums)
+	return &summary{w: w, edits: map[string]edit{}, applied: map[string]map[string]string{}, workloads: map[string]bool{}}
+}
+
+// step prints what one step of the trace does.
+func (m *summary) step(st replay.Step) {
+	w := m.w
+	kind, _, _ := strings.Cut(st.Resource, "/")
+	switch {
+	case st.Op == "update" && (kind == "configmap" || kind == "secret") && st.Checksum != "":
+		m.edits[st.Resource] = edit{st.At, st.Checksum}
+	case st.Op == "update" && st.AppliedChecksums != nil:
+		m.applied[st.Resource] = maps.Clone(*st.AppliedChecksums)
+	}
+	for _, p := range st.Patches {
+		name := strings.ToLower(p.Kind) + "/" + p.Namespace + "/" + p.Name
+		when := fmt.Sprintf("%s (%s)", seconds(st.At), replay.Epoch().Add(time.Duration(st.At*float64(time.Second))).Format(time.RFC3339))
+		newSums := patchedChecksums(p.Body)
+		if p.Error != "" {
+			m.failures++
+			fmt.Fprintf(w, "%s: the patch of %s %s/%s failed: %s\n", when, p.Kind, p.Namespace, p.Name, p.Error)
+			continue
 		}
-		for _, p := range st.Patches {
-			name := strings.ToLower(p.Kind) + "/" + p.Namespace + "/" + p.Name
-			when := fmt.Sprintf("%s (%s)", seconds(st.At), replay.Epoch().Add(time.Duration(st.At*float64(time.Second))).Format(time.RFC3339))
-			newSums := patchedChecksums(p.Body)
-			if p.Error != "" {
-				failures++
-				fmt.Fprintf(w, "%s: the patch of %s %s/%s failed: %s\n", when, p.Kind, p.Namespace, p.Name, p.Error)
+		var why []string
+		for _, cfg := range slices.Sorted(maps.Keys(newSums)) {
+			old, had := m.applied[name][cfg]
+			if had && old == newSums[cfg] {
 				continue
 			}
-			var why []string
-			for _, cfg := range slices.Sorted(maps.Keys(newSums)) {
-				old, had := applied[name][cfg]
-				if had && old == newSums[cfg] {
-					continue
-				}
-				e := edits[cfg]
-				switch {
-				case !had:
-					why = append(why, fmt.Sprintf("%s checksum %s recorded", cfg, newSums[cfg]))
-				case e.checksum == newSums[cfg]:
-					why = append(why, fmt.Sprintf("%s changed at %s (checksum %s → %s)", cfg, seconds(e.at), old, newSums[cfg]))
-				default:
-					why = append(why, fmt.Sprintf("%s changed (checksum %s → %s)", cfg, old, newSums[cfg]))
-				}
-			}
-			for _, cfg := range slices.Sorted(maps.Keys(applied[name])) {
-				if _, ok := newSums[cfg]; !ok && newSums != nil {
-					why = append(why, cfg+" no longer referenced")
-				}
-			}
-			if p.Restart {
-				restarts++
-				workloads[name] = true
-				fmt.Fprintf(w, "%s: restart %s %s/%s", when, p.Kind, p.Namespace, p.Name)
-				if ts := restartedAt(p.Body); ts != "" {
-					fmt.Fprintf(w, " (%s = %q)", core.AnnotationTimestamp, ts)
-				}
-				fmt.Fprintln(w)
-			} else {
-				updates++
-				fmt.Fprintf(w, "%s: record the config checksums of %s %s/%s (no restart)\n", when, p.Kind, p.Namespace, p.Name)
-			}
-			for _, r := range why {
-				fmt.Fprintf(w, "    %s\n", r)
-			}
-			if newSums != nil {
-				applied[name] = newSums
+			e := m.edits[cfg]
+			switch {
+			case !had:
+				why = append(why, fmt.Sprintf("%s checksum %s recorded", cfg, newSums[cfg]))
+			case e.checksum == newSums[cfg]:
+				why = append(why, fmt.Sprintf("%s changed at %s (checksum %s → %s)", cfg, seconds(e.at), old, newSums[cfg]))
+			default:
+				why = append(why, fmt.Sprintf("%s changed (checksum %s → %s)", cfg, old, newSums[cfg]))
 			}
 		}
-		if st.Fatal != "" {
-			fmt.Fprintf(w, "%s: the controller stops on an error: %s\n", seconds(st.At), st.Fatal)
+		for _, cfg := range slices.Sorted(maps.Keys(m.applied[name])) {
+			if _, ok := newSums[cfg]; !ok && newSums != nil {
+				why = append(why, cfg+" no longer referenced")
+			}
 		}
-		for _, warn := range st.Warnings {
-			fmt.Fprintf(w, "%s: warning: %s\n", seconds(st.At), strings.TrimPrefix(warn, "W "))
+		if p.Restart {
+			m.restarts++
+			m.workloads[name] = true
+			fmt.Fprintf(w, "%s: restart %s %s/%s", when, p.Kind, p.Namespace, p.Name)
+			if ts := restartedAt(p.Body); ts != "" {
+				fmt.Fprintf(w, " (%s = %q)", core.AnnotationTimestamp, ts)
+			}
+			fmt.Fprintln(w)
+		} else {
+			m.updates++
+			fmt.Fprintf(w, "%s: record the config checksums of %s %s/%s (no restart)\n", when, p.Kind, p.Namespace, p.Name)
+		}
+		for _, r := range why {
+			fmt.Fprintf(w, "    %s\n", r)
+		}
+		if newSums != nil {
+			m.applied[name] = newSums
 		}
 	}
-	fmt.Fprintf(w, "%d restarts of %d workloads, %d checksum updates without restart, %d failed patches\n", restarts, len(workloads), updates, failures)
+	if st.Fatal != "" {
+		fmt.Fprintf(w, "%s: the controller stops on an error: %s\n", seconds(st.At), st.Fatal)
+	}
+	for _, warn := range st.Warnings {
+		fmt.Fprintf(w, "%s: warning: %s\n", seconds(st.At), strings.TrimPrefix(warn, "W "))
+	}
+}
+
+// end prints the totals.
+func (m *summary) end() {
+	fmt.Fprintf(m.w, "%d restarts of %d workloads, %d checksum updates without restart, %d failed patches\n", m.restarts, len(m.workloads), m.updates, m.failures)
 }
 
 // patchedChecksums reads the applied-checksums annotation a patch sets

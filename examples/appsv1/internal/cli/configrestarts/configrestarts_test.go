@@ -51,7 +51,7 @@ func TestFlags(t *testing.T) {
 func TestBadInput(t *testing.T) {
 	for _, tc := range []struct{ in, msg string }{
 		{`{`, "bad restart script"},
-		{`{"events":[],"extra":1}`, `unknown field "extra"`},
+		{`{"events":[],"extra":1}`, `extra: unknown field`},
 		{`{"events":[{"at":0,"op":"jump"}]}`, `events[0].op "jump"`},
 		{`{"events":[{"at":1,"op":"tick"},{"at":0,"op":"tick"}]}`, "non-decreasing"},
 		{`{"events":[{"at":0,"op":"update","object":{"kind":"Pod","metadata":{"name":"p"}}}]}`, `object kind "Pod"`},
