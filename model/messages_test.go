@@ -22,7 +22,7 @@ import (
 var formatArg = map[string]int{
 	"Sprintf": 0, "Errorf": 0, "Printf": 0, "Fprintf": 1, "Fatalf": 0, "Logf": 0, "Skipf": 0,
 	"add": 2, "selectorError": 0, "event": 2, "fail": 1, "reason": 2, "printf": 0, "write": 1,
-	"Appendf": 1, "reasonAfter": 3, "note": 0,
+	"Appendf": 1, "reasonAfter": 3, "note": 0, "carry": 3,
 }
 
 // strayVerb matches what a string that is never formatted must not hold: a
