@@ -186,22 +186,7 @@ func genDaemonSetRevision(t *rapid.T, l string, i int, ds *apps.DaemonSet, pool 
 	if !crowded && rarely(t, l+"-other-namespace", 5) {
 		cr.Namespace = "default"
 	}
-	owner := rapid.IntRange(0, 11).Draw(t, l+"-owner")
-	if crowded {
-		owner = 0
-	}
-	switch owner {
-	case 9:
-	case 10:
-		cr.OwnerReferences = []metav1.OwnerReference{*metav1.NewControllerRef(&apps.DaemonSet{ObjectMeta: metav1.ObjectMeta{Name: "other", UID: "uid-other"}}, apps.SchemeGroupVersion.WithKind("DaemonSet"))}
-	case 11:
-		// Owned but not controlled: not the DaemonSet's history.
-		ref := *metav1.NewControllerRef(ds, apps.SchemeGroupVersion.WithKind("DaemonSet"))
-		ref.Controller = nil
-		cr.OwnerReferences = []metav1.OwnerReference{ref}
-	default:
-		cr.OwnerReferences = []metav1.OwnerReference{*metav1.NewControllerRef(ds, apps.SchemeGroupVersion.WithKind("DaemonSet"))}
-	}
+	cr.OwnerReferences = drawRevisionOwner(t, l, ds, "DaemonSet", crowded)
 	if chance(t, l+"-cause", 30) {
 		cr.Annotations = map[string]string{"kubernetes.io/change-cause": genText(t, l+"-cause-text")}
 	}
@@ -216,4 +201,27 @@ func drawDaemonSetRevision(t *rapid.T, w dsWorld) int64 {
 		return w.crs[rapid.IntRange(0, len(w.crs)-1).Draw(t, "rev-known-index")].Revision
 	}
 	return int64(rapid.IntRange(-1, 6).Draw(t, "revision"))
+}
+
+// drawRevisionOwner draws the owner references of a generated
+// ControllerRevision of owner (a kind object): controlled by owner most
+// often, by another object of the kind, owned without being controlled
+// (not owner's history), or none. A crowded history is always owner's.
+func drawRevisionOwner(t *rapid.T, l string, owner metav1.Object, kind string, crowded bool) []metav1.OwnerReference {
+	gvk := apps.SchemeGroupVersion.WithKind(kind)
+	n := rapid.IntRange(0, 11).Draw(t, l+"-owner")
+	if crowded {
+		n = 0
+	}
+	switch n {
+	case 9:
+		return nil
+	case 10:
+		return []metav1.OwnerReference{*metav1.NewControllerRef(&metav1.ObjectMeta{Name: "other", UID: "uid-other"}, gvk)}
+	case 11:
+		ref := *metav1.NewControllerRef(owner, gvk)
+		ref.Controller = nil
+		return []metav1.OwnerReference{ref}
+	}
+	return []metav1.OwnerReference{*metav1.NewControllerRef(owner, gvk)}
 }

@@ -206,22 +206,7 @@ func genRevisionObject(t *rapid.T, l string, i int, s *apps.StatefulSet, pool []
 	if !crowded && rarely(t, l+"-namespace", 5) {
 		r.Namespace = "other"
 	}
-	owner := rapid.IntRange(0, 11).Draw(t, l+"-owner")
-	if crowded {
-		owner = 0
-	}
-	switch owner {
-	case 9:
-	case 10:
-		r.OwnerReferences = []metav1.OwnerReference{*metav1.NewControllerRef(&apps.StatefulSet{ObjectMeta: metav1.ObjectMeta{Name: "other", UID: "uid-other"}}, apps.SchemeGroupVersion.WithKind("StatefulSet"))}
-	case 11:
-		// Owned but not controlled: not the set's history.
-		ref := *metav1.NewControllerRef(s, apps.SchemeGroupVersion.WithKind("StatefulSet"))
-		ref.Controller = nil
-		r.OwnerReferences = []metav1.OwnerReference{ref}
-	default:
-		r.OwnerReferences = []metav1.OwnerReference{*metav1.NewControllerRef(s, apps.SchemeGroupVersion.WithKind("StatefulSet"))}
-	}
+	r.OwnerReferences = drawRevisionOwner(t, l, s, "StatefulSet", crowded)
 	if chance(t, l+"-annotations", 40) {
 		r.Annotations = map[string]string{}
 		if chance(t, l+"-cause", 70) {

@@ -14,6 +14,7 @@
 package evidence
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -68,21 +69,11 @@ func Observe(pods []*model.Pod) Readiness {
 	}
 	slices.SortFunc(r.Samples, func(a, b Sample) int {
 		if a.Delay != b.Delay {
-			return compare(a.Delay, b.Delay)
+			return cmp.Compare(a.Delay, b.Delay)
 		}
 		return strings.Compare(a.Pod, b.Pod)
 	})
 	return r
-}
-
-func compare(a, b time.Duration) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 func restarted(p *model.Pod) bool {
@@ -221,7 +212,7 @@ func Assess(pods []*model.Pod, now time.Time, opts Options) Assessment {
 	}
 	slices.SortStableFunc(a.Waits, func(x, y Wait) int {
 		if x.For != y.For {
-			return -compare(x.For, y.For)
+			return cmp.Compare(y.For, x.For)
 		}
 		return strings.Compare(x.Pod, y.Pod)
 	})
