@@ -168,37 +168,30 @@ func (o *Objects) skipAll(skip func(kind, ns, why string), why string, kinds ...
 // namespaces lists the namespace of every object of kind the input holds
 // ("" for a Node), one entry per object.
 func (o *Objects) namespaces(kind string) []string {
-	var out []string
-	add := func(ns string) { out = append(out, ns) }
 	switch kind {
 	case "Deployment":
-		for _, x := range o.Deployments {
-			add(x.Namespace)
-		}
+		return namespacesOf(o.Deployments)
 	case "ReplicaSet":
-		for _, x := range o.ReplicaSets {
-			add(x.Namespace)
-		}
+		return namespacesOf(o.ReplicaSets)
 	case "StatefulSet":
-		for _, x := range o.StatefulSets {
-			add(x.Namespace)
-		}
+		return namespacesOf(o.StatefulSets)
 	case "DaemonSet":
-		for _, x := range o.DaemonSets {
-			add(x.Namespace)
-		}
+		return namespacesOf(o.DaemonSets)
 	case "ControllerRevision":
-		for _, x := range o.ControllerRevisions {
-			add(x.Namespace)
-		}
+		return namespacesOf(o.ControllerRevisions)
 	case "PersistentVolumeClaim":
-		for _, x := range o.PVCs {
-			add(x.Namespace)
-		}
+		return namespacesOf(o.PVCs)
 	case "Node":
-		for range o.Nodes {
-			add("")
-		}
+		return namespacesOf(o.Nodes)
+	}
+	return nil
+}
+
+// namespacesOf lists the namespace of each object of list.
+func namespacesOf[T metav1.Object](list []T) []string {
+	out := make([]string, len(list))
+	for i, x := range list {
+		out[i] = x.GetNamespace()
 	}
 	return out
 }
