@@ -1,8 +1,6 @@
 package next
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -24,35 +22,8 @@ type seedLine struct {
 	Expect map[string]any
 }
 
-// seeds returns the public cases by id.
-func seeds(t *testing.T) map[string]seedLine {
-	t.Helper()
-	f, err := os.Open(seedFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	out := map[string]seedLine{}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 1<<20), 1<<26)
-	for sc.Scan() {
-		var l struct {
-			Case   map[string]any `json:"case"`
-			Expect map[string]any `json:"expect"`
-			Meta   struct {
-				ID string `json:"id"`
-			} `json:"meta"`
-		}
-		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
-			t.Fatal(err)
-		}
-		out[l.Meta.ID] = seedLine{Line: bytes.Clone(sc.Bytes()), Case: l.Case, Expect: l.Expect}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
+// seeds returns the public Deployment cases by id.
+func seeds(t *testing.T) map[string]seedLine { return readSeeds(t, seedFile) }
 
 // The cases the command is checked on: a first sync (create), a ReplicaSet
 // update with a requeue, an adoption patch, a cleanup delete and a rollback
