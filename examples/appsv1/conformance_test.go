@@ -1,8 +1,6 @@
 package appsv1_test
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -47,28 +45,7 @@ type scenario struct {
 
 func readSeeds(t *testing.T) []seedLine {
 	t.Helper()
-	f, err := os.Open(seedFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var out []seedLine
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 1<<20), 1<<26)
-	for sc.Scan() {
-		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
-			continue
-		}
-		var l seedLine
-		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
-			t.Fatalf("%s line %d: %v", seedFile, len(out)+1, err)
-		}
-		out = append(out, l)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return appsv1.ReadJSONL[seedLine](t, seedFile)
 }
 
 func readScenarios(t *testing.T) []scenario {

@@ -1,12 +1,9 @@
 package appsv1_test
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"sort"
 	"strings"
@@ -58,22 +55,7 @@ type dsChoiceGroup struct {
 
 func readDaemonSetSeeds(t *testing.T) []dsLine {
 	t.Helper()
-	f, err := os.Open(dsSeedFile)
-	require.NoError(t, err)
-	defer f.Close()
-	var out []dsLine
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 1<<20), 1<<26)
-	for sc.Scan() {
-		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
-			continue
-		}
-		var l dsLine
-		require.NoError(t, json.Unmarshal(sc.Bytes(), &l), "%s line %d", dsSeedFile, len(out)+1)
-		out = append(out, l)
-	}
-	require.NoError(t, sc.Err())
-	return out
+	return appsv1.ReadJSONL[dsLine](t, dsSeedFile)
 }
 
 // TestDaemonSetConformance plans every recorded DaemonSet case through the

@@ -1,7 +1,6 @@
 package appsv1
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"math"
@@ -63,31 +62,14 @@ func fnv32a(s string) uint32 {
 // ReplicaSet in the public conformance cases.
 func conformanceTemplates(t testing.TB) []core.PodTemplateSpec {
 	t.Helper()
-	f, err := os.Open("testdata/conformance/public-seed1.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	var out []core.PodTemplateSpec
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 1<<20), 1<<26)
-	for sc.Scan() {
-		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
-			continue
-		}
-		var l struct {
-			Case Case `json:"case"`
-		}
-		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
-			t.Fatal(err)
-		}
+	for _, l := range ReadJSONL[struct {
+		Case Case `json:"case"`
+	}](t, "testdata/conformance/public-seed1.jsonl") {
 		out = append(out, l.Case.Deployment.Spec.Template)
 		for _, rs := range l.Case.ReplicaSets {
 			out = append(out, rs.Spec.Template)
 		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
 	}
 	return out
 }

@@ -1,12 +1,9 @@
 package appsv1_test
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"sort"
 	"strings"
@@ -68,22 +65,7 @@ type ssOutputLists struct {
 
 func readStatefulSetSeeds(t testing.TB) []ssSeedLine {
 	t.Helper()
-	f, err := os.Open(statefulSetSeedFile)
-	require.NoError(t, err)
-	defer f.Close()
-	var out []ssSeedLine
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 1<<20), 1<<26)
-	for sc.Scan() {
-		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
-			continue
-		}
-		var l ssSeedLine
-		require.NoError(t, json.Unmarshal(sc.Bytes(), &l), "line %d", len(out)+1)
-		out = append(out, l)
-	}
-	require.NoError(t, sc.Err())
-	return out
+	return appsv1.ReadJSONL[ssSeedLine](t, statefulSetSeedFile)
 }
 
 // TestStatefulSetConformance plans every recorded StatefulSet sync through

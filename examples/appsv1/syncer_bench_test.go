@@ -1,10 +1,7 @@
 package appsv1
 
 import (
-	"bufio"
-	"encoding/json"
 	"errors"
-	"os"
 	"strconv"
 	"testing"
 
@@ -14,21 +11,10 @@ import (
 // benchStates reads the 200 public cases as States.
 func benchStates(b *testing.B) []State {
 	b.Helper()
-	f, err := os.Open("testdata/conformance/public-seed1.jsonl")
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer f.Close()
 	var out []State
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 1<<20), 1<<26)
-	for sc.Scan() {
-		var l struct {
-			Case Case `json:"case"`
-		}
-		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
-			b.Fatal(err)
-		}
+	for _, l := range ReadJSONL[struct {
+		Case Case `json:"case"`
+	}](b, "testdata/conformance/public-seed1.jsonl") {
 		out = append(out, l.Case.State())
 	}
 	if len(out) != 200 {
