@@ -206,51 +206,57 @@ func (ds *DaemonSet) TemplateGeneration() (*int64, error) {
 // identical copy of the default also appears after it (upstream then keeps
 // the list as it was). tolerations is not changed.
 func DaemonPodTolerations(tolerations []Toleration, hostNetwork bool) []Toleration {
-	out := cloneTolerations(tolerations)
-	defaults := []struct {
-		key    string
-		effect TaintEffect
-	}{
-		{TaintNodeNotReady, TaintEffectNoExecute},
-		{TaintNodeUnreachable, TaintEffectNoExecute},
-		{TaintNodeDiskPressure, TaintEffectNoSchedule},
-		{TaintNodeMemoryPressure, TaintEffectNoSchedule},
-		{TaintNodePIDPressure, TaintEffectNoSchedule},
-		{TaintNodeUnschedulable, TaintEffectNoSchedule},
+	defaults := [...]Toleration{
+		{Key: TaintNodeNotReady, Operator: TolerationOpExists, Effect: TaintEffectNoExecute},
+		{Key: TaintNodeUnreachable, Operator: TolerationOpExists, Effect: TaintEffectNoExecute},
+		{Key: TaintNodeDiskPressure, Operator: TolerationOpExists, Effect: TaintEffectNoSchedule},
+		{Key: TaintNodeMemoryPressure, Operator: TolerationOpExists, Effect: TaintEffectNoSchedule},
+		{Key: TaintNodePIDPressure, Operator: TolerationOpExists, Effect: TaintEffectNoSchedule},
+		{Key: TaintNodeUnschedulable, Operator: TolerationOpExists, Effect: TaintEffectNoSchedule},
+		// Only for a pod on the host network.
+		{Key: TaintNodeNetworkUnavailable, Operator: TolerationOpExists, Effect: TaintEffectNoSchedule},
 	}
+	n := len(defaults) - 1
 	if hostNetwork {
-		defaults = append(defaults, struct {
-			key    string
-			effect TaintEffect
-		}{TaintNodeNetworkUnavailable, TaintEffectNoSchedule})
+		n++
 	}
-	for _, d := range defaults {
-		out = addOrUpdateToleration(out, Toleration{Key: d.key, Operator: TolerationOpExists, Effect: d.effect})
+	// One list, large enough for every default: each is added in place.
+	out := make([]Toleration, len(tolerations), len(tolerations)+n)
+	for i, t := range tolerations {
+		if t.TolerationSeconds != nil {
+			t.TolerationSeconds = new(*t.TolerationSeconds)
+		}
+		out[i] = t
+	}
+	for _, d := range defaults[:n] {
+		out = addOrUpdateToleration(out, d)
 	}
 	return out
 }
 
 // addOrUpdateToleration is upstream AddOrUpdateTolerationInPodSpec on a
-// list: t replaces every entry it matches, or is appended, unless an entry
-// already equals it.
+// list it may change: when an entry matching t has no tolerationSeconds
+// the list stays as it is; otherwise t replaces every entry it matches, or
+// is appended when none does.
 func addOrUpdateToleration(list []Toleration, t Toleration) []Toleration {
-	var out []Toleration
-	updated := false
+	matched := false
 	for _, have := range list {
 		if sameToleration(t, have) {
 			if have.TolerationSeconds == nil {
 				return list
 			}
-			out = append(out, t)
-			updated = true
-			continue
+			matched = true
 		}
-		out = append(out, have)
 	}
-	if !updated {
-		out = append(out, t)
+	if !matched {
+		return append(list, t)
 	}
-	return out
+	for i := range list {
+		if sameToleration(t, list[i]) {
+			list[i] = t
+		}
+	}
+	return list
 }
 
 // TargetNodeName returns the node a daemon pod is meant for (upstream

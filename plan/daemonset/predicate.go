@@ -53,44 +53,9 @@ type podTerms struct {
 func newPodTerms(ds *model.DaemonSet) *podTerms {
 	sch := &ds.Spec.Scheduling
 	return &podTerms{
-		tolerations:  daemonPodTolerations(sch.Tolerations, sch.HostNetwork),
+		tolerations:  model.DaemonPodTolerations(sch.Tolerations, sch.HostNetwork),
 		selectorKeys: slices.Sorted(maps.Keys(sch.NodeSelector)),
 	}
-}
-
-// defaultTolerations are the tolerations the controller gives every daemon
-// pod, in model.DaemonPodTolerations's order; networkUnavailable is added
-// for a pod on the host network.
-var (
-	defaultTolerations = []model.Toleration{
-		{Key: model.TaintNodeNotReady, Operator: model.TolerationOpExists, Effect: model.TaintEffectNoExecute},
-		{Key: model.TaintNodeUnreachable, Operator: model.TolerationOpExists, Effect: model.TaintEffectNoExecute},
-		{Key: model.TaintNodeDiskPressure, Operator: model.TolerationOpExists, Effect: model.TaintEffectNoSchedule},
-		{Key: model.TaintNodeMemoryPressure, Operator: model.TolerationOpExists, Effect: model.TaintEffectNoSchedule},
-		{Key: model.TaintNodePIDPressure, Operator: model.TolerationOpExists, Effect: model.TaintEffectNoSchedule},
-		{Key: model.TaintNodeUnschedulable, Operator: model.TolerationOpExists, Effect: model.TaintEffectNoSchedule},
-	}
-	networkUnavailable = model.Toleration{Key: model.TaintNodeNetworkUnavailable, Operator: model.TolerationOpExists, Effect: model.TaintEffectNoSchedule}
-)
-
-// daemonPodTolerations is model.DaemonPodTolerations, made in one
-// allocation when no toleration of the template has the key of a default
-// one (the usual template): a default then matches none of them, nor
-// another default (their keys differ), so each is appended in order.
-// Otherwise model.DaemonPodTolerations applies upstream's replacement
-// rules.
-func daemonPodTolerations(ts []model.Toleration, hostNetwork bool) []model.Toleration {
-	for _, t := range ts {
-		if t.Key == networkUnavailable.Key || slices.ContainsFunc(defaultTolerations, func(d model.Toleration) bool { return d.Key == t.Key }) {
-			return model.DaemonPodTolerations(ts, hostNetwork)
-		}
-	}
-	out := make([]model.Toleration, 0, len(ts)+len(defaultTolerations)+1)
-	out = append(append(out, cloneTolerations(ts)...), defaultTolerations...)
-	if hostNetwork {
-		out = append(out, networkUnavailable)
-	}
-	return out
 }
 
 // nodeShouldRun is NodeShouldRunDaemonPod with the pod's terms made by the
