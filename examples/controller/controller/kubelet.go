@@ -2,6 +2,7 @@ package controller
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -31,6 +32,17 @@ type Kubelet struct {
 	// NeverReady reports pods that run but never become ready; nil means
 	// pods whose first container's image contains "never-ready".
 	NeverReady func(*core.Pod) bool
+	// Pullable reports whether an image can be pulled; nil means every
+	// image can. A pod with an image that cannot stays Pending with that
+	// container waiting in ErrImagePull and the pod not Ready, as a
+	// kubelet reports a pull its registry refuses.
+	Pullable func(image string) bool
+	// Nodes, when not empty, makes it the kubelet of these nodes (see
+	// [NodeHeartbeats]): it runs only the pods a scheduler bound to one of
+	// them, and leaves the others alone, as a cluster's kubelets do. Empty,
+	// it runs every pod, bound or not, but those pinned to a node by their
+	// node affinity, which wait for their binding.
+	Nodes []string
 
 	seenMu sync.Mutex
 	seen   map[types.UID]time.Time // when each pod was first seen
@@ -104,11 +116,18 @@ func (k *Kubelet) sync(ctx context.Context, key string) error {
 	if p.Status.Phase == core.PodRunning {
 		return nil
 	}
-	if awaitsBinding(p) {
+	if len(k.Nodes) > 0 {
+		if !slices.Contains(k.Nodes, p.Spec.NodeName) {
+			return nil // not bound yet (its binding brings it back), or another kubelet's
+		}
+	} else if awaitsBinding(p) {
 		return nil // the stand-in Scheduler binds it; the binding's update brings it back
 	}
 	if wait := time.Until(k.firstSeen(p.UID).Add(k.Delay)); wait > 0 {
 		k.w.queue.AddAfter(key, wait)
+		return nil
+	}
+	if k.Pullable != nil && k.reportPullFailure(ctx, p) {
 		return nil
 	}
 	never := neverReadyImage
@@ -123,6 +142,12 @@ func (k *Kubelet) sync(ctx context.Context, key string) error {
 	up := p.DeepCopy()
 	up.Status.Phase = core.PodRunning
 	up.Status.StartTime = &now
+	if len(k.Nodes) > 0 {
+		// A kubelet reports the addresses of its node and of the pod.
+		hostIP, podIP := nodeIP(p.Spec.NodeName), podIP(p.UID)
+		up.Status.HostIP, up.Status.HostIPs = hostIP, []core.HostIP{{IP: hostIP}}
+		up.Status.PodIP, up.Status.PodIPs = podIP, []core.PodIP{{IP: podIP}}
+	}
 	up.Status.Conditions = []core.PodCondition{
 		{Type: core.PodScheduled, Status: core.ConditionTrue, LastTransitionTime: now},
 		{Type: core.PodInitialized, Status: core.ConditionTrue, LastTransitionTime: now},
@@ -133,6 +158,7 @@ func (k *Kubelet) sync(ctx context.Context, key string) error {
 	for _, c := range p.Spec.Containers {
 		up.Status.ContainerStatuses = append(up.Status.ContainerStatuses, core.ContainerStatus{
 			Name: c.Name, Image: c.Image, Ready: ready == core.ConditionTrue, Started: new(true),
+			ImageID: "stand-in://" + c.Image, ContainerID: "stand-in://" + string(p.UID) + "/" + c.Name,
 			State: core.ContainerState{Running: &core.ContainerStateRunning{StartedAt: now}},
 		})
 	}
@@ -141,4 +167,62 @@ func (k *Kubelet) sync(ctx context.Context, key string) error {
 		return nil // gone, or changed: the event of the change brings it back
 	}
 	return err
+}
+
+// reportPullFailure reports, once, a pod one of whose images cannot be
+// pulled: phase Pending, the containers waiting (ErrImagePull for those
+// whose image cannot be pulled, ContainerCreating for the others), the pod
+// neither Ready nor ContainersReady. It returns false when every image
+// can be pulled.
+func (k *Kubelet) reportPullFailure(ctx context.Context, p *core.Pod) bool {
+	failing := false
+	for _, c := range p.Spec.Containers {
+		if !k.Pullable(c.Image) {
+			failing = true
+		}
+	}
+	if !failing {
+		return false
+	}
+	for _, cs := range p.Status.ContainerStatuses {
+		if cs.State.Waiting != nil && cs.State.Waiting.Reason == "ErrImagePull" {
+			return true // reported already
+		}
+	}
+	now := metav1.Now()
+	up := p.DeepCopy()
+	up.Status.Phase = core.PodPending
+	up.Status.StartTime = &now
+	if len(k.Nodes) > 0 {
+		hostIP, podIP := nodeIP(p.Spec.NodeName), podIP(p.UID)
+		up.Status.HostIP, up.Status.HostIPs = hostIP, []core.HostIP{{IP: hostIP}}
+		up.Status.PodIP, up.Status.PodIPs = podIP, []core.PodIP{{IP: podIP}}
+	}
+	notReady := "containers with unready status: ["
+	up.Status.ContainerStatuses = nil
+	for i, c := range p.Spec.Containers {
+		waiting := &core.ContainerStateWaiting{Reason: "ContainerCreating"}
+		if !k.Pullable(c.Image) {
+			waiting = &core.ContainerStateWaiting{Reason: "ErrImagePull", Message: "stand-in registry: image " + c.Image + " not found"}
+		}
+		up.Status.ContainerStatuses = append(up.Status.ContainerStatuses, core.ContainerStatus{
+			Name: c.Name, Image: c.Image, Started: new(false), State: core.ContainerState{Waiting: waiting},
+		})
+		if i > 0 {
+			notReady += " "
+		}
+		notReady += c.Name
+	}
+	notReady += "]"
+	up.Status.Conditions = []core.PodCondition{
+		{Type: core.PodScheduled, Status: core.ConditionTrue, LastTransitionTime: now},
+		{Type: core.PodInitialized, Status: core.ConditionTrue, LastTransitionTime: now},
+		{Type: core.ContainersReady, Status: core.ConditionFalse, Reason: "ContainersNotReady", Message: notReady, LastTransitionTime: now},
+		{Type: core.PodReady, Status: core.ConditionFalse, Reason: "ContainersNotReady", Message: notReady, LastTransitionTime: now},
+	}
+	_, err := k.client.CoreV1().Pods(p.Namespace).UpdateStatus(ctx, up, metav1.UpdateOptions{})
+	if err != nil && !apierrors.IsNotFound(err) && !apierrors.IsConflict(err) {
+		k.w.queue.AddRateLimited(p.Namespace + "/" + p.Name)
+	}
+	return true
 }

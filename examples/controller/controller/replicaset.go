@@ -233,31 +233,75 @@ func (c *ReplicaSetController) syncOne(ctx context.Context, key string, rs *apps
 		}
 		mrss = append(mrss, mr)
 	}
-	p, err := replicaset.Sync(m, mpods, mrss, c.opts.Now())
-	// A *replicaset.SyncError (a failed create or delete) comes with a valid
-	// plan: its writes are sent, and the error is returned after them, for
-	// the rate-limited requeue upstream's sync ends with.
-	var syncErr *replicaset.SyncError
-	if err != nil && !errors.As(err, &syncErr) {
-		return replicaset.Plan{}, fmt.Errorf("plan %s: %w", key, err)
-	}
-	if c.opts.Shadow {
-		printReplicaSetShadow(c.opts.Out, key, p.Actions)
+	// The plan assumes every create and delete succeeds. When the server
+	// refuses one the planner did not predict (a quota, an admission
+	// policy), the sync is planned again with the outcomes seen so far, as
+	// WithCreateFault and WithDeleteFault model them: the new plan keeps
+	// the writes already sent, stops the slow start after the failing
+	// batch as upstream's does, and ends with the status upstream's
+	// calculateStatus writes then (a ReplicaFailure condition with reason
+	// FailedCreate or FailedDelete and the error). At most one round per
+	// failed write.
+	now := c.opts.Now()
+	sent := &sendState{createErrs: map[int]error{}, deleteErrs: map[string]error{}, deleted: map[string]bool{}}
+	for round := 0; ; round++ {
+		var faults []replicaset.Option
+		if len(sent.createErrs) > 0 {
+			faults = append(faults, replicaset.WithCreateFault(func(attempt int, _ *model.Pod) error { return sent.createErrs[attempt] }))
+		}
+		if len(sent.deleteErrs) > 0 {
+			faults = append(faults, replicaset.WithDeleteFault(func(pod *model.Pod) error { return sent.deleteErrs[pod.Name] }))
+		}
+		p, err := replicaset.Sync(m, mpods, mrss, now, faults...)
+		// A *replicaset.SyncError (a failed create or delete) comes with a
+		// valid plan: its writes are sent, and the error is returned after
+		// them, for the rate-limited requeue upstream's sync ends with.
+		var syncErr *replicaset.SyncError
+		if err != nil && !errors.As(err, &syncErr) {
+			return replicaset.Plan{}, fmt.Errorf("plan %s: %w", key, err)
+		}
+		if c.opts.Shadow {
+			printReplicaSetShadow(c.opts.Out, key, p.Actions)
+			return p, nil
+		}
+		if round == 0 {
+			sent.planned = p.Count(replicaset.CreatePod)
+			c.expectPlan(key, p)
+		}
+		replan, err := c.apply(ctx, key, rs, m, p, sent)
+		if replan {
+			continue
+		}
+		// Creates planned but not made (failed, or skipped after a failed
+		// batch) will never be observed.
+		for range sent.planned - sent.created {
+			c.lower(key, true, "")
+		}
+		if err != nil {
+			return p, err
+		}
+		if syncErr != nil {
+			return p, syncErr
+		}
 		return p, nil
 	}
-	if err := c.apply(ctx, key, rs, m, p); err != nil {
-		return p, err
-	}
-	if syncErr != nil {
-		return p, syncErr
-	}
-	return p, nil
 }
 
-// apply sends the plan's writes as upstream's ReplicaSet controller does:
-// claim patches, then creates with generateName (the server names the
-// pods), or deletes, then the status update.
-func (c *ReplicaSetController) apply(ctx context.Context, key string, rs *apps.ReplicaSet, m *model.ReplicaSet, p replicaset.Plan) error {
+// sendState is what the writes of one sync did so far, across its plans.
+type sendState struct {
+	planned    int              // creates the first plan expected
+	attempts   int              // create attempts made (sent or predicted to fail)
+	created    int              // creates the server accepted
+	patched    bool             // the claim patches were sent
+	deleted    map[string]bool  // deletes sent, by pod name
+	createErrs map[int]error    // unpredicted create failures, by attempt
+	deleteErrs map[string]error // unpredicted delete failures, by pod name
+}
+
+// expectPlan records the creates and deletes the first plan of a sync
+// makes, for the expectations that hold the next sync back until the
+// caches have seen them.
+func (c *ReplicaSetController) expectPlan(key string, p replicaset.Plan) {
 	adds := p.Count(replicaset.CreatePod)
 	var dels []string
 	for _, a := range p.Actions {
@@ -268,59 +312,84 @@ func (c *ReplicaSetController) apply(ctx context.Context, key string, rs *apps.R
 	if adds > 0 || len(dels) > 0 {
 		c.expect(key, adds, dels)
 	}
+}
+
+// apply sends the plan's writes not sent yet, as upstream's ReplicaSet
+// controller does: claim patches, then creates with generateName (the
+// server names the pods), or deletes, then the status update. It stops
+// and asks for a new plan (replan) at the first create the server refuses
+// unpredicted, or after the deletes when some were refused.
+func (c *ReplicaSetController) apply(ctx context.Context, key string, rs *apps.ReplicaSet, m *model.ReplicaSet, p replicaset.Plan, sent *sendState) (replan bool, err error) {
 	pods := c.client.CoreV1().Pods(rs.Namespace)
 	var firstErr error
+	attempt, newDeleteErrs := 0, 0
 	for _, a := range p.Actions {
-		if a.Error != "" {
-			continue
-		}
 		switch a.Kind {
 		case replicaset.AdoptPod, replicaset.ReleasePod:
+			if sent.patched || a.Error != "" {
+				continue
+			}
 			if _, err := pods.Patch(ctx, a.Name, types.StrategicMergePatchType, []byte(a.Patch), metav1.PatchOptions{}); err != nil &&
 				!apierrors.IsNotFound(err) && !(a.Kind == replicaset.ReleasePod && apierrors.IsInvalid(err)) {
-				return err
+				return false, err
 			}
 		case replicaset.CreatePod:
-			if firstErr != nil {
-				c.lower(key, true, "")
-				continue
+			sent.patched = true
+			i := attempt
+			attempt++
+			if i < sent.attempts {
+				continue // sent in an earlier round
 			}
-			pod := podFromTemplate(rs, a)
-			created, err := pods.Create(ctx, pod, metav1.CreateOptions{})
+			sent.attempts = i + 1
+			if a.Error != "" {
+				continue // predicted: the planner's event and status say it
+			}
+			created, err := pods.Create(ctx, podFromTemplate(rs, a), metav1.CreateOptions{})
 			if err != nil {
-				c.lower(key, true, "")
-				firstErr = err
+				sent.createErrs[i] = err
 				c.event(rs, core.EventTypeWarning, replicaset.EventFailedCreate, fmt.Sprintf("Error creating: %v", err))
-				continue
+				return true, nil
 			}
+			sent.created++
 			c.event(rs, core.EventTypeNormal, replicaset.EventSuccessfulCreate, "Created pod: "+created.Name)
 		case replicaset.DeletePod:
+			sent.patched = true
+			if sent.deleted[a.Name] || a.Error != "" {
+				continue
+			}
+			sent.deleted[a.Name] = true
 			podKey := a.Namespace + "/" + a.Name
 			if err := pods.Delete(ctx, a.Name, metav1.DeleteOptions{}); err != nil {
 				c.lower(key, false, podKey)
-				if !apierrors.IsNotFound(err) && firstErr == nil {
-					firstErr = err
+				if !apierrors.IsNotFound(err) {
+					sent.deleteErrs[a.Name] = err
+					newDeleteErrs++
+					c.event(rs, core.EventTypeWarning, replicaset.EventFailedDelete, fmt.Sprintf("Error deleting: %v", err))
 				}
 				continue
 			}
 			c.event(rs, core.EventTypeNormal, replicaset.EventSuccessfulDelete, "Deleted pod: "+a.Name)
 		case replicaset.UpdateReplicaSetStatus:
+			if newDeleteErrs > 0 {
+				return true, nil
+			}
 			sm := m.DeepCopy()
 			sm.Status = *a.Status
 			conv, err := appsv1.ReplicaSetFromModel(sm)
 			if err != nil {
-				return err
+				return false, err
 			}
 			upd := rs.DeepCopy()
 			upd.Status = conv.Status
 			if _, err := c.client.AppsV1().ReplicaSets(rs.Namespace).UpdateStatus(ctx, upd, metav1.UpdateOptions{}); err != nil {
-				if firstErr == nil {
-					firstErr = err
-				}
+				firstErr = err
 			}
 		}
 	}
-	return firstErr
+	if newDeleteErrs > 0 {
+		return true, nil
+	}
+	return false, firstErr
 }
 
 func (c *ReplicaSetController) event(rs *apps.ReplicaSet, typ, reason, msg string) {

@@ -37,29 +37,40 @@ const (
 )
 
 // ErrNoBinaries is returned (wrapped) when the binaries are not built.
-var ErrNoBinaries = errors.New("etcd and kube-apiserver are not built: run examples/controller/hack/build-apiserver.sh")
+var ErrNoBinaries = errors.New("binaries not built: run examples/controller/hack/build-apiserver.sh (with \"all\" for kube-controller-manager, kube-scheduler and e2e.test)")
 
-// Binaries returns the paths of the etcd and kube-apiserver binaries: from
-// $ROLLOUTPLAN_E2E_ASSETS (a directory holding etcd and kube-apiserver), or
-// $(go env GOPATH)/bin/etcd-<version> and kube-apiserver-<version>.
+// Binaries returns the paths of the etcd and kube-apiserver binaries (see
+// [Binary]).
 func Binaries() (etcd, apiserver string, err error) {
-	if dir := os.Getenv("ROLLOUTPLAN_E2E_ASSETS"); dir != "" {
-		etcd, apiserver = filepath.Join(dir, "etcd"), filepath.Join(dir, "kube-apiserver")
-	} else {
-		gopath, gerr := exec.Command("go", "env", "GOPATH").Output()
-		if gerr != nil {
-			return "", "", fmt.Errorf("go env GOPATH: %w", gerr)
-		}
-		bin := filepath.Join(strings.TrimSpace(strings.Split(string(gopath), string(os.PathListSeparator))[0]), "bin")
-		etcd = filepath.Join(bin, "etcd-"+EtcdVersion)
-		apiserver = filepath.Join(bin, "kube-apiserver-"+KubeAPIServerVersion)
+	if etcd, err = Binary("etcd", EtcdVersion); err != nil {
+		return "", "", err
 	}
-	for _, p := range []string{etcd, apiserver} {
-		if st, serr := os.Stat(p); serr != nil || st.IsDir() {
-			return "", "", fmt.Errorf("%w (missing %s)", ErrNoBinaries, p)
-		}
+	if apiserver, err = Binary("kube-apiserver", KubeAPIServerVersion); err != nil {
+		return "", "", err
 	}
 	return etcd, apiserver, nil
+}
+
+// Binary returns the path of a binary hack/build-apiserver.sh builds: from
+// $ROLLOUTPLAN_E2E_ASSETS (a directory holding it under its plain name),
+// or $(go env GOPATH)/bin/<name>-<version>. The error wraps
+// [ErrNoBinaries] when it is not there.
+func Binary(name, version string) (string, error) {
+	var path string
+	if dir := os.Getenv("ROLLOUTPLAN_E2E_ASSETS"); dir != "" {
+		path = filepath.Join(dir, name)
+	} else {
+		gopath, err := exec.Command("go", "env", "GOPATH").Output()
+		if err != nil {
+			return "", fmt.Errorf("go env GOPATH: %w", err)
+		}
+		bin := filepath.Join(strings.TrimSpace(strings.Split(string(gopath), string(os.PathListSeparator))[0]), "bin")
+		path = filepath.Join(bin, name+"-"+version)
+	}
+	if st, err := os.Stat(path); err != nil || st.IsDir() {
+		return "", fmt.Errorf("%w (missing %s)", ErrNoBinaries, path)
+	}
+	return path, nil
 }
 
 // Env is a running etcd and kube-apiserver.
@@ -210,6 +221,16 @@ func (e *Env) waitReady(timeout time.Duration) error {
 	}
 	return fmt.Errorf("kube-apiserver not ready after %s (last answer: %s); log: %s", timeout, last, e.tail("kube-apiserver.log"))
 }
+
+// ServiceAccountKeyFile is the path of the key the API server signs and
+// verifies service account tokens with (kube-controller-manager's
+// --service-account-private-key-file).
+func (e *Env) ServiceAccountKeyFile() string { return filepath.Join(e.dir, "sa.key") }
+
+// ServingCertFile is the path of the API server's self-signed serving
+// certificate, the cluster's root CA for its clients
+// (kube-controller-manager's --root-ca-file).
+func (e *Env) ServingCertFile() string { return filepath.Join(e.dir, "certs", "apiserver.crt") }
 
 // Client returns a clientset for the API server.
 func (e *Env) Client() (*kubernetes.Clientset, error) {
