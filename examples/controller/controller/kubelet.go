@@ -113,8 +113,9 @@ func (k *Kubelet) sync(ctx context.Context, key string) error {
 		}
 		return err
 	}
-	if p.Status.Phase == core.PodRunning {
-		return nil
+	switch p.Status.Phase {
+	case core.PodRunning, core.PodSucceeded, core.PodFailed:
+		return nil // started already; a finished pod never runs again
 	}
 	if len(k.Nodes) > 0 {
 		if !slices.Contains(k.Nodes, p.Spec.NodeName) {

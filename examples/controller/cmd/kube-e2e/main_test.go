@@ -77,6 +77,18 @@ func TestSelection(t *testing.T) {
 	}
 }
 
+func TestSelectionOfKinds(t *testing.T) {
+	c := config{kinds: []string{"Deployment", "ReplicaSet", "StatefulSet", "DaemonSet"}}
+	for _, name := range []string{
+		"[sig-apps] Daemon set [Serial] should run and stop simple daemon [Conformance]",
+		"[sig-apps] StatefulSet Basic StatefulSet functionality [StatefulSetBasic] should have a working scale subresource [Conformance]",
+		"[sig-apps] Deployment deployment should support rollover [Conformance]",
+	} {
+		assert.True(t, selection(c).selects(name, nil), name)
+		assert.False(t, selection(config{kinds: []string{"Deployment", "ReplicaSet"}}).selects(name, nil) && !strings.Contains(name, "Deployment"), name)
+	}
+}
+
 func TestDifference(t *testing.T) {
 	a := []spec{{Name: "x", State: "passed"}, {Name: "y", State: "failed"}, {Name: "only-a", State: "passed"}}
 	b := []spec{{Name: "y", State: "passed"}, {Name: "x", State: "passed"}, {Name: "only-b", State: "skipped"}}
@@ -112,7 +124,7 @@ func TestFlags(t *testing.T) {
 		{[]string{"--controllers", "kcm"}, `kube-e2e: --controllers "kcm": want rolloutplan, upstream or both`},
 		{[]string{}, "kube-e2e: --controller-binary is required with the rolloutplan controllers"},
 		{[]string{"--controller-binary", "/nonexistent"}, "kube-e2e: --controller-binary /nonexistent: not a file"},
-		{[]string{"--controllers", "upstream", "--kinds", "Deployment"}, `kube-e2e: --kinds "Deployment": rolloutplan-controller always runs the Deployment and ReplicaSet controllers; list both`},
+		{[]string{"--controllers", "upstream", "--kinds", "DaemonSet"}, ""},
 		{[]string{"--controllers", "upstream", "--kinds", "Deployment,ReplicaSet,Job"}, `kube-e2e: --kinds: unknown kind "Job" (want Deployment, ReplicaSet, StatefulSet, DaemonSet)`},
 		{[]string{"--controllers", "upstream", "--focus", "("}, "kube-e2e: --focus: error parsing regexp: missing closing ): `(`"},
 		{[]string{"--controllers", "upstream", "--nodes", "0"}, "kube-e2e: --nodes 0: want 1 to 100"},

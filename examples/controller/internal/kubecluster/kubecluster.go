@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -73,8 +74,13 @@ type Options struct {
 	// KubeControllers, when not empty, replaces the list of controllers
 	// kube-controller-manager runs (its --controllers flag) beside the
 	// Deployment and ReplicaSet ones, which Controllers decides: say
-	// "-*" for none.
+	// "-*" for none (kube-controller-manager itself knows no "-*": it is
+	// dropped from the flag, which then lists no "*"). Without its
+	// serviceaccount-controller, Start does not wait for the default
+	// service account.
 	KubeControllers []string
+	// APIServerFlags are extra kube-apiserver flags (an audit log, say).
+	APIServerFlags []string
 	// Nodes is the number of stand-in nodes; 0 means 3, a negative
 	// number none (and no kube-scheduler: the stand-in kubelet then runs
 	// every pod unbound).
@@ -161,7 +167,7 @@ func Start(ctx context.Context, o Options) (c *Cluster, err error) {
 			c = nil
 		}
 	}()
-	if c.Env, err = testenv.Start(o.Dir, timeout); err != nil {
+	if c.Env, err = testenv.StartWith(o.Dir, timeout, testenv.Options{APIServerFlags: o.APIServerFlags}); err != nil {
 		return c, err
 	}
 	c.Kubeconfig = filepath.Join(o.Dir, "kubeconfig")
@@ -193,7 +199,10 @@ func Start(ctx context.Context, o Options) (c *Cluster, err error) {
 		}
 	}
 	if o.Controllers == Rolloutplan {
-		args := []string{"--kubeconfig=" + c.Kubeconfig}
+		// One replica, like kube-controller-manager here: no lease to
+		// hold (a loaded machine that stalls past the renew deadline would
+		// stop a leader, which is right in production and noise here).
+		args := []string{"--kubeconfig=" + c.Kubeconfig, "--leader-elect=false"}
 		if o.StatefulSets {
 			args = append(args, "--statefulsets")
 		}
@@ -208,7 +217,7 @@ func Start(ctx context.Context, o Options) (c *Cluster, err error) {
 	if err = c.startNodes(ctx, nodes, o.KubeletDelay, o.Pullable); err != nil {
 		return c, err
 	}
-	return c, c.waitReady(ctx, nodes, timeout)
+	return c, c.waitReady(ctx, nodes, enabled("serviceaccount-controller", kubeControllers(o)), timeout)
 }
 
 // kubeControllers is kube-controller-manager's --controllers list.
@@ -217,7 +226,7 @@ func kubeControllers(o Options) []string {
 	if len(list) == 0 {
 		list = []string{"*"}
 	}
-	list = append([]string(nil), list...)
+	list = slices.DeleteFunc(append([]string(nil), list...), func(s string) bool { return s == "-*" })
 	for _, name := range swapped(o) {
 		switch {
 		case o.Controllers == Rolloutplan:
@@ -227,6 +236,21 @@ func kubeControllers(o Options) []string {
 		}
 	}
 	return list
+}
+
+// enabled says whether kube-controller-manager runs the controller name,
+// on by default, with the --controllers list: the first entry naming it
+// decides, else "*" enables it.
+func enabled(name string, list []string) bool {
+	for _, c := range list {
+		switch c {
+		case name:
+			return true
+		case "-" + name:
+			return false
+		}
+	}
+	return slices.Contains(list, "*")
 }
 
 // startNodes registers the stand-in nodes and runs their heartbeats and
@@ -263,8 +287,9 @@ func (c *Cluster) startNodes(ctx context.Context, n int, delay time.Duration, pu
 
 // waitReady waits for the nodes to be Ready without the not-ready taint
 // (kube-controller-manager's node lifecycle controller removes it) and for
-// the default service account (its service account controller).
-func (c *Cluster) waitReady(ctx context.Context, nodes int, timeout time.Duration) error {
+// the default service account (its service account controller, when it
+// runs).
+func (c *Cluster) waitReady(ctx context.Context, nodes int, serviceAccounts bool, timeout time.Duration) error {
 	var last string
 	err := wait.PollUntilContextTimeout(ctx, 250*time.Millisecond, timeout, true, func(ctx context.Context) (bool, error) {
 		select {
@@ -286,9 +311,11 @@ func (c *Cluster) waitReady(ctx context.Context, nodes int, timeout time.Duratio
 			default:
 			}
 		}
-		if _, err := c.Client.CoreV1().ServiceAccounts("default").Get(ctx, "default", metav1.GetOptions{}); err != nil {
-			last = "service account default/default: " + err.Error()
-			return false, nil
+		if serviceAccounts {
+			if _, err := c.Client.CoreV1().ServiceAccounts("default").Get(ctx, "default", metav1.GetOptions{}); err != nil {
+				last = "service account default/default: " + err.Error()
+				return false, nil
+			}
 		}
 		list, err := c.Client.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
 		if err != nil {
