@@ -10,6 +10,7 @@ import (
 	core "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
@@ -107,6 +108,14 @@ func (k *Kubelet) sync(ctx context.Context, key string) error {
 		k.seenMu.Lock()
 		delete(k.seen, p.UID)
 		k.seenMu.Unlock()
+		if len(k.Nodes) > 0 && p.Status.Phase == core.PodRunning && slices.Contains(k.Nodes, p.Spec.NodeName) {
+			// A kubelet stops the containers of a pod being deleted and
+			// reports it in a terminal phase before it removes it (a
+			// finalizer may keep it longer, no longer ready).
+			if err := k.reportTerminated(ctx, p); err != nil {
+				return err
+			}
+		}
 		err := pods.Delete(ctx, name, metav1.DeleteOptions{GracePeriodSeconds: new(int64(0)), Preconditions: &metav1.Preconditions{UID: &p.UID}})
 		if apierrors.IsNotFound(err) || apierrors.IsConflict(err) {
 			return nil
@@ -120,6 +129,11 @@ func (k *Kubelet) sync(ctx context.Context, key string) error {
 	if len(k.Nodes) > 0 {
 		if !slices.Contains(k.Nodes, p.Spec.NodeName) {
 			return nil // not bound yet (its binding brings it back), or another kubelet's
+		}
+		if p.Status.Phase == core.PodPending {
+			if rejected, err := k.admitHostPorts(ctx, p); rejected || err != nil {
+				return err
+			}
 		}
 	} else if awaitsBinding(p) {
 		return nil // the stand-in Scheduler binds it; the binding's update brings it back
@@ -226,4 +240,107 @@ func (k *Kubelet) reportPullFailure(ctx context.Context, p *core.Pod) bool {
 		k.w.queue.AddRateLimited(p.Namespace + "/" + p.Name)
 	}
 	return true
+}
+
+// reportTerminated writes the status a kubelet writes once it has stopped
+// a deleted pod's containers: every container terminated (exit code 0: the
+// stand-in's containers always stop cleanly), the pod Succeeded and not
+// Ready.
+func (k *Kubelet) reportTerminated(ctx context.Context, p *core.Pod) error {
+	now := metav1.Now()
+	up := p.DeepCopy()
+	up.Status.Phase = core.PodSucceeded
+	for i := range up.Status.Conditions {
+		switch c := &up.Status.Conditions[i]; c.Type {
+		case core.PodReady, core.ContainersReady:
+			if c.Status != core.ConditionFalse {
+				c.Status, c.Reason, c.LastTransitionTime = core.ConditionFalse, "PodCompleted", now
+			}
+		}
+	}
+	for i := range up.Status.ContainerStatuses {
+		cs := &up.Status.ContainerStatuses[i]
+		var started metav1.Time
+		if cs.State.Running != nil {
+			started = cs.State.Running.StartedAt
+		}
+		cs.State = core.ContainerState{Terminated: &core.ContainerStateTerminated{
+			ExitCode: 0, Reason: "Completed", StartedAt: started, FinishedAt: now, ContainerID: cs.ContainerID}}
+		cs.Ready, cs.Started = false, new(false)
+	}
+	_, err := k.client.CoreV1().Pods(p.Namespace).UpdateStatus(ctx, up, metav1.UpdateOptions{})
+	if apierrors.IsNotFound(err) || apierrors.IsConflict(err) {
+		return nil // gone, or changed: the event of the change brings it back
+	}
+	return err
+}
+
+// admitHostPorts is the kubelet's admission of a pod against the host
+// ports of the pods running on its node: a pod asking for a host port
+// (protocol, port and host IP, where 0.0.0.0 or empty takes every
+// address) another running pod holds is rejected, phase Failed with
+// reason NodePorts, and never runs. It reports whether the pod was
+// rejected.
+func (k *Kubelet) admitHostPorts(ctx context.Context, p *core.Pod) (bool, error) {
+	wanted := hostPorts(p)
+	if len(wanted) == 0 {
+		return false, nil
+	}
+	others, err := k.podLister.List(labels.Everything())
+	if err != nil {
+		return false, err
+	}
+	conflict := false
+	for _, o := range others {
+		if o.UID == p.UID || o.Spec.NodeName != p.Spec.NodeName || o.Status.Phase != core.PodRunning {
+			continue
+		}
+		for _, held := range hostPorts(o) {
+			for _, w := range wanted {
+				if w.port == held.port && w.protocol == held.protocol && (w.ip == held.ip || w.ip == "0.0.0.0" || held.ip == "0.0.0.0") {
+					conflict = true
+				}
+			}
+		}
+	}
+	if !conflict {
+		return false, nil
+	}
+	up := p.DeepCopy()
+	up.Status.Phase = core.PodFailed
+	up.Status.Reason = "NodePorts"
+	up.Status.Message = "Pod was rejected: Predicate NodePorts failed: node(s) didn't have free ports for the requested pod ports"
+	_, err = k.client.CoreV1().Pods(p.Namespace).UpdateStatus(ctx, up, metav1.UpdateOptions{})
+	if apierrors.IsNotFound(err) || apierrors.IsConflict(err) {
+		return true, nil
+	}
+	return true, err
+}
+
+type hostPort struct {
+	protocol core.Protocol
+	ip       string
+	port     int32
+}
+
+// hostPorts lists the host ports a pod's containers ask for, with the
+// API's defaults (TCP, every address).
+func hostPorts(p *core.Pod) []hostPort {
+	var out []hostPort
+	for _, c := range p.Spec.Containers {
+		for _, cp := range c.Ports {
+			if cp.HostPort == 0 {
+				continue
+			}
+			hp := hostPort{protocol: cp.Protocol, ip: cp.HostIP, port: cp.HostPort}
+			if hp.protocol == "" {
+				hp.protocol = core.ProtocolTCP
+			}
+			if hp.ip == "" {
+				hp.ip = "0.0.0.0"
+			}
+			out = append(out, hp)
+		}
+	}
+	return out
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 	core "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
@@ -106,4 +107,63 @@ func TestKubeletImagePullFailure(t *testing.T) {
 	client.ClearActions()
 	require.NoError(t, k.sync(context.Background(), "default/broken"))
 	assert.Empty(t, client.Actions())
+}
+
+// A pod asking for a host port a running pod of the same node holds is
+// rejected (Failed, NodePorts), as the kubelet's admission rejects it; the
+// same port on another node, or another port, is admitted.
+func TestKubeletRejectsHostPortConflicts(t *testing.T) {
+	withPort := func(p *core.Pod, port int32) *core.Pod {
+		p.Spec.Containers[0].Ports = []core.ContainerPort{{ContainerPort: port, HostPort: port}}
+		return p
+	}
+	k, client, _ := newTestKubelet(t,
+		withPort(kubeletPod("holder", "node-1", "registry.k8s.io/pause:3.10", core.PodRunning), 21017),
+		withPort(kubeletPod("clash", "node-1", "registry.k8s.io/pause:3.10", core.PodPending), 21017),
+		withPort(kubeletPod("other-node", "node-2", "registry.k8s.io/pause:3.10", core.PodPending), 21017),
+		withPort(kubeletPod("other-port", "node-1", "registry.k8s.io/pause:3.10", core.PodPending), 21018),
+	)
+	for _, name := range []string{"clash", "other-node", "other-port"} {
+		k.firstSeen(types.UID("uid-" + name))
+		require.NoError(t, k.sync(context.Background(), "default/"+name))
+	}
+	st := podStatus(t, client, "clash")
+	assert.Equal(t, core.PodFailed, st.Phase)
+	assert.Equal(t, "NodePorts", st.Reason)
+	assert.Equal(t, core.PodRunning, podStatus(t, client, "other-node").Phase)
+	assert.Equal(t, core.PodRunning, podStatus(t, client, "other-port").Phase)
+}
+
+// A running pod being deleted is reported Succeeded and not Ready before
+// the kubelet removes it, so that a finalizer keeping it does not keep it
+// Ready.
+func TestKubeletReportsDeletedPodTerminated(t *testing.T) {
+	p := kubeletPod("going", "node-1", "registry.k8s.io/pause:3.10", core.PodRunning)
+	p.Finalizers = []string{"example.com/hold"}
+	p.Status.Conditions = []core.PodCondition{{Type: core.PodReady, Status: core.ConditionTrue}}
+	p.Status.ContainerStatuses = []core.ContainerStatus{{Name: "c", Ready: true, State: core.ContainerState{Running: &core.ContainerStateRunning{}}}}
+	k, client, factory := newTestKubelet(t, p)
+	// The deletion, as the API server records it with a finalizer.
+	now := metav1.Now()
+	deleting := p.DeepCopy()
+	deleting.DeletionTimestamp = &now
+	_, err := client.CoreV1().Pods("default").Update(context.Background(), deleting, metav1.UpdateOptions{})
+	require.NoError(t, err)
+	require.NoError(t, factory.Core().V1().Pods().Informer().GetStore().Update(deleting))
+	require.NoError(t, k.sync(context.Background(), "default/going"))
+
+	var verbs []string
+	for _, a := range client.Actions() {
+		verbs = append(verbs, a.GetVerb()+" "+a.GetSubresource())
+	}
+	assert.Equal(t, []string{"update ", "update status", "delete "}, verbs)
+	for _, a := range client.Actions() {
+		if a.GetSubresource() == "status" {
+			st := a.(interface{ GetObject() runtime.Object }).GetObject().(*core.Pod).Status
+			assert.Equal(t, core.PodSucceeded, st.Phase)
+			assert.Equal(t, core.ConditionFalse, st.Conditions[0].Status)
+			require.NotNil(t, st.ContainerStatuses[0].State.Terminated)
+			assert.False(t, st.ContainerStatuses[0].Ready)
+		}
+	}
 }

@@ -15,6 +15,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/util/retry"
 )
 
 // NodeHeartbeats stands in for the node half of a cluster's kubelets: it
@@ -114,8 +115,14 @@ func (h *NodeHeartbeats) capacity() core.ResourceList {
 }
 
 // postStatus creates the node, or writes its status: Ready, no pressure,
-// its address and version, the heartbeat time now.
+// its address and version, the heartbeat time now. A conflict (the node
+// lifecycle controller tainting the new node meanwhile) is retried on the
+// node as it is now, as a kubelet retries.
 func (h *NodeHeartbeats) postStatus(ctx context.Context, name string) error {
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error { return h.tryPostStatus(ctx, name) })
+}
+
+func (h *NodeHeartbeats) tryPostStatus(ctx context.Context, name string) error {
 	nodes := h.client.CoreV1().Nodes()
 	now := metav1.Now()
 	node, err := nodes.Get(ctx, name, metav1.GetOptions{})
@@ -162,6 +169,10 @@ func (h *NodeHeartbeats) postStatus(ctx context.Context, name string) error {
 // renewLease creates or renews the node's Lease in kube-node-lease, owned
 // by the node as a kubelet's is (so that it goes with the node).
 func (h *NodeHeartbeats) renewLease(ctx context.Context, name string) error {
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error { return h.tryRenewLease(ctx, name) })
+}
+
+func (h *NodeHeartbeats) tryRenewLease(ctx context.Context, name string) error {
 	leases := h.client.CoordinationV1().Leases(core.NamespaceNodeLease)
 	now := metav1.NewMicroTime(time.Now())
 	lease, err := leases.Get(ctx, name, metav1.GetOptions{})

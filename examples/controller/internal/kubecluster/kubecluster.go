@@ -271,14 +271,15 @@ func (c *Cluster) startNodes(ctx context.Context, n int, delay time.Duration, pu
 	}
 	kubelet.Nodes, kubelet.Pullable = names, pullable
 	c.nodes = make(chan error, 1)
-	if len(names) > 0 {
+	if len(names) == 0 {
+		close(c.nodes)
+	} else {
 		heartbeats := controller.NewNodeHeartbeats(c.Client, names...)
 		if err := heartbeats.Register(ctx); err != nil {
+			close(c.nodes)
 			return err
 		}
 		go func() { c.nodes <- heartbeats.Run(ctx) }()
-	} else {
-		close(c.nodes)
 	}
 	factory.Start(ctx.Done())
 	go kubelet.Run(ctx)
