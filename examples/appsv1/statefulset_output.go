@@ -316,7 +316,13 @@ func (w *ssWriter) updatedClaim(a statefulset.Action) (*core.PersistentVolumeCla
 	for _, m := range a.OwnerReferences {
 		found := false
 		for i, r := range base.OwnerReferences {
-			if !used[i] && string(r.UID) == m.UID && r.APIVersion == m.APIVersion && r.Kind == m.Kind && r.Name == m.Name {
+			// A reference kept as it is keeps its exact fields (a
+			// controller flag written false rather than left out);
+			// one whose flags change is written anew, as upstream's
+			// updateClaimOwnerRefForSetAndPod scrubs the references to
+			// the set and the pod and adds controller references.
+			if !used[i] && string(r.UID) == m.UID && r.APIVersion == m.APIVersion && r.Kind == m.Kind && r.Name == m.Name &&
+				isTrue(r.Controller) == m.Controller && isTrue(r.BlockOwnerDeletion) == m.BlockOwnerDeletion {
 				used[i], found = true, true
 				refs = append(refs, *r.DeepCopy())
 				break
@@ -478,3 +484,6 @@ func (w *ssWriter) statusUpdate(a statefulset.Action) (*apps.StatefulSet, error)
 	}
 	return out, nil
 }
+
+// isTrue reads an optional flag, absent meaning false.
+func isTrue(b *bool) bool { return b != nil && *b }

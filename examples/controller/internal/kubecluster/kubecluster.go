@@ -254,7 +254,8 @@ func enabled(name string, list []string) bool {
 }
 
 // startNodes registers the stand-in nodes and runs their heartbeats and
-// kubelet in this process until Stop.
+// kubelet, and the stand-in volume provisioner, in this process until
+// Stop.
 func (c *Cluster) startNodes(ctx context.Context, n int, delay time.Duration, pullable func(string) bool) error {
 	if delay == 0 {
 		delay = 500 * time.Millisecond
@@ -270,6 +271,15 @@ func (c *Cluster) startNodes(ctx context.Context, n int, delay time.Duration, pu
 		return err
 	}
 	kubelet.Nodes, kubelet.Pullable = names, pullable
+	// Claims get volumes from a stand-in provisioner of the default
+	// StorageClass "standard", as on a cluster with dynamic provisioning.
+	provisioner, err := controller.NewProvisioner(c.Client, factory, "standard")
+	if err != nil {
+		return err
+	}
+	if _, err := c.Client.StorageV1().StorageClasses().Create(ctx, provisioner.DefaultStorageClass(), metav1.CreateOptions{}); err != nil {
+		return fmt.Errorf("storage class: %w", err)
+	}
 	c.nodes = make(chan error, 1)
 	if len(names) == 0 {
 		close(c.nodes)
@@ -283,6 +293,7 @@ func (c *Cluster) startNodes(ctx context.Context, n int, delay time.Duration, pu
 	}
 	factory.Start(ctx.Done())
 	go kubelet.Run(ctx)
+	go provisioner.Run(ctx)
 	return nil
 }
 
