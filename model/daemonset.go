@@ -322,8 +322,10 @@ func DefaultDaemonSet(ds *DaemonSet) *DaemonSet {
 // ValidateDaemonSet checks a DaemonSet as apps/v1 validation does, plus
 // what the planner needs of defaulted input: name, namespace and UID; a
 // set, non-empty, valid selector that matches the template's labels; valid
-// template labels and annotation keys; valid tolerations and required node
-// affinity; a supported update strategy, with for RollingUpdate a
+// template labels and annotation keys; the template's pod spec as
+// [ValidateTemplatePodSpec] checks it; owner references with at most one
+// controller; valid tolerations and required node affinity; a supported
+// update strategy, with for RollingUpdate a
 // rollingUpdate block whose maxUnavailable and maxSurge are set,
 // non-negative, at most 100% and not both zero (apps/v1 also refuses both
 // non-zero; objects stored with both exist, and the controller lets
@@ -332,11 +334,13 @@ func DefaultDaemonSet(ds *DaemonSet) *DaemonSet {
 // non-negative status counts. It returns nil or a *[ValidationError].
 func ValidateDaemonSet(ds *DaemonSet) error {
 	var errs fieldErrs
-	validateDaemonSet(&errs, prefix{index: -1}, ds)
+	validateDaemonSet(&errs, prefix{index: -1}, ds, new(podSpecCheck))
 	return errs.err()
 }
 
-func validateDaemonSet(errs *fieldErrs, at prefix, ds *DaemonSet) {
+// validateDaemonSet checks ds; specs applies the pod spec rules to its template
+// (nil: not applied; see PodSpecsValidated).
+func validateDaemonSet(errs *fieldErrs, at prefix, ds *DaemonSet, specs *podSpecCheck) {
 	if ds == nil {
 		errs.add(at.nilPath("daemonSet"), "", "must not be nil")
 		return
@@ -359,6 +363,7 @@ func validateDaemonSet(errs *fieldErrs, at prefix, ds *DaemonSet) {
 	}
 	validateTemplate(errs, at, "spec.template", s.Template)
 	validateTemplateAnnotations(errs, at, "spec.template", s.Template.Annotations)
+	specs.check(errs, at, "spec.template.spec", s.Template.Spec, workloadTemplate)
 	if selectorOK && !s.Selector.matches(s.Template.Labels) {
 		errs.add(at.field("spec.template.metadata.labels"), FormatLabels(s.Template.Labels), "`selector` does not match template `labels`")
 	}
@@ -480,16 +485,18 @@ func validateScheduling(errs *fieldErrs, at prefix, path string, s *PodSchedulin
 // ValidateDaemonSetSnapshot checks the DaemonSet, every node, pod and
 // ControllerRevision (with paths such as "nodes[2].spec.taints[0].effect"
 // and "controllerRevisions[1].revision"), and that no two objects of one
-// list share a name (in a namespace) or a UID.
-func ValidateDaemonSetSnapshot(ds *DaemonSet, nodes []*Node, pods []*Pod, revisions []*ControllerRevision) error {
+// list share a name (in a namespace) or a UID. With [PodSpecsValidated] it
+// leaves out the pod spec rules.
+func ValidateDaemonSetSnapshot(ds *DaemonSet, nodes []*Node, pods []*Pod, revisions []*ControllerRevision, opts ...ValidateOption) error {
 	var errs fieldErrs
-	validateDaemonSet(&errs, prefix{list: "daemonSet", index: -1}, ds)
+	specs := newPodSpecCheck(opts)
+	validateDaemonSet(&errs, prefix{list: "daemonSet", index: -1}, ds, specs)
 	for i, n := range nodes {
 		validateNode(&errs, prefix{list: "nodes", index: i}, n)
 	}
 	reportDuplicates(&errs, "nodes", "Node", nodes, nodeMeta)
 	for i, p := range pods {
-		validatePod(&errs, prefix{list: "pods", index: i}, p)
+		validatePod(&errs, prefix{list: "pods", index: i}, p, specs)
 	}
 	reportDuplicates(&errs, "pods", "Pod", pods, podMeta)
 	for i, r := range revisions {

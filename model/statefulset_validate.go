@@ -63,7 +63,9 @@ func DefaultStatefulSet(s *StatefulSet) *StatefulSet {
 // StatefulSet planner relies on (a non-empty selector matching the template
 // labels, a known pod management policy and update strategy, a partition and
 // maxUnavailable in range, known retention policies, a valid serviceName and
-// claim template names, non-negative counts and start ordinal), plus what
+// claim template names, a name that is a DNS-1123 label, the template's pod
+// spec as [ValidateTemplatePodSpec] checks it, owner references with at
+// most one controller, non-negative counts and start ordinal), plus what
 // undefaulted input would leave unset (replicas, revisionHistoryLimit, the
 // partition of a rollingUpdate block). It returns nil or a
 // *[ValidationError] listing every problem with its field path.
@@ -72,19 +74,21 @@ func DefaultStatefulSet(s *StatefulSet) *StatefulSet {
 // accepts them: the controller would mount and create only one of them.
 func ValidateStatefulSet(s *StatefulSet) error {
 	var errs fieldErrs
-	validateStatefulSet(&errs, prefix{index: -1}, s)
+	validateStatefulSet(&errs, prefix{index: -1}, s, new(podSpecCheck))
 	return errs.err()
 }
 
 // ValidateStatefulSetSnapshot checks a whole StatefulSet snapshot: the set,
 // every Pod, ControllerRevision and claim (with paths such as
 // "pods[2].metadata.name" and "statefulSet.spec.replicas"), and that no two
-// objects of one list share a name (in a namespace) or a UID.
-func ValidateStatefulSetSnapshot(s *StatefulSet, pods []*Pod, revisions []*ControllerRevision, claims []*PersistentVolumeClaim) error {
+// objects of one list share a name (in a namespace) or a UID. With
+// [PodSpecsValidated] it leaves out the pod spec rules.
+func ValidateStatefulSetSnapshot(s *StatefulSet, pods []*Pod, revisions []*ControllerRevision, claims []*PersistentVolumeClaim, opts ...ValidateOption) error {
 	var errs fieldErrs
-	validateStatefulSet(&errs, prefix{list: "statefulSet", index: -1}, s)
+	specs := newPodSpecCheck(opts)
+	validateStatefulSet(&errs, prefix{list: "statefulSet", index: -1}, s, specs)
 	for i, p := range pods {
-		validatePod(&errs, prefix{list: "pods", index: i}, p)
+		validatePod(&errs, prefix{list: "pods", index: i}, p, specs)
 	}
 	reportDuplicates(&errs, "pods", "Pod", pods, podMeta)
 	for i, r := range revisions {
@@ -114,12 +118,22 @@ func ValidatePersistentVolumeClaim(c *PersistentVolumeClaim) error {
 	return errs.err()
 }
 
-func validateStatefulSet(errs *fieldErrs, at prefix, s *StatefulSet) {
+// validateStatefulSet checks s; specs applies the pod spec rules to its template
+// (nil: not applied; see PodSpecsValidated).
+func validateStatefulSet(errs *fieldErrs, at prefix, s *StatefulSet, specs *podSpecCheck) {
 	if s == nil {
 		errs.add(at.nilPath("statefulSet"), "", "must not be nil")
 		return
 	}
 	validateMeta(errs, at, &s.ObjectMeta)
+	// A set's name is also a DNS-1123 label (upstream
+	// ValidateStatefulSetName): its pods are named and hostnamed after it.
+	// validateMeta has reported a name that is not even a subdomain.
+	if checkDNSSubdomain(s.Name) == "" {
+		if msg := checkDNSLabel(s.Name); msg != "" {
+			errs.add(at.field("metadata.name"), s.Name, "%s", msg)
+		}
+	}
 	validateNamespace(errs, at, s.Namespace, true)
 	sp := &s.Spec
 	if sp.Replicas == nil {
@@ -130,6 +144,7 @@ func validateStatefulSet(errs *fieldErrs, at prefix, s *StatefulSet) {
 	validateStatefulSetSelector(errs, at, sp)
 	validateTemplate(errs, at, "spec.template", sp.Template)
 	validateTemplateAnnotations(errs, at, "spec.template", sp.Template.Annotations)
+	specs.check(errs, at, "spec.template.spec", sp.Template.Spec, workloadTemplate)
 	validateClaimTemplates(errs, at, sp.VolumeClaimTemplates)
 	if sp.ServiceName != "" {
 		if msg := checkDNSLabel(sp.ServiceName); msg != "" {

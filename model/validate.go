@@ -12,17 +12,21 @@ import (
 // validation rules (required selector matching the template labels,
 // well-formed non-negative fenceposts that are not both literally zero,
 // maxUnavailable at most 100%, progressDeadlineSeconds greater than
-// minReadySeconds, no rollingUpdate block on Recreate...) plus what would make
+// minReadySeconds, no rollingUpdate block on Recreate, the template's pod
+// spec as [ValidateTemplatePodSpec] checks it, owner references with at
+// most one controller...) plus what would make
 // a planner misbehave on unvalidated input (nil replicas or fenceposts, i.e.
 // undefaulted input; negative counts; an empty UID). It returns nil or a
 // *[ValidationError] listing every problem.
 func ValidateDeployment(d *Deployment) error {
 	var errs fieldErrs
-	validateDeployment(&errs, prefix{index: -1}, d)
+	validateDeployment(&errs, prefix{index: -1}, d, new(podSpecCheck))
 	return errs.err()
 }
 
-func validateDeployment(errs *fieldErrs, at prefix, d *Deployment) {
+// validateDeployment checks d; specs applies the pod spec rules to its template
+// (nil: not applied; see PodSpecsValidated).
+func validateDeployment(errs *fieldErrs, at prefix, d *Deployment, specs *podSpecCheck) {
 	if d == nil {
 		errs.add(at.nilPath("deployment"), "", "must not be nil")
 		return
@@ -41,6 +45,7 @@ func validateDeployment(errs *fieldErrs, at prefix, d *Deployment) {
 	if selectorOK && !s.Selector.matches(s.Template.Labels) {
 		errs.add(at.field("spec.template.metadata.labels"), FormatLabels(s.Template.Labels), "`selector` does not match template `labels`")
 	}
+	specs.check(errs, at, "spec.template.spec", s.Template.Spec, workloadTemplate)
 	validateStrategy(errs, at, s.Strategy)
 	if s.MinReadySeconds < 0 {
 		errs.add(at.field("spec.minReadySeconds"), itoa(s.MinReadySeconds), "must be greater than or equal to 0")
@@ -163,9 +168,69 @@ func validateMeta(errs *fieldErrs, at prefix, m *ObjectMeta) {
 		errs.add(at.field("metadata.uid"), "", "must not be empty: owner references and pods are matched by UID")
 	}
 	validateUID(errs, at, m.UID)
+	validateOwnerReferences(errs, at, m.OwnerReferences)
 	if m.Generation < 0 {
 		errs.add(at.field("metadata.generation"), strconv.FormatInt(m.Generation, 10), "must be greater than or equal to 0")
 	}
+}
+
+// validateOwnerReferences applies the API server's owner reference rules
+// (upstream's ValidateOwnerReferences): each names an API version, a kind,
+// a name and a UID, no Event owns anything, and at most one is the
+// controller. The planners follow the controller reference: with two,
+// which one owns the object would be a matter of order.
+func validateOwnerReferences(errs *fieldErrs, at prefix, refs []OwnerReference) {
+	first := -1 // the first controller reference
+	for i := range refs {
+		r := &refs[i]
+		versionSet := ownerVersionSet(r.APIVersion)
+		if versionSet && r.Kind != "" && r.Name != "" && r.UID != "" && !r.Controller && !bannedOwner(r) {
+			continue
+		}
+		p := func(f string) string { return at.field("metadata.ownerReferences[" + strconv.Itoa(i) + "]" + f) }
+		if !versionSet {
+			errs.add(p(".apiVersion"), r.APIVersion, "version must not be empty")
+		}
+		if r.Kind == "" {
+			errs.add(p(".kind"), "", "must not be empty")
+		}
+		if r.Name == "" {
+			errs.add(p(".name"), "", "must not be empty")
+		}
+		if r.UID == "" {
+			errs.add(p(".uid"), "", "must not be empty")
+		}
+		if bannedOwner(r) {
+			errs.add(p(""), r.APIVersion+", Kind="+r.Kind, "an Event is disallowed from being an owner")
+		}
+		if !r.Controller {
+			continue
+		}
+		if first < 0 {
+			first = i
+			continue
+		}
+		f := &refs[first]
+		errs.add(at.field("metadata.ownerReferences"), r.Kind+"/"+r.Name,
+			"Only one reference can have Controller set to true. Found \"true\" in references for %s/%s and %s/%s", f.Kind, f.Name, r.Kind, r.Name)
+	}
+}
+
+// bannedOwner reports whether r names a core v1 Event, which upstream's
+// BannedOwners forbids as an owner.
+func bannedOwner(r *OwnerReference) bool { return r.APIVersion == "v1" && r.Kind == "Event" }
+
+// ownerVersionSet reports whether an owner reference's apiVersion has a
+// version as upstream's ParseGroupVersion reads it: "v1" or "apps/v1", not
+// "", "apps/" or "a/b/c" (the group is optional, the version is not).
+func ownerVersionSet(apiVersion string) bool {
+	switch strings.Count(apiVersion, "/") {
+	case 0:
+		return apiVersion != ""
+	case 1:
+		return !strings.HasSuffix(apiVersion, "/")
+	}
+	return false
 }
 
 // validateSelector reports whether s is set, not empty and valid.
@@ -212,15 +277,19 @@ func labelsValid(labels map[string]string) bool {
 	return true
 }
 
-// ValidateReplicaSet checks a ReplicaSet: name and UID, a set non-negative
-// spec.replicas, a valid selector, and non-negative status counts.
+// ValidateReplicaSet checks a ReplicaSet: name, UID and owner references,
+// a set non-negative spec.replicas, a valid non-empty selector that selects
+// the template's labels, the template's pod spec
+// ([ValidateTemplatePodSpec]), and non-negative status counts.
 func ValidateReplicaSet(rs *ReplicaSet) error {
 	var errs fieldErrs
-	validateReplicaSet(&errs, prefix{index: -1}, rs)
+	validateReplicaSet(&errs, prefix{index: -1}, rs, new(podSpecCheck))
 	return errs.err()
 }
 
-func validateReplicaSet(errs *fieldErrs, at prefix, rs *ReplicaSet) {
+// validateReplicaSet checks rs; specs applies the pod spec rules to its template
+// (nil: not applied; see PodSpecsValidated).
+func validateReplicaSet(errs *fieldErrs, at prefix, rs *ReplicaSet, specs *podSpecCheck) {
 	if rs == nil {
 		errs.add(at.nilPath("replicaSet"), "", "must not be nil")
 		return
@@ -235,11 +304,26 @@ func validateReplicaSet(errs *fieldErrs, at prefix, rs *ReplicaSet) {
 	if rs.Spec.MinReadySeconds < 0 {
 		errs.add(at.field("spec.minReadySeconds"), itoa(rs.Spec.MinReadySeconds), "must be greater than or equal to 0")
 	}
-	if rs.Spec.Selector == nil {
+	switch sel := rs.Spec.Selector; {
+	case sel == nil:
 		errs.add(at.field("spec.selector"), "", "must be set")
-	} else if err := rs.Spec.Selector.Check(); err != nil {
-		errs.add(at.field("spec.selector"), "", "%s", err.Error())
+	case len(sel.MatchLabels) == 0 && len(sel.MatchExpressions) == 0:
+		// Upstream's ValidateReplicaSetSpec words it so, "deployment"
+		// included.
+		errs.add(at.field("spec.selector"), "{}", "empty selector is invalid for deployment")
+	default:
+		if err := sel.Check(); err != nil {
+			errs.add(at.field("spec.selector"), "", "%s", err.Error())
+		} else if !sel.matches(rs.Spec.Template.Labels) {
+			// A ReplicaSet whose pods its selector does not select would
+			// create pods forever; the API server refuses it.
+			errs.add(at.field("spec.template.metadata.labels"), FormatLabels(rs.Spec.Template.Labels), "`selector` does not match template `labels`")
+		}
 	}
+	// The template's label and annotation syntax is left unchecked: the
+	// planners only match the labels, and every ReplicaSet they create
+	// copies a validated Deployment template.
+	specs.check(errs, at, "spec.template.spec", rs.Spec.Template.Spec, workloadTemplate)
 	st := rs.Status
 	nonNegative(errs, at, "status.replicas", st.Replicas)
 	nonNegative(errs, at, "status.fullyLabeledReplicas", st.FullyLabeledReplicas)
@@ -253,24 +337,31 @@ func validateReplicaSet(errs *fieldErrs, at prefix, rs *ReplicaSet) {
 	}
 }
 
-// ValidatePod checks the pod fields the planners read: a name, and no
-// negative restart counts.
+// ValidatePod checks the pod fields the planners read and the rules the
+// API server applies to them: a name that is a DNS-1123 subdomain, a valid
+// namespace and UID when set, owner references (at most one controller),
+// the pod spec of its Body ([ValidatePodBody]), and no negative restart
+// counts.
 func ValidatePod(p *Pod) error {
 	var errs fieldErrs
-	validatePod(&errs, prefix{index: -1}, p)
+	validatePod(&errs, prefix{index: -1}, p, new(podSpecCheck))
 	return errs.err()
 }
 
-func validatePod(errs *fieldErrs, at prefix, p *Pod) {
+// validatePod checks p; specs applies the pod spec rules to its Body
+// (nil: not applied; see PodSpecsValidated).
+func validatePod(errs *fieldErrs, at prefix, p *Pod, specs *podSpecCheck) {
 	if p == nil {
 		errs.add(at.nilPath("pod"), "", "must not be nil")
 		return
 	}
-	if p.Name == "" {
-		errs.add(at.field("metadata.name"), "", "must not be empty")
+	if msg := checkDNSSubdomain(p.Name); msg != "" {
+		errs.add(at.field("metadata.name"), p.Name, "%s", msg)
 	}
 	validateNamespace(errs, at, p.Namespace, false)
 	validateUID(errs, at, p.UID)
+	validateOwnerReferences(errs, at, p.OwnerReferences)
+	specs.check(errs, at, "spec", p.Spec.Body, podBody)
 	for i, c := range p.Status.ContainerStatuses {
 		if c.RestartCount < 0 {
 			errs.add(at.field(fmt.Sprintf("status.containerStatuses[%d].restartCount", i)), itoa(c.RestartCount), "must be greater than or equal to 0")
@@ -281,15 +372,17 @@ func validatePod(errs *fieldErrs, at prefix, p *Pod) {
 // Validate checks a whole snapshot: the Deployment, every ReplicaSet and Pod
 // (with paths such as "replicaSets[2].spec.replicas"), and that no two
 // ReplicaSets share a name or UID and no two Pods share a name or UID.
-func Validate(d *Deployment, replicaSets []*ReplicaSet, pods []*Pod) error {
+// With [PodSpecsValidated] it leaves out the pod spec rules.
+func Validate(d *Deployment, replicaSets []*ReplicaSet, pods []*Pod, opts ...ValidateOption) error {
 	var errs fieldErrs
-	validateDeployment(&errs, prefix{list: "deployment", index: -1}, d)
+	specs := newPodSpecCheck(opts)
+	validateDeployment(&errs, prefix{list: "deployment", index: -1}, d, specs)
 	for i, rs := range replicaSets {
-		validateReplicaSet(&errs, prefix{list: "replicaSets", index: i}, rs)
+		validateReplicaSet(&errs, prefix{list: "replicaSets", index: i}, rs, specs)
 	}
 	reportDuplicates(&errs, "replicaSets", "ReplicaSet", replicaSets, replicaSetMeta)
 	for i, p := range pods {
-		validatePod(&errs, prefix{list: "pods", index: i}, p)
+		validatePod(&errs, prefix{list: "pods", index: i}, p, specs)
 	}
 	reportDuplicates(&errs, "pods", "Pod", pods, podMeta)
 	return errs.err()

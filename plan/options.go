@@ -19,6 +19,7 @@ type config struct {
 	terminatingReplicas bool
 	surfaceOldRSErrors  bool
 	rollbackNoCreate    bool
+	podSpecsValidated   bool
 	proportion          proportion.Options
 }
 
@@ -81,6 +82,18 @@ func ExactProportions() Option {
 // default reproduces that.
 func RollbackWithoutCreate() Option {
 	return func(c *config) { c.rollbackNoCreate = true }
+}
+
+// PodSpecsValidated is the caller's word that the pod specs of the State
+// (every template Spec and pod Body) pass model.ValidateTemplatePodSpec
+// and model.ValidatePodBody: Sync then validates the State with
+// [model.PodSpecsValidated], without reading those documents again, and
+// plans exactly as without the option. It is for a caller that checks each
+// object once per version, as the apps/v1 adapter's Syncer does; given for
+// a State whose pod specs were not checked, it lets templates the API
+// server would refuse be planned.
+func PodSpecsValidated() Option {
+	return func(c *config) { c.podSpecsValidated = true }
 }
 
 // MonotonicProportions keeps every ReplicaSet of a proportional scale moving

@@ -43,7 +43,13 @@ type State struct {
 // It also rejects a zero Now (field "now"): the planner has no clock, and a
 // zero time would silently age every condition and deadline.
 func (s State) Validate() error {
-	err := s.validate()
+	return s.validate(false)
+}
+
+// validate is Validate; podSpecsValidated leaves out the pod spec rules
+// (see PodSpecsValidated).
+func (s State) validate(podSpecsValidated bool) error {
+	err := s.validateObjects(podSpecsValidated)
 	if !s.Now.IsZero() {
 		return err
 	}
@@ -58,8 +64,13 @@ func (s State) Validate() error {
 	return &model.ValidationError{Errors: []*model.FieldError{now}}
 }
 
-func (s State) validate() error {
-	err := model.Validate(s.Deployment, s.ReplicaSets, s.Pods)
+// validateObjects is validate without the check of Now.
+func (s State) validateObjects(podSpecsValidated bool) error {
+	var opts []model.ValidateOption
+	if podSpecsValidated {
+		opts = []model.ValidateOption{model.PodSpecsValidated}
+	}
+	err := model.Validate(s.Deployment, s.ReplicaSets, s.Pods, opts...)
 	if err == nil || s.Deployment == nil {
 		return err
 	}

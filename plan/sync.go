@@ -34,11 +34,12 @@ import (
 // write the status (that last write conflicts on a real server; see
 // [Plan.Rejected]).
 func Sync(s State, opts ...Option) (Plan, error) {
-	if err := s.Validate(); err != nil {
+	cfg := newConfig(opts)
+	if err := s.validate(cfg.podSpecsValidated); err != nil {
 		return Plan{}, err
 	}
 	var sy syncer
-	sy.start(s, newConfig(opts))
+	sy.start(s, cfg)
 	sy.syncDeployment()
 	if sy.hasherErr != nil {
 		return Plan{}, sy.hasherErr

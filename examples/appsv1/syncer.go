@@ -19,7 +19,10 @@ import (
 // together most of an uncached sync's time. A Syncer keeps each object's
 // conversion (and a Deployment's template hash) under the object's kind,
 // UID and resourceVersion, and converts an object again only when it
-// comes with a version it has not seen.
+// comes with a version it has not seen. It checks the pod spec of each
+// template it converts then (model.ValidateTemplatePodSpec), and when
+// every template of a State passes, plans with plan.PodSpecsValidated, so
+// that the planner does not read them again at every sync.
 //
 // Its results are those of [Sync] on the same arguments, because an
 // object with a given UID and resourceVersion has one content, as every
@@ -75,13 +78,16 @@ func keyOf(kind byte, meta *metav1.ObjectMeta) (syncerKey, bool) {
 
 // syncerEntry is the conversion of one object version: one of d, rs and
 // pod, never modified once stored (the planner never modifies its input,
-// and what it returns shares nothing with it), and for a Deployment the
-// upstream hash state of its apps/v1 template, computed when first needed.
+// and what it returns shares nothing with it), for a Deployment or a
+// ReplicaSet whether its template passes model.ValidateTemplatePodSpec,
+// and for a Deployment the upstream hash state of its apps/v1 template,
+// computed when first needed.
 type syncerEntry struct {
-	d    *model.Deployment
-	rs   *model.ReplicaSet
-	pod  *model.Pod
-	hash hashMemo
+	d      *model.Deployment
+	rs     *model.ReplicaSet
+	pod    *model.Pod
+	specOK bool
+	hash   hashMemo
 }
 
 // minSyncerMemory is the fewest conversions a Syncer holds before it
@@ -91,55 +97,72 @@ const minSyncerMemory = 1 << 16
 // Sync plans one sync of s exactly as [Sync] does with the Syncer's
 // options and then opts, with the conversions of earlier calls reused.
 func (c *Syncer) Sync(s State, opts ...plan.Option) (Output, plan.Plan, error) {
-	in, memo, err := c.model(s)
+	in, memo, specsOK, err := c.model(s)
 	if err != nil {
 		return Output{}, plan.Plan{}, err
 	}
-	all := make([]plan.Option, 0, len(c.opts)+len(opts))
+	all := make([]plan.Option, 0, 1+len(c.opts)+len(opts))
+	if specsOK {
+		all = append(all, plan.PodSpecsValidated())
+	}
 	all = append(append(all, c.opts...), opts...)
 	return syncInput(s, in, deploymentHasher(&s.Deployment.Spec.Template, in.Deployment.Spec.Template, memo), all)
 }
 
 // model is planInput with the conversions cached; it also returns where
-// the hash state of the Deployment's template is kept. The errors are
-// planInput's.
-func (c *Syncer) model(s State) (plan.State, *hashMemo, error) {
+// the hash state of the Deployment's template is kept, and whether every
+// template of the State passes model.ValidateTemplatePodSpec (the pods'
+// bodies are left empty, and pass). The errors are planInput's.
+func (c *Syncer) model(s State) (plan.State, *hashMemo, bool, error) {
 	d := s.Deployment
 	if d == nil {
 		_, err := DeploymentToModel(nil)
-		return plan.State{}, nil, err
+		return plan.State{}, nil, false, err
 	}
 	// Look every object up at once; convert the others outside the lock.
 	dEntry, rsEntries, podEntries := c.lookup(s)
 	var added []keyed
 	if dEntry == nil {
 		dEntry = &syncerEntry{}
-		var err error
-		if t, ok := templateOfReplicaSets(s, rsEntries); ok {
+		if t, rsE := templateOfReplicaSets(s, rsEntries); rsE != nil {
 			dEntry.d = deploymentWithTemplate(d, t)
-		} else if dEntry.d, err = DeploymentToModel(d); err != nil {
-			return plan.State{}, nil, err
+			dEntry.specOK = rsE.specOK // the same Spec
+		} else {
+			var err error
+			if dEntry.d, err = DeploymentToModel(d); err != nil {
+				return plan.State{}, nil, false, err
+			}
+			dEntry.specOK = model.ValidateTemplatePodSpec(dEntry.d.Spec.Template.Spec) == nil
 		}
 		if k, ok := keyOf('d', &d.ObjectMeta); ok {
 			added = append(added, keyed{k, dEntry})
 		}
 	}
 	out := plan.State{Deployment: dEntry.d, Now: s.Now}
+	specsOK := dEntry.specOK
 	if len(s.ReplicaSets) > 0 {
 		out.ReplicaSets = make([]*model.ReplicaSet, len(s.ReplicaSets))
 	}
 	for i, rs := range s.ReplicaSets {
 		if e := rsEntries[i]; e != nil {
 			out.ReplicaSets[i] = e.rs
+			specsOK = specsOK && e.specOK
 			continue
 		}
 		m, err := replicaSetForPlan(rs, d, dEntry.d.Spec.Template.Spec)
 		if err != nil {
-			return plan.State{}, nil, fmt.Errorf("replicaSets[%d]: %w", i, err)
+			return plan.State{}, nil, false, fmt.Errorf("replicaSets[%d]: %w", i, err)
 		}
 		out.ReplicaSets[i] = m
+		// The usual ReplicaSet holds the Deployment's Spec (see
+		// replicaSetForPlan), whose verdict is known.
+		rsOK := dEntry.specOK
+		if m.Spec.Template.Spec != dEntry.d.Spec.Template.Spec {
+			rsOK = model.ValidateTemplatePodSpec(m.Spec.Template.Spec) == nil
+		}
+		specsOK = specsOK && rsOK
 		if k, ok := keyOf('r', &rs.ObjectMeta); ok {
-			added = append(added, keyed{k, &syncerEntry{rs: m}})
+			added = append(added, keyed{k, &syncerEntry{rs: m, specOK: rsOK}})
 		}
 	}
 	if len(s.Pods) > 0 {
@@ -152,7 +175,7 @@ func (c *Syncer) model(s State) (plan.State, *hashMemo, error) {
 		}
 		m, err := podForPlan(p)
 		if err != nil {
-			return plan.State{}, nil, fmt.Errorf("pods[%d]: %w", i, err)
+			return plan.State{}, nil, false, fmt.Errorf("pods[%d]: %w", i, err)
 		}
 		out.Pods[i] = m
 		if k, ok := keyOf('p', &p.ObjectMeta); ok {
@@ -162,7 +185,7 @@ func (c *Syncer) model(s State) (plan.State, *hashMemo, error) {
 	if len(added) > 0 {
 		c.add(added, 1+len(s.ReplicaSets)+len(s.Pods))
 	}
-	return out, &dEntry.hash, nil
+	return out, &dEntry.hash, specsOK, nil
 }
 
 type keyed struct {
@@ -242,15 +265,16 @@ func (c *Syncer) put(k syncerKey, e *syncerEntry) {
 // templateOfReplicaSets is the converted template of s.Deployment when a
 // ReplicaSet of s whose conversion is cached (rsEntries) has a template
 // equal to the Deployment's but for labels and annotations (see
-// sameTemplateBody): a new version of a Deployment whose template did not
-// change (after a status write, a scale) then costs no encoding.
-func templateOfReplicaSets(s State, rsEntries []*syncerEntry) (model.PodTemplate, bool) {
+// sameTemplateBody), with that ReplicaSet's entry (nil when there is
+// none): a new version of a Deployment whose template did not change
+// (after a status write, a scale) then costs no encoding and no check.
+func templateOfReplicaSets(s State, rsEntries []*syncerEntry) (model.PodTemplate, *syncerEntry) {
 	for i, e := range rsEntries {
 		if e != nil && sameTemplateBody(&s.ReplicaSets[i].Spec.Template, &s.Deployment.Spec.Template) {
-			return withSpec(s.Deployment.Spec.Template, e.rs.Spec.Template.Spec), true
+			return withSpec(s.Deployment.Spec.Template, e.rs.Spec.Template.Spec), e
 		}
 	}
-	return model.PodTemplate{}, false
+	return model.PodTemplate{}, nil
 }
 
 // withSpec is the model template of t whose Spec, converted, is spec.

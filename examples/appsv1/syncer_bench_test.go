@@ -25,33 +25,42 @@ func benchStates(b *testing.B) []State {
 
 // BenchmarkSyncerParts splits one warm Syncer.Sync of a public case per op
 // (cycling through the 200) into its parts: the conversion from the cache
-// (model), planning (plan), the writes (toOutput), and the whole (sync); a
-// sync whose Deployment is a new version (newVersion, and the same through
-// Sync); and one uncached Sync for comparison.
+// (model), planning (plan, told the pod specs were checked when the
+// conversion found them valid, as Sync tells it; planUnchecked, not told,
+// as a caller of plan.Sync without a Syncer), the writes (toOutput),
+// and the whole (sync); a sync whose Deployment is a new version
+// (newVersion, and the same through Sync); and one uncached Sync for
+// comparison.
 func BenchmarkSyncerParts(b *testing.B) {
 	states := benchStates(b)
 	var c Syncer
 	ins := make([]plan.State, len(states))
 	memos := make([]*hashMemo, len(states))
+	checked := make([]bool, len(states)) // the pod specs passed, as Syncer.Sync tells the planner
 	plans := make([]plan.Plan, len(states))
-	planOf := func(i int) (plan.Plan, error) {
+	planWith := func(i int, checkedSpecs bool) (plan.Plan, error) {
 		s, in := states[i], ins[i]
-		p, err := plan.Sync(in, plan.WithHasher(deploymentHasher(&s.Deployment.Spec.Template, in.Deployment.Spec.Template, memos[i])))
+		opts := []plan.Option{plan.WithHasher(deploymentHasher(&s.Deployment.Spec.Template, in.Deployment.Spec.Template, memos[i]))}
+		if checkedSpecs {
+			opts = append(opts, plan.PodSpecsValidated())
+		}
+		p, err := plan.Sync(in, opts...)
 		var syncErr *plan.SyncError
 		if errors.As(err, &syncErr) {
 			err = nil
 		}
 		return p, err
 	}
+	planOf := func(i int) (plan.Plan, error) { return planWith(i, checked[i]) }
 	for i, s := range states {
 		if _, _, err := c.Sync(s); err != nil && !isSyncError(err) {
 			b.Fatal(err)
 		}
-		in, memo, err := c.model(s)
+		in, memo, ok, err := c.model(s)
 		if err != nil {
 			b.Fatal(err)
 		}
-		ins[i], memos[i] = in, memo
+		ins[i], memos[i], checked[i] = in, memo, ok
 		if plans[i], err = planOf(i); err != nil {
 			b.Fatal(err)
 		}
@@ -69,10 +78,13 @@ func BenchmarkSyncerParts(b *testing.B) {
 		}
 	}
 	b.Run("model", func(b *testing.B) {
-		cycle(b, func(i int) error { _, _, err := c.model(states[i]); return err })
+		cycle(b, func(i int) error { _, _, _, err := c.model(states[i]); return err })
 	})
 	b.Run("plan", func(b *testing.B) {
 		cycle(b, func(i int) error { _, err := planOf(i); return err })
+	})
+	b.Run("planUnchecked", func(b *testing.B) {
+		cycle(b, func(i int) error { _, err := planWith(i, false); return err })
 	})
 	b.Run("toOutput", func(b *testing.B) {
 		cycle(b, func(i int) error { _, err := toOutput(states[i], &ins[i], plans[i]); return err })

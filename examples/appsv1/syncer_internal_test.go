@@ -17,13 +17,19 @@ func syncerInternalState() State {
 	d := &apps.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "ns", UID: "d", ResourceVersion: "1"}}
 	d.Spec.Selector = &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}}
 	d.Spec.Template.Labels = map[string]string{"app": "web"}
+	// Containers in every template and pod, and a ReplicaSet template its
+	// selector selects: the API server holds no object without them.
+	containers := []core.Container{{Name: "web", Image: "nginx:1.27"}}
+	d.Spec.Template.Spec.Containers = containers
 	d.Spec.Replicas = new(int32(1))
 	d.Spec.Strategy.Type = apps.RecreateDeploymentStrategyType
 	rs := &apps.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Name: "other", Namespace: "ns", UID: "r", ResourceVersion: "2"}}
 	rs.Spec.Replicas = new(int32(0))
 	rs.Spec.Selector = &metav1.LabelSelector{MatchLabels: map[string]string{"app": "other"}}
-	pod := &core.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p", Namespace: "ns", UID: "p", ResourceVersion: "3"}}
-	noRV := &core.Pod{ObjectMeta: metav1.ObjectMeta{Name: "q", Namespace: "ns", UID: "q"}}
+	rs.Spec.Template.Labels = map[string]string{"app": "other"}
+	rs.Spec.Template.Spec.Containers = containers
+	pod := &core.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p", Namespace: "ns", UID: "p", ResourceVersion: "3"}, Spec: core.PodSpec{Containers: containers}}
+	noRV := &core.Pod{ObjectMeta: metav1.ObjectMeta{Name: "q", Namespace: "ns", UID: "q"}, Spec: core.PodSpec{Containers: containers}}
 	return State{Deployment: d, ReplicaSets: []*apps.ReplicaSet{rs}, Pods: []*core.Pod{pod, noRV}, Now: time.Unix(0, 0)}
 }
 
@@ -45,9 +51,9 @@ func TestSyncerKeepsWhatItUsed(t *testing.T) {
 	require.NotNil(t, e)
 	assert.NotZero(t, e.hash.v.Load()&(1<<32), "the Deployment's hash state is kept")
 
-	first, _, err := c.model(s)
+	first, _, _, err := c.model(s)
 	require.NoError(t, err)
-	second, _, err := c.model(s)
+	second, _, _, err := c.model(s)
 	require.NoError(t, err)
 	assert.Same(t, first.Deployment, second.Deployment)
 	assert.Same(t, first.ReplicaSets[0], second.ReplicaSets[0])
@@ -56,14 +62,14 @@ func TestSyncerKeepsWhatItUsed(t *testing.T) {
 
 	s.Deployment = s.Deployment.DeepCopy() // another object, the same version
 	s.ReplicaSets[0].ResourceVersion = "9" // the same object, a new version
-	third, _, err := c.model(s)
+	third, _, _, err := c.model(s)
 	require.NoError(t, err)
 	assert.Same(t, second.Deployment, third.Deployment, "a copy with the same UID and resourceVersion")
 	assert.NotSame(t, second.ReplicaSets[0], third.ReplicaSets[0], "a new resourceVersion is converted again")
 	assert.Equal(t, "9", third.ReplicaSets[0].ResourceVersion)
 
 	s.Deployment.ResourceVersion = "2"
-	fourth, _, err := c.model(s)
+	fourth, _, _, err := c.model(s)
 	require.NoError(t, err)
 	assert.NotSame(t, third.Deployment, fourth.Deployment)
 	assert.Equal(t, "2", fourth.Deployment.ResourceVersion)
@@ -86,10 +92,10 @@ func TestSyncerForgets(t *testing.T) {
 	c := Syncer{limit: 4}
 	model := func(i int) {
 		t.Helper()
-		_, _, err := c.model(states[i])
+		_, _, _, err := c.model(states[i])
 		require.NoError(t, err)
 	}
-	first, _, err := c.model(states[0])
+	first, _, _, err := c.model(states[0])
 	require.NoError(t, err)
 	for i := 1; i < 4; i++ {
 		model(i)
@@ -98,7 +104,7 @@ func TestSyncerForgets(t *testing.T) {
 	model(4) // the current generation is full: states 0 to 3 move to prev
 	assert.Equal(t, 1, len(c.cur))
 	assert.Equal(t, 4, len(c.prev))
-	again, _, err := c.model(states[0]) // used again: back to cur
+	again, _, _, err := c.model(states[0]) // used again: back to cur
 	require.NoError(t, err)
 	assert.Same(t, first.Deployment, again.Deployment)
 	assert.Equal(t, 2, len(c.cur))
@@ -124,7 +130,7 @@ func TestSyncerLimitFollowsTheLargestState(t *testing.T) {
 		s.Pods = append(s.Pods, &core.Pod{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprint("x", i), Namespace: "ns", UID: types.UID(fmt.Sprint("x", i)), ResourceVersion: "1"}})
 	}
 	c := Syncer{limit: 4}
-	_, _, err := c.model(s)
+	_, _, _, err := c.model(s)
 	require.NoError(t, err)
 	assert.Equal(t, 4*(2+len(s.Pods)), c.limit)
 	assert.Equal(t, 13, len(c.cur), "the Deployment, the ReplicaSet and the 11 pods with a resourceVersion")
@@ -147,23 +153,23 @@ func TestSyncerUnchangedTemplates(t *testing.T) {
 	s := State{Deployment: d, ReplicaSets: []*apps.ReplicaSet{rs}, Now: base.Now}
 
 	var c Syncer
-	_, _, err := c.model(s)
+	_, _, _, err := c.model(s)
 	require.NoError(t, err)
 	_, rsEntries, _ := c.lookup(s)
 	require.NotNil(t, rsEntries[0])
 	want, err := TemplateToModel(&d.Spec.Template)
 	require.NoError(t, err)
-	got, ok := templateOfReplicaSets(s, rsEntries)
-	require.True(t, ok, "the ReplicaSet has the Deployment's template")
+	got, from := templateOfReplicaSets(s, rsEntries)
+	require.Same(t, rsEntries[0], from, "the ReplicaSet has the Deployment's template")
 	assert.Equal(t, want, got)
 
 	d2 := d.DeepCopy()
 	d2.ResourceVersion = "2"
 	d2.Spec.Template.Spec.Containers[0].Image = "web:2"
 	s2 := State{Deployment: d2, ReplicaSets: []*apps.ReplicaSet{rs}, Now: base.Now}
-	_, ok = templateOfReplicaSets(s2, rsEntries)
-	assert.False(t, ok, "a changed template")
-	in, _, err := c.model(s2)
+	_, from = templateOfReplicaSets(s2, rsEntries)
+	assert.Nil(t, from, "a changed template")
+	in, _, _, err := c.model(s2)
 	require.NoError(t, err)
 	want2, err := TemplateToModel(&d2.Spec.Template)
 	require.NoError(t, err)

@@ -22,7 +22,9 @@ import (
 // API defaulting applied and that template's data (which the planner
 // compares with the set's when no revision's data equals it). A revision
 // whose data has no template takes the set's and is converted at every
-// call.
+// call. It checks the pod spec of the set's template when it converts the
+// set (model.ValidateTemplatePodSpec) and, when it passes, plans with
+// statefulset.PodSpecsValidated, as [Syncer] does.
 //
 // Its results are those of [SyncStatefulSet] on the same arguments, for the
 // reason [Syncer]'s are those of [Sync]: an object with a given UID and
@@ -52,6 +54,9 @@ type ssEntry struct {
 	pod   *model.Pod
 	rev   *model.ControllerRevision
 	claim *model.PersistentVolumeClaim
+	// specOK tells, for a set, whether its template passes
+	// model.ValidateTemplatePodSpec.
+	specOK bool
 
 	// For a set, data is StatefulSetRevisionData of its template. For a
 	// revision, defaulted is StatefulSetTemplateDefaults of its template
@@ -132,8 +137,11 @@ func (c *StatefulSetSyncer) Sync(s StatefulSetState, opts ...statefulset.Option)
 		}
 		return StatefulSetTemplateDefaults(t)
 	}
-	all := make([]statefulset.Option, 0, 2+len(c.opts)+len(opts))
+	all := make([]statefulset.Option, 0, 3+len(c.opts)+len(opts))
 	all = append(all, statefulset.WithEncoder(encode), statefulset.WithRevisionDefaults(defaults))
+	if setEntry.specOK { // the pods' bodies are left empty, and pass
+		all = append(all, statefulset.PodSpecsValidated())
+	}
 	all = append(append(all, c.opts...), opts...)
 	known := func(r *apps.ControllerRevision, data []byte) (*core.PodTemplateSpec, bool) {
 		if r == nil {
@@ -167,7 +175,7 @@ func (c *StatefulSetSyncer) model(s StatefulSetState) (statefulset.State, *ssEnt
 		if err != nil {
 			return statefulset.State{}, nil, nil, err
 		}
-		setE = &ssEntry{set: set}
+		setE = &ssEntry{set: set, specOK: model.ValidateTemplatePodSpec(set.Spec.Template.Spec) == nil}
 		added.note('S', &s.StatefulSet.ObjectMeta, setE)
 	}
 	out := statefulset.State{StatefulSet: setE.set, Now: s.Now}
@@ -226,7 +234,10 @@ func (c *StatefulSetSyncer) lookup(s StatefulSetState) (set *ssEntry, pods, revs
 // for DaemonSets. It keeps, under each object's kind, UID and
 // resourceVersion, the object's conversion (a DaemonSet's template is
 // encoded as canonical JSON, a revision's data decoded) and, for a
-// DaemonSet, upstream's hash state and revision data of its template.
+// DaemonSet, upstream's hash state and revision data of its template, and
+// whether the template's pod spec passes model.ValidateTemplatePodSpec
+// (checked once per version: when it does, it plans with
+// daemonset.PodSpecsValidated, as [Syncer] does).
 //
 // Its results are those of [SyncDaemonSet] on the same arguments, for the
 // reason [Syncer]'s are those of [Sync]. Objects without a UID or a
@@ -247,10 +258,11 @@ func NewDaemonSetSyncer(opts ...daemonset.Option) *DaemonSetSyncer {
 }
 
 // dsEntry is the conversion of one object version: one of ds (with its
-// template's revision data and hash state), node, pod (with its required
-// node affinity) and rev, never modified once stored.
+// template's revision data, hash state and pod spec check), node, pod
+// (with its required node affinity) and rev, never modified once stored.
 type dsEntry struct {
 	ds       *model.DaemonSet
+	specOK   bool
 	patch    string
 	hash     hashMemo
 	node     *model.Node
@@ -268,8 +280,11 @@ func (c *DaemonSetSyncer) Sync(s DaemonSetState, opts ...daemonset.Option) (Outp
 		return Output{}, daemonset.Plan{}, err
 	}
 	all := opts
-	if len(c.opts) > 0 {
-		all = make([]daemonset.Option, 0, len(c.opts)+len(opts))
+	if len(c.opts) > 0 || dsE.specOK {
+		all = make([]daemonset.Option, 0, 1+len(c.opts)+len(opts))
+		if dsE.specOK { // the pods' bodies are left empty, and pass
+			all = append(all, daemonset.PodSpecsValidated())
+		}
 		all = append(append(all, c.opts...), opts...)
 	}
 	return syncDaemonSetInput(s, in, &dsE.hash, dsE.patch, all)
@@ -289,7 +304,7 @@ func (c *DaemonSetSyncer) model(s DaemonSetState) (daemonset.State, *dsEntry, er
 		if err != nil {
 			return daemonset.State{}, nil, err
 		}
-		dsE = &dsEntry{ds: ds}
+		dsE = &dsEntry{ds: ds, specOK: model.ValidateTemplatePodSpec(ds.Spec.Template.Spec) == nil}
 	}
 	out := daemonset.State{DaemonSet: dsE.ds, Now: s.Now}
 	var err error

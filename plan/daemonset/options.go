@@ -30,6 +30,8 @@ type config struct {
 	hasher  plan.Hasher
 	patcher Patcher
 	namer   replicaset.PodNamer
+	// podSpecsValidated: see PodSpecsValidated.
+	podSpecsValidated bool
 }
 
 func newConfig(opts []Option) config {
@@ -68,6 +70,18 @@ func WithPatcher(p Patcher) Option {
 			c.patcher = p
 		}
 	}
+}
+
+// PodSpecsValidated is the caller's word that the pod specs of the State
+// (the DaemonSet's template Spec and every pod Body) pass
+// model.ValidateTemplatePodSpec and model.ValidatePodBody: Sync then
+// validates the State with [model.PodSpecsValidated], without reading
+// those documents again, and plans exactly as without the option. It is
+// for a caller that checks each object once per version, as the apps/v1
+// adapter's DaemonSetSyncer does; given for a State whose pod specs were
+// not checked, it lets templates the API server would refuse be planned.
+func PodSpecsValidated() Option {
+	return func(c *config) { c.podSpecsValidated = true }
 }
 
 // WithPodNamer replaces the naming of created pods (see the package

@@ -39,10 +39,15 @@ type State struct {
 // what upstream did and the *[SyncError] its sync ended with. Sync never
 // modifies s and the Plan shares no memory with it.
 func Sync(s State, opts ...Option) (Plan, error) {
-	if err := model.ValidateDaemonSetSnapshot(s.DaemonSet, s.Nodes, s.Pods, s.ControllerRevisions); err != nil {
+	cfg := newConfig(opts)
+	var vopts []model.ValidateOption
+	if cfg.podSpecsValidated {
+		vopts = []model.ValidateOption{model.PodSpecsValidated}
+	}
+	if err := model.ValidateDaemonSetSnapshot(s.DaemonSet, s.Nodes, s.Pods, s.ControllerRevisions, vopts...); err != nil {
 		return Plan{}, err
 	}
-	sy := newSyncer(s, newConfig(opts))
+	sy := newSyncer(s, cfg)
 	sy.run()
 	if sy.err != nil {
 		return sy.p, sy.err

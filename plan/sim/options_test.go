@@ -20,7 +20,7 @@ func TestReplicaSetOptionsReachThePodPlanner(t *testing.T) {
 				Spec: model.DeploymentSpec{
 					Replicas: model.Int32Ptr(2),
 					Selector: &model.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
-					Template: model.PodTemplate{Labels: map[string]string{"app": "web"}, Spec: `{"image":"v1"}`},
+					Template: model.PodTemplate{Labels: map[string]string{"app": "web"}, Spec: `{"containers":[{"image":"v1","name":"web"}]}`},
 				},
 			},
 			Fidelity:          sim.Pods,

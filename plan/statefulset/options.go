@@ -26,6 +26,8 @@ type config struct {
 	defaults       func(model.PodTemplate) (model.PodTemplate, error)
 	maxUnavailable bool
 	semantic       bool
+	// podSpecsValidated: see PodSpecsValidated.
+	podSpecsValidated bool
 }
 
 func newConfig(opts []Option) config {
@@ -46,6 +48,18 @@ func WithEncoder(e Encoder) Option {
 			c.encode = e
 		}
 	}
+}
+
+// PodSpecsValidated is the caller's word that the pod specs of the State
+// (the set's template Spec and every pod Body) pass
+// model.ValidateTemplatePodSpec and model.ValidatePodBody: Sync then
+// validates the State with [model.PodSpecsValidated], without reading
+// those documents again, and plans exactly as without the option. It is
+// for a caller that checks each object once per version, as the apps/v1
+// adapter's StatefulSetSyncer does; given for a State whose pod specs were
+// not checked, it lets templates the API server would refuse be planned.
+func PodSpecsValidated() Option {
+	return func(c *config) { c.podSpecsValidated = true }
 }
 
 // WithMaxUnavailable sets the MaxUnavailableStatefulSet feature gate, off

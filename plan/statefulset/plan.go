@@ -36,7 +36,17 @@ type State struct {
 // Validate checks the snapshot with model.ValidateStatefulSetSnapshot and
 // rejects a zero Now (field "now").
 func (s State) Validate() error {
-	err := model.ValidateStatefulSetSnapshot(s.StatefulSet, s.Pods, s.ControllerRevisions, s.Claims)
+	return s.validate(false)
+}
+
+// validate is Validate; podSpecsValidated leaves out the pod spec rules
+// (see PodSpecsValidated).
+func (s State) validate(podSpecsValidated bool) error {
+	var opts []model.ValidateOption
+	if podSpecsValidated {
+		opts = []model.ValidateOption{model.PodSpecsValidated}
+	}
+	err := model.ValidateStatefulSetSnapshot(s.StatefulSet, s.Pods, s.ControllerRevisions, s.Claims, opts...)
 	if !s.Now.IsZero() {
 		return err
 	}

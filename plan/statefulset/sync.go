@@ -40,10 +40,11 @@ const maxBatchSize = 500
 // plans: create its first revision, create web-0 (and its claims), write
 // the status; web-1 waits for web-0 to be Running and Ready.
 func Sync(s State, opts ...Option) (Plan, error) {
-	if err := s.Validate(); err != nil {
+	cfg := newConfig(opts)
+	if err := s.validate(cfg.podSpecsValidated); err != nil {
 		return Plan{}, err
 	}
-	sy := newSyncer(s, newConfig(opts))
+	sy := newSyncer(s, cfg)
 	if err := sy.run(); err != nil {
 		return Plan{}, err
 	}

@@ -152,7 +152,7 @@ func TestKubectlGetOneObject(t *testing.T) {
 	require.Equal(t, 0, code)
 	require.NotEmpty(t, out)
 	one := `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"api","namespace":"default","uid":"u","generation":3},` +
-		`"spec":{"replicas":1,"selector":{"matchLabels":{"app":"api"}},"template":{"metadata":{"labels":{"app":"api"}}}},` +
+		`"spec":{"replicas":1,"selector":{"matchLabels":{"app":"api"}},"template":{"metadata":{"labels":{"app":"api"}},"spec":{"containers":[{"name":"api","image":"api:1"}]}}},` +
 		`"status":{"observedGeneration":3,"replicas":2,"updatedReplicas":1,"availableReplicas":1}}`
 	for _, tc := range []struct {
 		args    []string

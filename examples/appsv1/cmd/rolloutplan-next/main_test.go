@@ -16,7 +16,7 @@ func TestWrapsNext(t *testing.T) {
 	}
 	out.Reset()
 	c := `{"now":"2025-03-01T10:00:00Z","deployment":{"metadata":{"name":"x","namespace":"d","uid":"u"},` +
-		`"spec":{"replicas":1,"strategy":{"type":"Recreate"},"selector":{"matchLabels":{"a":"b"}},"template":{"metadata":{"labels":{"a":"b"}}}}}}`
+		`"spec":{"replicas":1,"strategy":{"type":"Recreate"},"selector":{"matchLabels":{"a":"b"}},"template":{"metadata":{"labels":{"a":"b"}},"spec":{"containers":[{"name":"a","image":"a:1"}]}}}}}`
 	if code := runStreams(nil, strings.NewReader(c), &out, &errOut); code != 0 || !strings.Contains(out.String(), `"verb": "create"`) ||
 		errOut.String() != "Time: 2025-03-01T10:00:00Z (the case's own time; --now sets another)\n" {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())

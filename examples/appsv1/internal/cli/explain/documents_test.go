@@ -12,8 +12,8 @@ import (
 func TestExplainManifestStream(t *testing.T) {
 	const (
 		service = "apiVersion: v1\nkind: Service\nmetadata: {name: one, namespace: shop}\nspec: {ports: [{port: 80}]}\n"
-		one     = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: one\n  namespace: shop\nspec:\n  replicas: 1\n  selector:\n    matchLabels: {app: one}\n  template:\n    metadata:\n      labels: {app: one}\n"
-		two     = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: two\n  namespace: shop\nspec:\n  replicas: 4\n  selector:\n    matchLabels: {app: two}\n  template:\n    metadata:\n      labels: {app: two}\n"
+		one     = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: one\n  namespace: shop\nspec:\n  replicas: 1\n  selector:\n    matchLabels: {app: one}\n  template:\n    metadata:\n      labels: {app: one}\n    spec:\n      containers: [{name: one, image: \"one:1\"}]\n"
+		two     = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: two\n  namespace: shop\nspec:\n  replicas: 4\n  selector:\n    matchLabels: {app: two}\n  template:\n    metadata:\n      labels: {app: two}\n    spec:\n      containers: [{name: two, image: \"two:1\"}]\n"
 	)
 	clitest.Run(t, NewCommand, []clitest.Case{
 		{Name: "service and deployment", Args: []string{"-f", "-"}, Stdin: service + "---\n" + one,

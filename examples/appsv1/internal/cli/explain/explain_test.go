@@ -43,7 +43,7 @@ func TestExplain(t *testing.T) {
 		{Name: "negative ready", Args: []string{"--ready-after=-1s"}, Code: 2, Stderr: "error: --ready-after -1s: must not be negative. See 'kubectl rolloutplan explain --help'.\n"},
 		{Name: "negative min", Args: []string{"--min-available=-1"}, Code: 2, StderrContains: "--min-available -1"},
 		{Name: "not apps/v1", Args: []string{"-f", "-"}, Stdin: "kind: Deployment", Code: 1, StderrContains: `a Deployment of apiVersion ""; only apps/v1 is read`},
-		{Name: "yaml manifest", Args: []string{"-f", "-"}, Stdin: "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: one\n  namespace: shop\nspec:\n  replicas: 1\n  selector:\n    matchLabels: {app: one}\n  template:\n    metadata:\n      labels: {app: one}\n",
+		{Name: "yaml manifest", Args: []string{"-f", "-"}, Stdin: "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: one\n  namespace: shop\nspec:\n  replicas: 1\n  selector:\n    matchLabels: {app: one}\n  template:\n    metadata:\n      labels: {app: one}\n    spec:\n      containers: [{name: one, image: \"one:1\"}]\n",
 			StdoutContains: "deployment.apps/one: RollingUpdate, 1 replicas\n  maxSurge 25% → 1, maxUnavailable 25% → 0 (the defaults)\n"},
 		{Name: "yaml unknown field", Args: []string{"-f", "-"}, Stdin: "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: one\nspec:\n  replica: 1\n", Code: 1,
 			Stderr: "error: Deployment /one: unknown field \"spec.replica\"\n"},
