@@ -17,8 +17,10 @@ import (
 
 // Flag ranges.
 const (
-	maxDuration    = 365 * 24 * time.Hour
-	defaultMaxWork = 400_000_000
+	maxDuration = 365 * 24 * time.Hour
+	// defaultMaxWork keeps a run within about 4 GB (bytesPerUnit per unit,
+	// which TestMemoryBoundedByMaxWork checks) on an ordinary machine.
+	defaultMaxWork = 10_000_000
 	// bytesPerUnit is the memory a unit of -max-work costs at most, as
 	// sim.Config.MaxWork states it and TestMemoryBoundedByMaxWork checks.
 	bytesPerUnit      = "400"
@@ -71,7 +73,7 @@ func parseFlags(args []string, stdout io.Writer) (options, error) {
 	fs.StringVar(&o.fidelity, "fidelity", "pods", "pods (every pod, runs the ReplicaSet planner) or counts (fast)")
 	fs.Int64Var(&o.scaleTo, "scale-to", -1, "once the second rollout is complete or has stalled, scale to this many replicas, "+replicasRange+" (-1: do not)")
 	fs.StringVar(&o.svg, "svg", "", "write a timeline chart to this SVG file")
-	fs.Int64Var(&o.maxWork, "max-work", defaultMaxWork, "work bound: objects modelled and objects the trace keeps, summed over syncs, 1 to 9223372036854775807;\nmemory is bounded by -max-work: about "+bytesPerUnit+" bytes per unit")
+	fs.Int64Var(&o.maxWork, "max-work", defaultMaxWork, "work bound: objects modelled and objects the trace keeps, summed over syncs, 1 to 9223372036854775807;\nmemory is bounded by -max-work: about "+bytesPerUnit+" bytes per unit at most, 4 GB at the default")
 	usage := func() {
 		fmt.Fprintf(stdout, "Usage: simulate [flags]\n\nSimulates a Deployment rollout sync by sync and prints its timeline.\n\nFlags:\n")
 		fs.SetOutput(stdout)

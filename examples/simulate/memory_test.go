@@ -77,3 +77,23 @@ func TestWorkBoundAdvice(t *testing.T) {
 	require.Equal(t, exitUsage, code)
 	require.Contains(t, stderr, "-max-work 20000: use -fidelity counts")
 }
+
+// The default -max-work keeps a run within the 4 GB -h states (issue 24:
+// the default, 400 000 000 units, allowed about 160 GB), and the README's
+// larger runs say what they need: pod fidelity of 50 000 replicas is
+// refused at the default, with the flag to raise; 45 000 pass the estimate.
+func TestDefaultMaxWorkBound(t *testing.T) {
+	perUnit, err := strconv.ParseInt(bytesPerUnit, 10, 64)
+	require.NoError(t, err)
+	require.LessOrEqual(t, defaultMaxWork*perUnit, int64(4e9), "the default bound fits an ordinary machine")
+	code, stdout, _ := runCmd("-h")
+	require.Equal(t, exitOK, code)
+	require.Contains(t, stdout, "about 400 bytes per unit at most, 4 GB at the default (default 10000000)")
+	code, _, stderr := runCmd("-replicas", "50000")
+	require.Equal(t, exitUsage, code)
+	require.Contains(t, stderr, "more than -max-work 10000000: use -fidelity counts or raise -max-work")
+	o, err := parseFlags([]string{"-replicas", "45000"}, io.Discard)
+	require.NoError(t, err)
+	_, err = o.config()
+	require.NoError(t, err, "the estimate of 45 000 replicas at pod fidelity fits the default")
+}

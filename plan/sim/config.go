@@ -72,7 +72,9 @@ type Config struct {
 	// peak resident memory on that run: 312 to 450 bytes per unit from
 	// 10⁵ to 1.6·10⁷ units, the collector's headroom included; its live
 	// heap is about 270); at Pods fidelity a unit costs less, as each pod
-	// is charged at every sync it exists.
+	// is charged at every sync it exists. 10 000 000 units, the commands'
+	// default (examples/simulate, kubectl-rolloutplan simulate and status
+	// --predict), bound a run to about 4 GB.
 	MaxWork int64
 	// Apply chooses which writes of each plan reach the cluster; the default,
 	// inmemory.ApplyAccepted, is a real API server's behaviour.

@@ -62,6 +62,19 @@ type DaemonSetConfig struct {
 	PlanOptions []daemonset.Option
 	// MaxSyncs bounds the simulation; zero means 100 000 + 8·nodes.
 	MaxSyncs int
+	// MaxWork bounds the work of the simulation, and with it its memory,
+	// as Config.MaxWork does for a Deployment: the sum, over its syncs, of
+	// the objects modelled at that sync (nodes, pods, ControllerRevisions
+	// and one for the DaemonSet) and of the objects the trace keeps of it
+	// (with RecordSteps: one for the step and one per user action, kubelet
+	// event, write, event, note, revision and violation it records, and
+	// one per ineligible node when that list changed). RunDaemonSet fails
+	// with an error wrapping [ErrWorkBound] past it. Zero means no bound.
+	// Beyond the starting state, a run takes about 400 bytes of memory
+	// per unit at most, as a Deployment's does (280 measured on one node
+	// whose pod is evicted every sync, the worst case: a step a sync over
+	// almost no objects).
+	MaxWork int64
 	// Record chooses how much the trace keeps.
 	Record Record
 	// Check runs plantest.CheckDaemonSet on every sync and records
@@ -224,6 +237,8 @@ type dsRunner struct {
 	created int
 	// planned, when set (by tests), sees every state planned and its plan.
 	planned func(daemonset.State, daemonset.Plan)
+	// lastKept is the work the trace's last step costs.
+	lastKept int64
 }
 
 func newDaemonSetRunner(cfg DaemonSetConfig) (*dsRunner, error) {
@@ -299,20 +314,32 @@ func newDaemonSetRunner(cfg DaemonSetConfig) (*dsRunner, error) {
 }
 
 func (r *dsRunner) run() (*DaemonSetTrace, error) {
-	if err := runSyncs(r, &r.scheduler, &r.trace.Summary, r.interval, r.cfg.MaxSyncs); err != nil {
+	if err := runSyncs(r, &r.scheduler, &r.trace.Summary, r.interval, r.cfg.MaxSyncs, r.cfg.MaxWork); err != nil {
 		return nil, err
 	}
 	return &r.trace, nil
 }
 
+// modelled counts the cluster's objects (see setSyncer): a sync creates at
+// most a pod per node, which the nodes account for.
+func (r *dsRunner) modelled() (int64, int) {
+	return int64(len(r.ns.nodes)+len(r.ns.pods)+len(r.ns.revisions)) + 1, len(r.ns.pods)
+}
+
+// kept is the work of the trace's last step (see setSyncer).
+func (r *dsRunner) kept() int64 { return r.lastKept }
+
 // syncAt runs one sync (see setSyncer).
-func (r *dsRunner) syncAt(sync int, now time.Time) (p daemonset.Plan, changed, complete bool, err error) {
+func (r *dsRunner) syncAt(sync int, now time.Time, charge func() error) (p daemonset.Plan, changed, complete bool, err error) {
 	version := r.ns.version
 	user, err := r.userActions(sync, now, &r.trace.Summary, func(a Action) error { return a.applyToDaemonSet(&r.ns, now) })
 	if err != nil {
 		return p, false, false, err
 	}
 	changed = r.kubelet.advance(&r.ns, now)
+	if err := charge(); err != nil {
+		return p, false, false, err
+	}
 
 	state := r.ns.state(now)
 	p, err = daemonset.Sync(state, r.opts...)
@@ -468,13 +495,30 @@ func (r *dsRunner) record(sync int, now time.Time, user []string, p daemonset.Pl
 	}
 	// Steps share an unchanged list: a long run over a large pool keeps
 	// one copy per change, not one per sync.
-	if k := len(r.trace.Steps); k > 0 && slices.Equal(r.trace.Steps[k-1].Ineligible, step.Ineligible) {
-		step.Ineligible = r.trace.Steps[k-1].Ineligible
+	var prev *DaemonSetStep
+	if k := len(r.trace.Steps); k > 0 {
+		prev = &r.trace.Steps[k-1]
+		if slices.Equal(prev.Ineligible, step.Ineligible) {
+			step.Ineligible = prev.Ineligible
+		}
 	}
 	step.Revisions = r.revisionsAt(g.pods, p.Hash, now)
 	step.Nodes = r.nodeGlyphs(g)
+	r.lastKept = step.units(prev)
 	r.trace.Steps = append(r.trace.Steps, step)
 	return complete
+}
+
+// units is the work a step after prev (nil: the first) costs: one for the
+// step (its node glyphs included: at most 64) and one per object it
+// records; its ineligible nodes only when they changed since prev, as the
+// steps share an unchanged list.
+func (s *DaemonSetStep) units(prev *DaemonSetStep) int64 {
+	n := 1 + int64(len(s.User)+len(s.Kubelet)+len(s.Writes)+len(s.Events)+len(s.Notes)+len(s.Revisions)+len(s.Violations))
+	if prev == nil || !slices.Equal(prev.Ineligible, s.Ineligible) {
+		n += int64(len(s.Ineligible))
+	}
+	return n
 }
 
 // revisionsAt tallies the DaemonSet's pods by revision (by their

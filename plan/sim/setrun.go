@@ -22,7 +22,16 @@ type setSyncer[P any] interface {
 	// planner and its writes, recorded in the trace. It reports whether
 	// anything changed (a sync that ends with an error is retried, so it
 	// counts as a change) and whether the rollout is complete after it.
-	syncAt(sync int, now time.Time) (p P, changed, complete bool, err error)
+	// It calls charge just before planning, and fails with its error.
+	syncAt(sync int, now time.Time, charge func() error) (p P, changed, complete bool, err error)
+	// modelled counts the objects of a sync about to be planned: those the
+	// namespace holds (pods, revisions, claims, nodes and one for the set)
+	// and those the sync may create; pods counts the pods it holds, for
+	// the work bound's message.
+	modelled() (objects int64, pods int)
+	// kept is the work the trace's last step costs (its units): zero when
+	// the trace keeps only the summary.
+	kept() int64
 	// nextEvent is when something happens by itself after a sync at now
 	// that changed nothing; zero when nothing will.
 	nextEvent(p P, now time.Time) time.Time
@@ -31,15 +40,33 @@ type setSyncer[P any] interface {
 }
 
 // runSyncs syncs again and again from the start, until a fixed point or
-// maxSyncs syncs.
-func runSyncs[P any](r setSyncer[P], s *scheduler, sum *Summary, interval time.Duration, maxSyncs int) error {
+// maxSyncs syncs. Past maxWork (zero: no bound) it fails with an error
+// wrapping ErrWorkBound: each sync costs the objects modelled before it
+// and what the trace keeps of it, as a Deployment's sync does (see
+// Config.MaxWork).
+func runSyncs[P any](r setSyncer[P], s *scheduler, sum *Summary, interval time.Duration, maxSyncs int, maxWork int64) error {
 	now := s.start
 	sum.MinAvailable = -1
 	var last P
+	var work int64
 	for sync := range maxSyncs {
-		p, changed, complete, err := r.syncAt(sync, now)
+		// Charged after the user's actions, before planning: a scale-up
+		// the sync is about to carry out is in it.
+		charge := func() error {
+			objects, pods := r.modelled()
+			work += objects
+			return checkWork(work, maxWork, sync, pods)
+		}
+		p, changed, complete, err := r.syncAt(sync, now, charge)
 		if err != nil {
 			return err
+		}
+		// What the trace keeps is charged too, so that the bound holds
+		// for memory however cheap the syncs are.
+		work += r.kept()
+		if maxWork > 0 && work > maxWork {
+			_, pods := r.modelled()
+			return checkWork(work, maxWork, sync+1, pods)
 		}
 		last = p
 		next, ok := s.nextSync(now, interval, changed, complete, func() time.Time { return r.nextEvent(p, now) })

@@ -200,11 +200,17 @@ func (r *runner) run() (*Trace, error) {
 // checkWork fails with ErrWorkBound when work, after syncs syncs, is past
 // Config.MaxWork.
 func (r *runner) checkWork(work int64, syncs int) error {
-	if r.cfg.MaxWork <= 0 || work <= r.cfg.MaxWork {
+	return checkWork(work, r.cfg.MaxWork, syncs, len(r.cluster.Pods))
+}
+
+// checkWork fails with ErrWorkBound when work, after syncs syncs with pods
+// pods modelled, is past maxWork (zero: no bound).
+func checkWork(work, maxWork int64, syncs, pods int) error {
+	if maxWork <= 0 || work <= maxWork {
 		return nil
 	}
 	return fmt.Errorf("%w: %d units of work (objects modelled and kept in the trace) after %d syncs with %d pods modelled, bound %d",
-		ErrWorkBound, work, syncs, len(r.cluster.Pods), r.cfg.MaxWork)
+		ErrWorkBound, work, syncs, pods, maxWork)
 }
 
 // stepUnits is the work a trace's Step costs: one for the Step and one per

@@ -17,9 +17,20 @@ import (
 // its bound, so a bound passes exactly when it is at least that work).
 func minWork(t *testing.T, cfg Config) int64 {
 	t.Helper()
-	passes := func(w int64) bool {
+	return leastWork(t, func(w int64) error {
 		cfg.MaxWork = w
 		_, err := Run(cfg)
+		return err
+	})
+}
+
+// leastWork returns the least work bound under which run (a simulation
+// with that bound) passes, by bisection; run failing other than with
+// ErrWorkBound fails the test.
+func leastWork(t *testing.T, run func(maxWork int64) error) int64 {
+	t.Helper()
+	passes := func(w int64) bool {
+		err := run(w)
 		if err != nil && !errors.Is(err, ErrWorkBound) {
 			t.Fatal(err)
 		}
@@ -110,4 +121,103 @@ func TestMaxWorkBoundsALongCountsRun(t *testing.T) {
 	cfg.Record = RecordSummary
 	_, err = Run(cfg)
 	require.NoError(t, err, "recording the summary only: two units a sync")
+}
+
+// The StatefulSet and DaemonSet simulators charge their work as a
+// Deployment's does (issue 24: they had no work bound): the work of a run
+// that records its steps is the work of the same run recording only its
+// summary plus the units of every step, and every sync costs at least one
+// unit for the set besides its step.
+func TestSetMaxWorkChargesTheTrace(t *testing.T) {
+	t.Run("StatefulSet", func(t *testing.T) {
+		// Seed 004's web set updated once complete, with a grace period
+		// so that pods terminate for a while.
+		cfg := StatefulSetConfig{StatefulSet: stsSet(3),
+			Script: []Event{{When: WhenComplete, Action: Action{Kind: SetTemplateSpec, Spec: image("nginx-slim:0.9")}}},
+			World:  World{TerminationGrace: 5 * time.Second}}
+		tr := mustRunSTS(t, cfg)
+		var kept int64
+		for i := range tr.Steps {
+			kept += tr.Steps[i].units()
+		}
+		run := func(w int64) error { cfg.MaxWork = w; _, err := RunStatefulSet(cfg); return err }
+		steps := leastWork(t, run)
+		cfg.Record = RecordSummary
+		summary := leastWork(t, run)
+		assert.Equal(t, summary+kept, steps, "work with steps = work with the summary only + the steps' units")
+		assert.GreaterOrEqual(t, summary, int64(len(tr.Steps)), "one unit a sync for the set at least")
+	})
+	t.Run("DaemonSet", func(t *testing.T) {
+		// Three nodes, one tainted so that the trace keeps an ineligible
+		// node, and an image update once complete.
+		nodes := pool(3)
+		nodes[2].Spec.Taints = []model.Taint{{Key: "dedicated", Value: "gpu", Effect: model.TaintEffectNoSchedule}}
+		cfg := DaemonSetConfig{DaemonSet: dsSet(rolling("1", "0")), Nodes: nodes, Script: []Event{updateTo("fluentd:v2")},
+			World: World{TerminationGrace: 5 * time.Second}}
+		tr := mustRunDS(t, cfg)
+		var kept int64
+		for i := range tr.Steps {
+			var prev *DaemonSetStep
+			if i > 0 {
+				prev = &tr.Steps[i-1]
+			}
+			kept += tr.Steps[i].units(prev)
+		}
+		run := func(w int64) error { cfg.MaxWork = w; _, err := RunDaemonSet(cfg); return err }
+		steps := leastWork(t, run)
+		cfg.Record = RecordSummary
+		summary := leastWork(t, run)
+		assert.Equal(t, summary+kept, steps, "work with steps = work with the summary only + the steps' units")
+		assert.GreaterOrEqual(t, summary, int64(len(tr.Steps))*4, "one unit a sync for the DaemonSet and one per node at least")
+	})
+}
+
+// The sets' worst case: one pod evicted every sync, so that a run goes on
+// for ever over almost no objects and its trace grows a step a sync.
+// MaxWork stops it with the error Run gives, after at most MaxWork units;
+// without steps the same bound allows more syncs.
+func TestSetMaxWorkBoundsAnEndlessRun(t *testing.T) {
+	const bound = 20_000
+	sts := StatefulSetConfig{StatefulSet: stsSet(1), EvictionRate: 1, MaxSyncs: 1 << 30, MaxWork: bound}
+	_, err := RunStatefulSet(sts)
+	require.ErrorIs(t, err, ErrWorkBound)
+	assert.Contains(t, err.Error(), "units of work (objects modelled and kept in the trace)")
+	assert.Contains(t, err.Error(), "bound 20000")
+	ds := DaemonSetConfig{DaemonSet: dsSet(), Nodes: pool(1), EvictionRate: 1, MaxSyncs: 1 << 30, MaxWork: bound}
+	_, err = RunDaemonSet(ds)
+	require.ErrorIs(t, err, ErrWorkBound)
+	assert.Contains(t, err.Error(), "bound 20000")
+
+	// Within bound/8 syncs, the steps the run keeps are what the bound
+	// stops: recording only the summary, the same syncs fit it.
+	sts.MaxSyncs = bound / 8
+	_, err = RunStatefulSet(sts)
+	require.ErrorIs(t, err, ErrWorkBound, "recording steps")
+	sts.Record = RecordSummary
+	_, err = RunStatefulSet(sts)
+	require.NoError(t, err, "recording the summary only: the set, its pod and its pod's creation a sync")
+}
+
+// A Parallel StatefulSet creates every missing replica in one sync (as
+// upstream's controller does, without a burst limit), so the pods a sync
+// may create are charged before it is planned, ten units each (createUnits):
+// a set of 2 000 replicas under a bound of 10 000 stops before its first
+// sync creates a pod.
+// Before, the first sync created them all and the bound was checked only
+// after it (2147483647 replicas: 23 GB before the process was killed).
+func TestSetMaxWorkChargesTheCreatesToCome(t *testing.T) {
+	set := stsSet(2_000, parallelSet)
+	_, err := RunStatefulSet(StatefulSetConfig{StatefulSet: set, MaxWork: 10_000})
+	require.ErrorIs(t, err, ErrWorkBound)
+	assert.Contains(t, err.Error(), "after 0 syncs with 0 pods modelled")
+	// A claim template doubles what a sync may create.
+	www(set)
+	set.Spec.Replicas = model.Int32Ptr(600)
+	_, err = RunStatefulSet(StatefulSetConfig{StatefulSet: set, MaxWork: 10_000})
+	require.ErrorIs(t, err, ErrWorkBound)
+	assert.Contains(t, err.Error(), "after 0 syncs with 0 pods modelled")
+	set.Spec.Replicas = model.Int32Ptr(400)
+	_, err = RunStatefulSet(StatefulSetConfig{StatefulSet: set, MaxWork: 10_000})
+	require.ErrorIs(t, err, ErrWorkBound)
+	assert.NotContains(t, err.Error(), "after 0 syncs", "the first sync fits the bound")
 }

@@ -115,9 +115,14 @@ func parse(in []byte) (replay.Script, error) {
 				return replay.Script{}, errors.New("the input has several YAML documents: a restart script is one document with \"events\" (see --help)")
 			}
 		}
-		j, err := yaml.YAMLToJSONStrict(trimmed)
-		if err != nil {
-			return replay.Script{}, yamlError(err)
+		// A script an event at a time when it can, for memory (the same
+		// JSON); anything else, and every error, whole.
+		j, ok := input.BlockListToJSON(trimmed, "events")
+		if !ok {
+			var err error
+			if j, err = yaml.YAMLToJSONStrict(trimmed); err != nil {
+				return replay.Script{}, yamlError(err)
+			}
 		}
 		data = j
 	}

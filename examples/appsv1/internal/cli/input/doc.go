@@ -67,7 +67,9 @@
 // Nothing is dropped silently and nothing is guessed:
 //
 //   - The format is detected as above: JSON objects, or YAML (each
-//     document converted to JSON first; a YAML syntax error names its
+//     document converted to JSON first, a List's items a group at a time
+//     with [BlockListToJSON] so that reading a List takes about 10 times
+//     its size in memory, JSON or YAML; a YAML syntax error names its
 //     line).
 //   - The input is capped at [Options.MaxBytes] (default [DefaultMaxBytes],
 //     64 MiB) before anything is decoded; past the cap Read fails with

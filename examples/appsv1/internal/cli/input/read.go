@@ -105,6 +105,13 @@ func ReadObjects(r io.Reader, opts Options) (*Objects, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A YAML document is read from its JSON from now on: let its text go
+	// (the input too is no longer referenced), for memory.
+	for i := range docs {
+		if !docs[i].json {
+			docs[i].text = nil
+		}
+	}
 	docs = withoutNulls(docs)
 	objs := &Objects{Format: format}
 	other := map[string]int{}

@@ -45,6 +45,10 @@ func toJSON(doc document) ([]byte, error) {
 	if err := checkDocumentEnd(doc); err != nil {
 		return nil, err
 	}
+	// A List an item at a time when it can, for memory: the same JSON.
+	if data, ok := BlockListToJSON(doc.text, "items"); ok {
+		return data, nil
+	}
 	data, err := yaml.YAMLToJSONStrict(doc.text)
 	if err == nil {
 		err = checkConversion(doc.text, data)

@@ -21,8 +21,8 @@ import (
 // [evidence.Assess]), or never with w.NeverReady for the DaemonSet's
 // template (the pods the simulation creates from it, and those already
 // labelled with its hash) and for the revision of a stalled pod.
-// Invariants are checked at every sync. w.Fidelity and w.MaxWork are not
-// read.
+// Invariants are checked at every sync, and the work is bounded by
+// w.MaxWork; w.Fidelity is not read.
 func RunDaemonSet(s appsv1.DaemonSetState, w World) (*Prediction, error) {
 	m, err := s.Model()
 	if err != nil {
@@ -35,6 +35,7 @@ func RunDaemonSet(s appsv1.DaemonSetState, w World) (*Prediction, error) {
 	cfg := sim.DaemonSetConfig{
 		DaemonSet: m.DaemonSet, Nodes: m.Nodes, Pods: m.Pods, ControllerRevisions: m.ControllerRevisions, PodNodeAffinity: m.PodNodeAffinity,
 		Start: s.Now, World: sim.World{ReadyAfter: w.ReadyAfter, TerminationGrace: w.Grace}, PlanOptions: opts, Check: true,
+		MaxWork: w.MaxWork,
 	}
 	p := &Prediction{World: w, Start: s.Now, DaemonSet: m.DaemonSet, Fidelity: sim.Pods, nodes: len(m.Nodes)}
 	for _, n := range m.Nodes {
@@ -72,7 +73,7 @@ func RunDaemonSet(s appsv1.DaemonSetState, w World) (*Prediction, error) {
 	cfg.World.NeverReady = anyOf(never)
 	trace, err := sim.RunDaemonSet(cfg)
 	if err != nil {
-		return nil, err
+		return nil, workBound(err, w, setWorkAdvice)
 	}
 	p.DaemonSetTrace = trace
 	return p, nil

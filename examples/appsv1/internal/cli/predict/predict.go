@@ -32,10 +32,12 @@ import (
 	"github.com/rolloutplan/rolloutplan/plan/statefulset"
 )
 
-// Bounds of the world-model flags.
+// Bounds of the world-model flags. DefaultMaxWork keeps a prediction's
+// memory within about 4 GB (BytesPerUnit per unit) beyond the state it
+// starts from, whatever the state, on an ordinary machine.
 const (
 	MaxDuration    = 365 * 24 * time.Hour
-	DefaultMaxWork = 400_000_000
+	DefaultMaxWork = 10_000_000
 )
 
 // World is the world model the prediction runs under, as the flags set it.
@@ -130,12 +132,26 @@ const BytesPerUnit = 400
 
 // MaxWorkUsage is --max-work's help: what it counts and the memory it
 // bounds.
-var MaxWorkUsage = fmt.Sprintf("Work bound: objects modelled and objects the trace keeps, summed over syncs, 1 to 9223372036854775807 (Deployments); "+
-	"memory is bounded by --max-work: about %d bytes per unit", BytesPerUnit)
+var MaxWorkUsage = fmt.Sprintf("Work bound: objects modelled and objects the trace keeps, summed over syncs, 1 to 9223372036854775807; "+
+	"memory is bounded by --max-work: about %d bytes per unit at most, %.0f GB at the default", BytesPerUnit, float64(DefaultMaxWork*BytesPerUnit)/1e9)
 
-// StatefulSetFlags are the world-model flags a StatefulSet's prediction
-// does not read: it models every pod, and bounds its syncs itself.
-var StatefulSetFlags = []string{"fidelity", "max-work"}
+// StatefulSetFlags are the world-model flags a StatefulSet's or a
+// DaemonSet's prediction does not read: it models every pod.
+var StatefulSetFlags = []string{"fidelity"}
+
+// workBound adds to an error of a simulation stopped by --max-work
+// (sim.ErrWorkBound) the bound and the advice; other errors are returned
+// as they are.
+func workBound(err error, w World, advice string) error {
+	if errors.Is(err, sim.ErrWorkBound) {
+		return fmt.Errorf("%w (--max-work %d: %s)", err, w.MaxWork, advice)
+	}
+	return err
+}
+
+// setWorkAdvice is what lowers the work of a StatefulSet's or DaemonSet's
+// prediction: pods are modelled one by one.
+const setWorkAdvice = "the rollout models too many pods over too many syncs: raise --max-work"
 
 // RunStatefulSet simulates the rest of the rollout of s from s.Now under
 // w with the StatefulSet planner (sim.RunStatefulSet, the revision data
@@ -144,7 +160,8 @@ var StatefulSetFlags = []string{"fidelity", "max-work"}
 // their creation, or never with w.NeverReady for the set's template (the
 // pods the simulation creates from it, and those of the update revision
 // the stored status names when it is current). Invariants are checked at
-// every sync. w.Fidelity and w.MaxWork are not read.
+// every sync, and the work is bounded by w.MaxWork; w.Fidelity is not
+// read.
 func RunStatefulSet(s appsv1.StatefulSetState, w World) (*Prediction, error) {
 	m, err := s.Model()
 	if err != nil {
@@ -157,7 +174,8 @@ func RunStatefulSet(s appsv1.StatefulSetState, w World) (*Prediction, error) {
 			statefulset.WithEncoder(appsv1.StatefulSetRevisionData),
 			statefulset.WithRevisionDefaults(appsv1.StatefulSetTemplateDefaults),
 		},
-		Check: true,
+		Check:   true,
+		MaxWork: w.MaxWork,
 	}
 	p := &Prediction{World: w, Start: s.Now, StatefulSet: m.StatefulSet, Fidelity: sim.Pods}
 	var never []func(model.PodTemplate) bool
@@ -195,7 +213,7 @@ func RunStatefulSet(s appsv1.StatefulSetState, w World) (*Prediction, error) {
 	cfg.World.NeverReady = anyOf(never)
 	trace, err := sim.RunStatefulSet(cfg)
 	if err != nil {
-		return nil, err
+		return nil, workBound(err, w, setWorkAdvice)
 	}
 	p.SetTrace = trace
 	return p, nil
@@ -294,14 +312,11 @@ func Run(s appsv1.State, w World) (*Prediction, error) {
 	}
 	trace, err := sim.Run(cfg)
 	if err != nil {
-		if errors.Is(err, sim.ErrWorkBound) {
-			advice := "use --fidelity counts or raise --max-work"
-			if cfg.Fidelity == sim.Counts {
-				advice = "the rollout takes too many syncs: raise --max-work"
-			}
-			err = fmt.Errorf("%w (--max-work %d: %s)", err, w.MaxWork, advice)
+		advice := "use --fidelity counts or raise --max-work"
+		if cfg.Fidelity == sim.Counts {
+			advice = "the rollout takes too many syncs: raise --max-work"
 		}
-		return nil, err
+		return nil, workBound(err, w, advice)
 	}
 	p.Fidelity, p.Trace = cfg.Fidelity, trace
 	return p, nil

@@ -81,10 +81,16 @@ func TestSimulateDaemonSet(t *testing.T) {
 		want string
 	}{
 		{[]string{"ds/cilium", "--fidelity=counts"}, "--fidelity applies to Deployments: a DaemonSet is simulated pod by pod, node by node"},
-		{[]string{"ds/cilium", "--max-work=10"}, "--max-work applies to Deployments"},
 	} {
 		code, _, stderr := clitest.Exec(t, NewCommand, clitest.Options{}, "", append(tc.args, "-f", daemonSet)...)
 		assert.Equal(t, exitUsage, code, tc.args)
 		assert.Contains(t, stderr, tc.want, tc.args)
 	}
+
+	// --max-work bounds a DaemonSet's simulation as a Deployment's
+	// (issue 24: it was refused, and the run unbounded).
+	code, _, stderr = clitest.Exec(t, NewCommand, clitest.Options{}, "", "ds/cilium", "--max-work=10", "-f", daemonSet)
+	assert.Equal(t, exitFail, code)
+	assert.Contains(t, stderr, "sim: work bound exceeded")
+	assert.Contains(t, stderr, "(--max-work 10: the rollout models too many pods over too many syncs: raise --max-work)")
 }

@@ -3,9 +3,11 @@
 package simulate
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -77,4 +79,78 @@ func TestWorkBoundAdvice(t *testing.T) {
 	require.NotEqual(t, 0, code)
 	require.Contains(t, stderr, "(--max-work 1000: the rollout takes too many syncs: raise --max-work)")
 	require.NotContains(t, stderr, "use --fidelity counts")
+}
+
+// A StatefulSet's simulation is bounded by --max-work too (issue 24: it
+// had no bound and --max-work was refused): the worst input
+// (testdata/max-replicas-statefulset.yaml, a Parallel set whose first sync
+// creates its 20 000 pods at once) under a bound its first sync fits grows
+// the process by at most predict.BytesPerUnit bytes per unit, with 50 %
+// slack; so does a bound it does not fit (the run stops before the sync).
+// Measured: about 350 (100 000 replicas, 1 100 000 units: 446 MB over a
+// base of 58 MB). Before the pods a sync may create were charged, the
+// first sync ran under any bound: --max-work 30000 let this input take
+// 2.4 KB a unit, and 2147483647 replicas took 23 GB before the process
+// was killed.
+func TestStatefulSetMemoryBoundedByMaxWork(t *testing.T) {
+	worst := []string{"sts/web", "-f", "testdata/max-replicas-statefulset.yaml", "--ready-after", "0s", "--max-work"}
+	code, base := peakRSS(t, append(worst, "10")...)
+	require.Equal(t, exitFail, code, "the work bound stops the run")
+	// The first sync's 200 000 units for its pods and part of the
+	// second's; then a bound below the first sync's.
+	for _, work := range []int64{220_000, 30_000} {
+		code, peak := peakRSS(t, append(worst, strconv.FormatInt(work, 10))...)
+		require.Equal(t, exitFail, code, "the work bound stops the run")
+		limit := work * predict.BytesPerUnit * 3 / 2
+		t.Logf("--max-work %d: peak %d MB over a base of %d MB: %d bytes per unit (bound %d)", work, peak>>20, base>>20, (peak-base)/work, predict.BytesPerUnit)
+		require.LessOrEqual(t, peak-base, limit, "peak resident memory over the base, at --max-work %d", work)
+	}
+}
+
+// A DaemonSet's simulation is bounded by --max-work too: a DaemonSet over
+// a pool of 20 000 nodes (written by the test), each sync modelling every
+// node and the pods created so far (250 a sync), stopped by the bound
+// before it completes, grows the process by at most predict.BytesPerUnit
+// bytes per unit over the same input stopped at once, with 50 % slack.
+func TestDaemonSetMemoryBoundedByMaxWork(t *testing.T) {
+	const work, nodes = 400_000, 20_000
+	items := []string{`{"apiVersion":"apps/v1","kind":"DaemonSet","metadata":{"name":"agent","namespace":"default",` +
+		`"uid":"0b7d6a3e-0000-4000-8000-000000000003","generation":1,"creationTimestamp":"2025-03-01T10:00:00Z"},` +
+		`"spec":{"selector":{"matchLabels":{"app":"agent"}},"template":{"metadata":{"labels":{"app":"agent"}},` +
+		`"spec":{"containers":[{"name":"agent","image":"agent:1"}]}}}}`}
+	for i := range nodes {
+		items = append(items, fmt.Sprintf(`{"apiVersion":"v1","kind":"Node","metadata":{"name":"n-%05d","uid":"node-%d"}}`, i, i))
+	}
+	file := filepath.Join(t.TempDir(), "pool.json")
+	require.NoError(t, os.WriteFile(file, []byte(`{"apiVersion":"v1","kind":"List","items":[`+strings.Join(items, ",")+`]}`), 0o600))
+	worst := []string{"ds/agent", "-f", file, "--ready-after", "0s", "--max-work"}
+	code, base := peakRSS(t, append(worst, "10")...)
+	require.Equal(t, exitFail, code, "the work bound stops the run")
+	code, peak := peakRSS(t, append(worst, strconv.Itoa(work))...)
+	require.Equal(t, exitFail, code, "the work bound stops the run")
+	limit := int64(work * predict.BytesPerUnit * 3 / 2)
+	t.Logf("peak %d MB over a base of %d MB: %d bytes per unit (bound %d)", peak>>20, base>>20, (peak-base)/work, predict.BytesPerUnit)
+	require.LessOrEqual(t, peak-base, limit, "peak resident memory over the base, at --max-work %d", work)
+}
+
+// Printing the trace with -o json or -o yaml adds at most
+// printBytesPerUnit per unit of --max-work, as --help states: a long
+// rollout that completes (testdata/long-rollout.yaml, 6 000 steps of
+// about 60 000 units) printed whole grows the process by at most
+// predict.BytesPerUnit + printBytesPerUnit bytes per unit over the same
+// input stopped at once, with 50 % slack. Before the steps were printed
+// one at a time, the output was built whole: 2.5 KB a unit in JSON, 17 KB
+// in YAML (this test fails on it).
+func TestPrintedMemoryBoundedByMaxWork(t *testing.T) {
+	const work = 70_000
+	input := []string{"web", "-f", "testdata/long-rollout.yaml", "--fidelity", "counts", "--ready-after", "0s", "--max-work"}
+	code, base := peakRSS(t, append(input, "10")...)
+	require.Equal(t, exitFail, code, "the work bound stops the run")
+	for _, format := range []string{"json", "yaml"} {
+		code, peak := peakRSS(t, append(input, strconv.Itoa(work), "-o", format)...)
+		require.Equal(t, exitOK, code, "the rollout completes within the bound")
+		limit := int64(work * (predict.BytesPerUnit + printBytesPerUnit) * 3 / 2)
+		t.Logf("-o %s: peak %d MB over a base of %d MB: %d bytes per unit (bound %d)", format, peak>>20, base>>20, (peak-base)/work, predict.BytesPerUnit+printBytesPerUnit)
+		require.LessOrEqual(t, peak-base, limit, "-o %s: peak resident memory over the base, at --max-work %d", format, work)
+	}
 }

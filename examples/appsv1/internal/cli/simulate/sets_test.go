@@ -75,12 +75,19 @@ func TestSimulateStatefulSet(t *testing.T) {
 		want string
 	}{
 		{[]string{"sts/web", "--fidelity=counts"}, "--fidelity applies to Deployments: a StatefulSet is simulated pod by pod"},
-		{[]string{"sts/web", "--max-work=10"}, "--max-work applies to Deployments"},
 		{[]string{"replicaset/x"}, `argument "replicaset/x"`},
 	} {
 		code, _, stderr := clitest.Exec(t, NewCommand, clitest.Options{}, "", append(tc.args, "-f", statefulSet)...)
 		if code != exitUsage || !strings.Contains(stderr, tc.want) {
 			t.Errorf("%q: exit %d, stderr %q", tc.args, code, stderr)
 		}
+	}
+
+	// --max-work bounds a StatefulSet's simulation as a Deployment's
+	// (issue 24: it was refused, and the run unbounded).
+	code, _, stderr = clitest.Exec(t, NewCommand, clitest.Options{}, "", "sts/web", "--max-work=10", "-f", statefulSet)
+	if code != exitFail || !strings.Contains(stderr, "sim: work bound exceeded") ||
+		!strings.Contains(stderr, "(--max-work 10: the rollout models too many pods over too many syncs: raise --max-work)") {
+		t.Errorf("--max-work=10: exit %d, stderr %q", code, stderr)
 	}
 }

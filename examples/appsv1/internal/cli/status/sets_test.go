@@ -62,8 +62,13 @@ func TestStatusSets(t *testing.T) {
 				"assuming pods become ready 1m3s after creation, the median of 5 pods seen; the rollout is stalled: cilium-jlzn9 has not been ready for 40m11s, past the longest seen (1m37s) with a margin of 1m37s (and 2 more pods); a DaemonSet has no progress deadline: it waits until the pod changes\n" +
 				"prediction: the rollout stalls after 1m4s: 5 nodes keep their available old pod this sync (ip-10-0-23-23.ec2.internal, ip-10-0-30-36.ec2.internal, ip-10-0-37-49.ec2.internal, ip-10-0-51-75.ec2.internal, ip-10-0-58-88.ec2.internal): 3 nodes lack an available pod, maxUnavailable is 3; pods not Ready: cilium-lvg9n (node ip-10-0-44-62.ec2.internal), cilium-jlzn9 (node ip-10-0-65-101.ec2.internal), cilium-gnbpn (node ip-10-0-72-114.ec2.internal)\n",
 			Stderr: "Time: 2025-10-02T18:30:00Z (--now)\n"},
-		{Name: "fidelity of a DaemonSet", Args: []string{"ds/cilium", "--predict", "--max-work=10", "-f", daemonSet}, Code: 2,
-			StderrContains: "--max-work applies to Deployments: a DaemonSet is simulated pod by pod"},
+		{Name: "fidelity of a DaemonSet", Args: []string{"ds/cilium", "--predict", "--fidelity=counts", "-f", daemonSet}, Code: 2,
+			StderrContains: "--fidelity applies to Deployments: a DaemonSet is simulated pod by pod"},
+		// --max-work bounds a DaemonSet's prediction as a Deployment's
+		// (issue 24: it was refused, and the simulation unbounded).
+		{Name: "work bound of a DaemonSet", Args: []string{"ds/cilium", "--predict", "--max-work=10", "-f", daemonSet}, Code: 1,
+			Stdout:         "Waiting for daemon set \"cilium\" rollout to finish: 1 out of 8 new pods have been updated...\n",
+			StderrContains: "(--max-work 10: the rollout models too many pods over too many syncs: raise --max-work)"},
 		{Name: "fidelity of a StatefulSet", Args: []string{"sts/web", "--predict", "--fidelity=counts", "-f", statefulSet}, Code: 2,
 			StderrContains: "--fidelity applies to Deployments: a StatefulSet is simulated pod by pod"},
 	})
