@@ -4,13 +4,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
+	"time"
 
 	"github.com/rolloutplan/rolloutplan/examples/appsv1"
+	"github.com/rolloutplan/rolloutplan/model"
 	"github.com/rolloutplan/rolloutplan/plan"
 	"github.com/rolloutplan/rolloutplan/plan/enqueue"
 	apps "k8s.io/api/apps/v1"
 	core "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
@@ -267,12 +271,64 @@ func SyncDeployment(ctx context.Context, client kubernetes.Interface, s appsv1.S
 		}
 	}
 	if err != nil {
+		reportRefusedCreate(ctx, client, s.Deployment, res.Result, recorder, opts.Now())
 		return res, err
 	}
 	if syncErr != nil {
 		return res, syncErr
 	}
 	return res, nil
+}
+
+// reportRefusedCreate reports a refused create of the new ReplicaSet on
+// the Deployment, as upstream's getNewReplicaSet does: unless the server
+// answered AlreadyExists or the namespace is terminating, a Deployment
+// with a progress deadline gets the Progressing condition False with
+// reason ReplicaSetCreateError (written with the Deployment's status,
+// whatever the answer), and a Warning event of that reason is recorded.
+func reportRefusedCreate(ctx context.Context, client kubernetes.Interface, d *apps.Deployment, r appsv1.Result, recorder record.EventRecorder, now time.Time) {
+	for _, w := range r.Writes {
+		if w.Action.Kind != plan.CreateReplicaSet || w.Outcome != appsv1.Failed {
+			continue
+		}
+		if apierrors.IsAlreadyExists(w.Err) || apierrors.HasStatusCause(w.Err, core.NamespaceTerminatingCause) {
+			return
+		}
+		msg := fmt.Sprintf("Failed to create new replica set %q: %v", w.Action.Name, w.Err)
+		if pds := d.Spec.ProgressDeadlineSeconds; pds != nil && *pds != math.MaxInt32 {
+			d = d.DeepCopy()
+			setCondition(&d.Status, apps.DeploymentCondition{Type: apps.DeploymentProgressing, Status: core.ConditionFalse,
+				Reason: model.ReasonReplicaSetCreateError, Message: msg}, now)
+			_, _ = client.AppsV1().Deployments(d.Namespace).UpdateStatus(ctx, d, metav1.UpdateOptions{})
+		}
+		if recorder != nil {
+			recorder.Event(d, core.EventTypeWarning, model.EventReplicaSetCreateError, msg)
+		}
+		return
+	}
+}
+
+// setCondition sets c in the status as upstream's SetDeploymentCondition
+// does: nothing changes when the condition has that status and reason
+// already; otherwise the condition of that type is removed and c appended,
+// keeping the old transition time when the status is the same.
+func setCondition(s *apps.DeploymentStatus, c apps.DeploymentCondition, now time.Time) {
+	c.LastUpdateTime = metav1.NewTime(now)
+	c.LastTransitionTime = c.LastUpdateTime
+	kept := s.Conditions[:0:0]
+	for _, old := range s.Conditions {
+		if old.Type != c.Type {
+			kept = append(kept, old)
+			continue
+		}
+		if old.Status == c.Status && old.Reason == c.Reason {
+			return
+		}
+		if old.Status == c.Status {
+			c.LastTransitionTime = old.LastTransitionTime
+		}
+	}
+	s.Conditions = append(kept, c)
 }
 
 func eventType(t string) string {

@@ -301,6 +301,33 @@ func (m *Manager) Stats() Stats {
 	return m.Deployments.Stats()
 }
 
+// Queues describes the work queues of the controllers the Manager runs
+// (their length, the longest each has been, requeues after failed syncs
+// and keys dropped after the retries), in a fixed order.
+func (m *Manager) Queues() []QueueStats {
+	var out []QueueStats
+	for _, w := range []*worker{m.deploymentWorker(), m.replicaSetWorker()} {
+		if w != nil {
+			out = append(out, w.stats())
+		}
+	}
+	return out
+}
+
+func (m *Manager) deploymentWorker() *worker {
+	if m.Deployments == nil {
+		return nil
+	}
+	return m.Deployments.w
+}
+
+func (m *Manager) replicaSetWorker() *worker {
+	if m.ReplicaSets == nil {
+		return nil
+	}
+	return m.ReplicaSets.w
+}
+
 // Recorder returns the recorder of deployment-controller events, nil in
 // shadow mode.
 func (m *Manager) Recorder() record.EventRecorder { return m.dRec }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"k8s.io/apimachinery/pkg/util/wait"
@@ -15,6 +16,26 @@ import (
 // maxRetries is how many times upstream's controllers retry a key with
 // rate limiting before dropping it (until the next event).
 const maxRetries = 15
+
+// controllerRateLimiter is the rate limiter of every work queue, upstream's
+// controllers' (workqueue.DefaultTypedControllerRateLimiter): a key that
+// failed waits 5 ms, doubling with each further failure up to 1000 s, and
+// all retries together are held to 10 per second after a burst of 100, so
+// that a failing server is not hammered by a hot loop.
+func controllerRateLimiter() workqueue.TypedRateLimiter[string] {
+	return workqueue.DefaultTypedControllerRateLimiter[string]()
+}
+
+// QueueStats describes a work queue: its length now, the longest it has
+// been, and how many keys were requeued after a failed sync (with
+// backoff) or dropped after maxRetries failures.
+type QueueStats struct {
+	Name     string
+	Len      int
+	MaxLen   int
+	Requeues int64
+	Dropped  int64
+}
 
 // worker runs the sync of one kind of object over a rate-limited work
 // queue, as upstream's controllers do: n goroutines, once the informer
@@ -28,12 +49,20 @@ type worker struct {
 	log    io.Writer
 	logMu  sync.Mutex
 	gate   *sync.RWMutex
+
+	requeues, dropped atomic.Int64
+	maxLen            atomic.Int64
 }
 
 func newWorker(name string, sync func(context.Context, string) error, synced []cache.InformerSynced, n int, log io.Writer, gate *sync.RWMutex) *worker {
+	return newLimitedWorker(name, sync, synced, n, log, gate, controllerRateLimiter())
+}
+
+// newLimitedWorker is newWorker with another rate limiter (tests).
+func newLimitedWorker(name string, sync func(context.Context, string) error, synced []cache.InformerSynced, n int, log io.Writer, gate *sync.RWMutex, limiter workqueue.TypedRateLimiter[string]) *worker {
 	return &worker{
 		name: name,
-		queue: workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[string](),
+		queue: workqueue.NewTypedRateLimitingQueueWithConfig(limiter,
 			workqueue.TypedRateLimitingQueueConfig[string]{Name: name}),
 		sync:   sync,
 		synced: synced,
@@ -47,6 +76,22 @@ func (w *worker) add(keys ...string) {
 	for _, k := range keys {
 		w.queue.Add(k)
 	}
+	w.noteLen()
+}
+
+// noteLen records the queue's length if it is the longest yet.
+func (w *worker) noteLen() {
+	n := int64(w.queue.Len())
+	for {
+		m := w.maxLen.Load()
+		if n <= m || w.maxLen.CompareAndSwap(m, n) {
+			return
+		}
+	}
+}
+
+func (w *worker) stats() QueueStats {
+	return QueueStats{Name: w.name, Len: w.queue.Len(), MaxLen: int(w.maxLen.Load()), Requeues: w.requeues.Load(), Dropped: w.dropped.Load()}
 }
 
 // addObject queues the namespace/name key of an informer's object (or of
@@ -105,9 +150,11 @@ func (w *worker) next(ctx context.Context) bool {
 		w.queue.Forget(key)
 	case w.queue.NumRequeues(key) < maxRetries:
 		w.logf("%s %s: %v (retrying)", w.name, key, err)
+		w.requeues.Add(1)
 		w.queue.AddRateLimited(key)
 	default:
 		w.logf("%s %s: %v (dropped after %d retries)", w.name, key, err, maxRetries)
+		w.dropped.Add(1)
 		w.queue.Forget(key)
 	}
 	return true

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# kube-e2e.sh runs Kubernetes' own e2e specs for Deployments and ReplicaSets
-# (k8s.io/kubernetes v1.36.3, test/e2e/apps) against a local cluster with
-# rolloutplan's controllers, then with kube-controller-manager's, and prints
+# kube-e2e.sh runs Kubernetes' own e2e specs for Deployments, ReplicaSets,
+# StatefulSets and DaemonSets (k8s.io/kubernetes v1.36.3, test/e2e/apps)
+# against a local cluster with rolloutplan's controllers, then with
+# kube-controller-manager's, and prints
 # both result lists and their difference (cmd/kube-e2e; its -h has the
 # flags). It first builds, once, every binary the cluster needs from the
 # module proxy (hack/build-apiserver.sh all: etcd, kube-apiserver,

@@ -1,9 +1,9 @@
-// Command kube-e2e runs Kubernetes' own e2e specs for Deployments and
-// ReplicaSets (and, with --kinds, StatefulSets and DaemonSets) from
-// k8s.io/kubernetes v1.36.3 against a local cluster whose controllers for
-// those kinds are rolloutplan's, then against the same cluster with
-// kube-controller-manager's own, and prints both result lists and their
-// difference.
+// Command kube-e2e runs Kubernetes' own e2e specs for Deployments,
+// ReplicaSets, StatefulSets and DaemonSets (test/e2e/apps of
+// k8s.io/kubernetes v1.36.3; --kinds narrows them) against a local cluster
+// whose controllers for those kinds are rolloutplan's, then against the
+// same cluster with kube-controller-manager's own, and prints both result
+// lists and their difference.
 //
 //	examples/controller/hack/kube-e2e.sh                 # both runs
 //	examples/controller/hack/kube-e2e.sh --controllers rolloutplan --conformance
@@ -82,7 +82,7 @@ func parse(args []string, stdout, stderr io.Writer) (config, int, bool) {
 	var controllers, kindList string
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.StringVar(&controllers, "controllers", "both", "whose controllers the specs run against: rolloutplan, upstream or both (rolloutplan first)")
-	fs.StringVar(&kindList, "kinds", "Deployment,ReplicaSet", "comma-separated kinds whose specs run: Deployment, ReplicaSet, StatefulSet, DaemonSet (the Deployment and ReplicaSet controllers are always swapped; the StatefulSet and DaemonSet ones when listed)")
+	fs.StringVar(&kindList, "kinds", "Deployment,ReplicaSet,StatefulSet,DaemonSet", "comma-separated kinds whose specs run: Deployment, ReplicaSet, StatefulSet, DaemonSet (the Deployment and ReplicaSet controllers are always swapped; the StatefulSet and DaemonSet ones when listed)")
 	fs.BoolVar(&c.conformance, "conformance", false, "run only the [Conformance] specs")
 	fs.StringVar(&c.focus, "focus", "", "run only the specs whose full name also matches this regular expression")
 	fs.StringVar(&c.controllerBinary, "controller-binary", "", "the rolloutplan-controller binary (required unless --controllers upstream)")
@@ -94,7 +94,7 @@ func parse(args []string, stdout, stderr io.Writer) (config, int, bool) {
 	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(stdout, "Usage: kube-e2e [flags]\n\nRuns Kubernetes' own e2e specs for Deployments and ReplicaSets against a\nlocal cluster with rolloutplan's controllers and with kube-controller-manager's.\n\nFlags:")
+			fmt.Fprintln(stdout, "Usage: kube-e2e [flags]\n\nRuns Kubernetes' own e2e specs for Deployments, ReplicaSets, StatefulSets and\nDaemonSets against a local cluster with rolloutplan's controllers and with\nkube-controller-manager's.\n\nFlags:")
 			fs.SetOutput(stdout)
 			fs.PrintDefaults()
 			fmt.Fprintln(stdout, "\nExit codes: 0 every spec run passed and the result lists are equal, 1 otherwise, 2 usage.")

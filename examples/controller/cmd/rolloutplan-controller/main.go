@@ -10,6 +10,17 @@
 // the cluster. --kubelet-delay starts a stand-in kubelet that marks pods
 // ready, for API servers without nodes.
 //
+// Without --shadow it first takes a Lease (coordination.k8s.io/v1,
+// --leader-elect-resource-namespace/--leader-elect-resource-name), as
+// kube-controller-manager does with --leader-elect, so that several
+// replicas can run and exactly one of them writes: the others wait, and
+// take the Lease over when the leader stops renewing it (after at most
+// --leader-elect-lease-duration). A leader that cannot renew the Lease
+// within --leader-elect-renew-deadline stops with exit 1 and one line on
+// standard error; one that is stopped (SIGINT, SIGTERM, --run-for) gives
+// the Lease back once its controllers have stopped. --shadow sends no
+// writes, so it takes no Lease and runs next to the leader.
+//
 // It fails loudly: when the kubeconfig or its context cannot be used, when
 // the API server cannot be reached (it asks the server its version first,
 // at most --server-timeout) or when the informer caches do not sync within
@@ -19,6 +30,8 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -35,17 +48,19 @@ import (
 
 	"github.com/rolloutplan/rolloutplan/examples/controller/controller"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/version"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
+	"k8s.io/client-go/tools/leaderelection"
 )
 
 const name = "rolloutplan-controller"
 
 // The exit codes.
 const (
-	exitOK    = 0 // stopped after the caches synced
+	exitOK    = 0 // stopped after the caches synced, or while waiting for the Lease
 	exitFail  = 1 // the kubeconfig, the API server or the caches failed
 	exitUsage = 2 // bad flags or arguments
 )
@@ -66,17 +81,30 @@ none (safe next to the cluster's own kube-controller-manager); without it,
 it sends them and must be the only Deployment and ReplicaSet controller of
 the cluster.
 
+Leader election (on unless --leader-elect=false; never with --shadow): the
+controllers start only once this process holds the Lease
+--leader-elect-resource-namespace/--leader-elect-resource-name; replicas
+that do not hold it wait and take it over when the leader has not renewed
+it for --leader-elect-lease-duration. A leader that cannot renew it within
+--leader-elect-renew-deadline stops (exit 1); a leader that is stopped
+gives it back once its controllers have stopped. Durations must satisfy
+lease duration > renew deadline > 1.2 x retry period > 0. The controller's
+credentials need get, create and update on leases (coordination.k8s.io)
+in the Lease's namespace.
+
 Flags:
 `
 
 const exitCodes = `
 Exit codes:
-  0  stopped after the caches synced: --run-for elapsed, or SIGINT or
-     SIGTERM (the last line on standard error counts syncs and writes)
+  0  stopped after the caches synced, or while waiting for the Lease:
+     --run-for elapsed, or SIGINT or SIGTERM (the last line on standard
+     error counts syncs and writes)
   1  error: no kubeconfig, an unknown --context or an invalid kubeconfig;
      the API server cannot be reached or does not answer its version
      within --server-timeout; the informer caches did not sync within
-     --cache-sync-timeout (or before the stop)
+     --cache-sync-timeout (or before the stop); the leader lost its
+     Lease (not renewed within --leader-elect-renew-deadline)
   2  usage: unknown flag, bad value, unexpected argument
 `
 
@@ -100,6 +128,8 @@ type config struct {
 	runFor           time.Duration
 	cacheSyncTimeout time.Duration
 	serverTimeout    time.Duration
+	leaderElect      bool
+	lease            controller.LeaderElection
 }
 
 func parse(args []string, stdout, stderr io.Writer) (config, int, bool) {
@@ -118,6 +148,12 @@ func parse(args []string, stdout, stderr io.Writer) (config, int, bool) {
 	fs.DurationVar(&c.runFor, "run-for", 0, "stop after this long (0: run until interrupted)")
 	fs.DurationVar(&c.cacheSyncTimeout, "cache-sync-timeout", 30*time.Second, "fail when the informer caches have not synced this long after the start (more than 0, at most 1h)")
 	fs.DurationVar(&c.serverTimeout, "server-timeout", 10*time.Second, "fail when the API server does not answer its version within this long at start (more than 0, at most 5m)")
+	fs.BoolVar(&c.leaderElect, "leader-elect", true, "hold a Lease before running the controllers, so that one replica writes at a time (ignored with --shadow)")
+	fs.DurationVar(&c.lease.LeaseDuration, "leader-elect-lease-duration", controller.DefaultLeaseDuration, "how long replicas that do not lead wait, after the last renewal they saw, before taking the Lease (1s or more)")
+	fs.DurationVar(&c.lease.RenewDeadline, "leader-elect-renew-deadline", controller.DefaultRenewDeadline, "how long the leader tries to renew the Lease before it stops (less than the lease duration)")
+	fs.DurationVar(&c.lease.RetryPeriod, "leader-elect-retry-period", controller.DefaultRetryPeriod, "wait between two tries to take or renew the Lease (renew deadline > 1.2 x retry period)")
+	fs.StringVar(&c.lease.Namespace, "leader-elect-resource-namespace", "kube-system", "namespace of the Lease")
+	fs.StringVar(&c.lease.Name, "leader-elect-resource-name", name, "name of the Lease")
 	// Help goes to standard output and only on -h; a bad flag is one line.
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
@@ -155,6 +191,18 @@ func parse(args []string, stdout, stderr io.Writer) (config, int, bool) {
 		return bad("--kubelet-delay writes pod status: it cannot run with --shadow")
 	case c.shadow && c.scheduler:
 		return bad("--stand-in-scheduler binds pods: it cannot run with --shadow")
+	case c.lease.LeaseDuration < time.Second:
+		return bad("--leader-elect-lease-duration %s: want 1s or more", c.lease.LeaseDuration)
+	case c.lease.RenewDeadline <= 0 || c.lease.RenewDeadline >= c.lease.LeaseDuration:
+		return bad("--leader-elect-renew-deadline %s: want more than 0 and less than --leader-elect-lease-duration %s", c.lease.RenewDeadline, c.lease.LeaseDuration)
+	case c.lease.RetryPeriod <= 0 || float64(c.lease.RenewDeadline) <= leaderelection.JitterFactor*float64(c.lease.RetryPeriod):
+		return bad("--leader-elect-retry-period %s: want more than 0 and --leader-elect-renew-deadline %s more than %g times it", c.lease.RetryPeriod, c.lease.RenewDeadline, leaderelection.JitterFactor)
+	}
+	if errs := validation.IsDNS1123Label(c.lease.Namespace); len(errs) > 0 {
+		return bad("--leader-elect-resource-namespace %q: %s", c.lease.Namespace, strings.Join(errs, "; "))
+	}
+	if errs := validation.IsDNS1123Subdomain(c.lease.Name); len(errs) > 0 {
+		return bad("--leader-elect-resource-name %q: %s", c.lease.Name, strings.Join(errs, "; "))
 	}
 	if c.kubeconfig != "" {
 		if _, err := os.Stat(c.kubeconfig); err != nil {
@@ -177,7 +225,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail("%v", err)
 	}
-	client, err := kubernetes.NewForConfig(restConfig)
+	client, err := newClient(restConfig)
 	if err != nil {
 		return fail("API server %s: %v", where, err)
 	}
@@ -203,7 +251,23 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail("%v", err)
 	}
-	if err := m.Run(ctx); err != nil {
+	if c.leaderElect && !c.shadow {
+		c.lease.Identity, err = identity()
+		if err != nil {
+			return fail("leader election identity: %v", err)
+		}
+		c.lease.OnNewLeader = func(id string) {
+			fmt.Fprintf(stderr, "%s: Lease %s/%s held by %s\n", name, c.lease.Namespace, c.lease.Name, id)
+		}
+		fmt.Fprintf(stderr, "%s: waiting for the Lease %s/%s as %s\n", name, c.lease.Namespace, c.lease.Name, c.lease.Identity)
+		err = controller.RunAsLeader(ctx, client, c.lease, m.Run)
+	} else {
+		err = m.Run(ctx)
+	}
+	if err != nil {
+		if errors.Is(err, controller.ErrLeaderLost) {
+			return fail("%v (--leader-elect-renew-deadline %s)", err, c.lease.RenewDeadline)
+		}
 		if ctx.Err() == nil {
 			return fail("API server %s: %v (--cache-sync-timeout %s)", where, err, c.cacheSyncTimeout)
 		}
@@ -222,6 +286,31 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "%s: DaemonSets: %d syncs, %d writes sent, %d accepted\n", name, s.Syncs, s.Sent, s.Accepted)
 	}
 	return exitOK
+}
+
+// newClient is the clientset of the controllers. client-go's request
+// retries are what the controllers rely on for an API server that sheds
+// load: a request answered 429 Too Many Requests or 5xx with a Retry-After
+// header is sent again after that many seconds, up to 10 times, before the
+// error reaches the sync (whose key the work queue then requeues with
+// backoff). Wrapping the transport or the client must keep that.
+func newClient(cfg *rest.Config) (*kubernetes.Clientset, error) {
+	return kubernetes.NewForConfig(cfg)
+}
+
+// identity is this process's holder identity in the Lease: the host name
+// and a random suffix, as kube-controller-manager makes it, so that two
+// replicas on one host differ.
+func identity() (string, error) {
+	host, err := os.Hostname()
+	if err != nil {
+		return "", err
+	}
+	b := make([]byte, 8)
+	if _, err := rand.Read(b); err != nil {
+		return "", err
+	}
+	return host + "_" + hex.EncodeToString(b), nil
 }
 
 // clientConfig loads the client configuration with client-go's loading
