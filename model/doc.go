@@ -22,12 +22,15 @@
 // # Templates
 //
 // A [PodTemplate] carries its labels and annotations as maps, because the
-// planners read and write them, and everything else as [PodTemplate.Spec], an
-// opaque string that rolloutplan compares byte for byte and hashes as is. An
+// planners read and write them, and everything else as [PodTemplate.Spec], a
+// string that rolloutplan compares byte for byte and hashes as is. An
 // embedder with a full Kubernetes PodSpec encodes it canonically (for example
 // with [CanonicalJSON]) so that nothing is lost: two templates are equal exactly
 // when their labels (ignoring pod-template-hash), annotations and Spec strings
-// are equal.
+// are equal. The planners never read into Spec; validation does, to refuse a
+// template an API server would refuse ([ValidateTemplatePodSpec]: containers
+// present, named and with an image, restartPolicy Always), so Spec must be the
+// JSON of a pod spec.
 //
 // # Time
 //

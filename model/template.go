@@ -10,8 +10,10 @@ import (
 // PodTemplate is a pod template. Labels and annotations are maps because the
 // planners read and write them. Everything else a template carries (the pod
 // spec, and any template metadata other than labels and annotations) is Spec:
-// an opaque document, compared byte for byte and hashed as is, so an
-// embedder's full PodSpec survives planning unchanged.
+// a JSON document, compared byte for byte and hashed as is, so an embedder's
+// full PodSpec survives planning unchanged. Only validation reads into it
+// ([ValidateTemplatePodSpec]), for the rules an API server applies to a
+// workload's template.
 //
 // Spec must be canonical: equal templates must encode to equal strings. For
 // JSON documents [CanonicalJSON] produces such an encoding. Being a string,
