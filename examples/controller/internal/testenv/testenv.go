@@ -83,6 +83,7 @@ type Env struct {
 	apiPort   int
 	etcd      *proc
 	apiserver *proc
+	opts      Options
 	// Config is a client configuration for the API server.
 	Config *rest.Config
 }
@@ -97,11 +98,16 @@ type proc struct {
 // caller removes it) and waits until the API server is ready, at most
 // timeout.
 func Start(dir string, timeout time.Duration) (*Env, error) {
+	return StartWith(dir, timeout, Options{})
+}
+
+// StartWith is [Start] with options.
+func StartWith(dir string, timeout time.Duration, o Options) (*Env, error) {
 	etcdBin, apiBin, err := Binaries()
 	if err != nil {
 		return nil, err
 	}
-	e := &Env{dir: dir, etcdBin: etcdBin, apiBin: apiBin}
+	e := &Env{dir: dir, etcdBin: etcdBin, apiBin: apiBin, opts: o}
 	ok := false
 	defer func() {
 		if !ok {
@@ -164,23 +170,24 @@ func (e *Env) writeCredentials() error {
 func (e *Env) StartAPIServer(timeout time.Duration) error {
 	sa := filepath.Join(e.dir, "sa.key")
 	var err error
-	e.apiserver, err = start(filepath.Join(e.dir, "kube-apiserver.log"), e.apiBin,
-		"--etcd-servers="+e.etcdURL,
+	args := []string{
+		"--etcd-servers=" + e.etcdURL,
 		"--bind-address=127.0.0.1",
 		"--advertise-address=127.0.0.1",
-		"--secure-port="+strconv.Itoa(e.apiPort),
-		"--cert-dir="+filepath.Join(e.dir, "certs"),
-		"--token-auth-file="+filepath.Join(e.dir, "tokens.csv"),
+		"--secure-port=" + strconv.Itoa(e.apiPort),
+		"--cert-dir=" + filepath.Join(e.dir, "certs"),
+		"--token-auth-file=" + filepath.Join(e.dir, "tokens.csv"),
 		"--authorization-mode=AlwaysAllow",
 		"--service-account-issuer=https://127.0.0.1",
-		"--service-account-key-file="+sa,
-		"--service-account-signing-key-file="+sa,
+		"--service-account-key-file=" + sa,
+		"--service-account-signing-key-file=" + sa,
 		"--service-cluster-ip-range=10.0.0.0/24",
 		"--disable-admission-plugins=ServiceAccount",
 		"--enable-priority-and-fairness=false",
 		"--endpoint-reconciler-type=none",
 		"--v=0",
-	)
+	}
+	e.apiserver, err = start(filepath.Join(e.dir, "kube-apiserver.log"), e.apiBin, append(args, e.opts.APIServerFlags...)...)
 	if err != nil {
 		return err
 	}
