@@ -33,6 +33,12 @@ type DeploymentController struct {
 	recorder        record.EventRecorder
 	opts            Options
 	stats           stats
+
+	// The conversions cacheFor hands plan/enqueue, by UID and
+	// resourceVersion: an event converts only what changed.
+	deployments modelCache[*model.Deployment]
+	replicaSets modelCache[*model.ReplicaSet]
+	pods        modelCache[*model.Pod]
 }
 
 // NewDeploymentController registers the controller's handlers on the
@@ -134,23 +140,26 @@ func (c *DeploymentController) cacheFor(ns string, withPods bool) enqueue.Cache 
 	var out enqueue.Cache
 	ds, _ := c.dLister.Deployments(ns).List(labels.Everything())
 	for _, d := range ds {
-		if m, err := appsv1.DeploymentToModel(d); err == nil {
+		if m, err := c.deployments.get(d.UID, d.ResourceVersion, func() (*model.Deployment, error) { return appsv1.DeploymentToModel(d) }); err == nil {
 			out.Deployments = append(out.Deployments, m)
 		}
 	}
+	c.deployments.synced()
 	rss, _ := c.rsLister.ReplicaSets(ns).List(labels.Everything())
 	for _, rs := range rss {
-		if m, err := appsv1.ReplicaSetToModel(rs); err == nil {
+		if m, err := c.replicaSets.get(rs.UID, rs.ResourceVersion, func() (*model.ReplicaSet, error) { return appsv1.ReplicaSetToModel(rs) }); err == nil {
 			out.ReplicaSets = append(out.ReplicaSets, m)
 		}
 	}
+	c.replicaSets.synced()
 	if withPods {
 		pods, _ := c.podLister.Pods(ns).List(labels.Everything())
 		for _, p := range pods {
-			if m, err := appsv1.PodToModel(p); err == nil {
+			if m, err := c.pods.get(p.UID, p.ResourceVersion, func() (*model.Pod, error) { return appsv1.PodToModel(p) }); err == nil {
 				out.Pods = append(out.Pods, m)
 			}
 		}
+		c.pods.synced()
 	}
 	return out
 }

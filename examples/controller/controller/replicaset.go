@@ -44,6 +44,9 @@ type ReplicaSetController struct {
 
 	expMu sync.Mutex
 	exp   map[string]*expectation
+
+	pods        modelCache[*model.Pod]        // conversions of the pods the syncs read
+	replicaSets modelCache[*model.ReplicaSet] // and of the ReplicaSets
 }
 
 type expectation struct {
@@ -213,21 +216,26 @@ func (c *ReplicaSetController) sync(ctx context.Context, key string) error {
 }
 
 func (c *ReplicaSetController) syncOne(ctx context.Context, key string, rs *apps.ReplicaSet, pods []*core.Pod, rss []*apps.ReplicaSet) (replicaset.Plan, error) {
-	m, err := appsv1.ReplicaSetToModel(rs)
+	defer c.pods.synced()
+	defer c.replicaSets.synced()
+	rsModel := func(r *apps.ReplicaSet) (*model.ReplicaSet, error) {
+		return c.replicaSets.get(r.UID, r.ResourceVersion, func() (*model.ReplicaSet, error) { return appsv1.ReplicaSetToModel(r) })
+	}
+	m, err := rsModel(rs)
 	if err != nil {
 		return replicaset.Plan{}, err
 	}
-	var mpods []*model.Pod
+	mpods := make([]*model.Pod, 0, len(pods))
 	for _, p := range pods {
-		mp, err := appsv1.PodToModel(p)
+		mp, err := c.pods.get(p.UID, p.ResourceVersion, func() (*model.Pod, error) { return appsv1.PodToModel(p) })
 		if err != nil {
 			return replicaset.Plan{}, err
 		}
 		mpods = append(mpods, mp)
 	}
-	var mrss []*model.ReplicaSet
+	mrss := make([]*model.ReplicaSet, 0, len(rss))
 	for _, r := range rss {
-		mr, err := appsv1.ReplicaSetToModel(r)
+		mr, err := rsModel(r)
 		if err != nil {
 			return replicaset.Plan{}, err
 		}

@@ -128,6 +128,8 @@ type config struct {
 	runFor           time.Duration
 	cacheSyncTimeout time.Duration
 	serverTimeout    time.Duration
+	qps              float64
+	burst            int
 	leaderElect      bool
 	lease            controller.LeaderElection
 }
@@ -148,6 +150,8 @@ func parse(args []string, stdout, stderr io.Writer) (config, int, bool) {
 	fs.DurationVar(&c.runFor, "run-for", 0, "stop after this long (0: run until interrupted)")
 	fs.DurationVar(&c.cacheSyncTimeout, "cache-sync-timeout", 30*time.Second, "fail when the informer caches have not synced this long after the start (more than 0, at most 1h)")
 	fs.DurationVar(&c.serverTimeout, "server-timeout", 10*time.Second, "fail when the API server does not answer its version within this long at start (more than 0, at most 5m)")
+	fs.Float64Var(&c.qps, "kube-api-qps", 20, "requests per second to the API server, sustained (more than 0, at most 10000; kube-controller-manager's default)")
+	fs.IntVar(&c.burst, "kube-api-burst", 30, "requests to the API server at once above --kube-api-qps (1 to 100000; kube-controller-manager's default)")
 	fs.BoolVar(&c.leaderElect, "leader-elect", true, "hold a Lease before running the controllers, so that one replica writes at a time (ignored with --shadow)")
 	fs.DurationVar(&c.lease.LeaseDuration, "leader-elect-lease-duration", controller.DefaultLeaseDuration, "how long replicas that do not lead wait, after the last renewal they saw, before taking the Lease (1s or more)")
 	fs.DurationVar(&c.lease.RenewDeadline, "leader-elect-renew-deadline", controller.DefaultRenewDeadline, "how long the leader tries to renew the Lease before it stops (less than the lease duration)")
@@ -185,6 +189,10 @@ func parse(args []string, stdout, stderr io.Writer) (config, int, bool) {
 		return bad("--run-for %s: want 0 or more", c.runFor)
 	case c.cacheSyncTimeout <= 0 || c.cacheSyncTimeout > time.Hour:
 		return bad("--cache-sync-timeout %s: want more than 0, at most 1h", c.cacheSyncTimeout)
+	case !(c.qps > 0 && c.qps <= 10000):
+		return bad("--kube-api-qps %v: want more than 0, at most 10000", c.qps)
+	case c.burst < 1 || c.burst > 100000:
+		return bad("--kube-api-burst %d: want 1 to 100000", c.burst)
 	case c.serverTimeout <= 0 || c.serverTimeout > 5*time.Minute:
 		return bad("--server-timeout %s: want more than 0, at most 5m", c.serverTimeout)
 	case c.shadow && c.kubeletDelay > 0:
@@ -225,6 +233,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail("%v", err)
 	}
+	restConfig.QPS, restConfig.Burst = float32(c.qps), c.burst
 	client, err := newClient(restConfig)
 	if err != nil {
 		return fail("API server %s: %v", where, err)
@@ -288,7 +297,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// newClient is the clientset of the controllers. client-go's request
+// newClient is the clientset of the controllers, rate limited on the
+// client side as the configuration says (--kube-api-qps and
+// --kube-api-burst: client-go's own default, 5 and 10, would hold a
+// controller of many objects to a fraction of kube-controller-manager's
+// pace). client-go's request
 // retries are what the controllers rely on for an API server that sheds
 // load: a request answered 429 Too Many Requests or 5xx with a Retry-After
 // header is sent again after that many seconds, up to 10 times, before the
