@@ -144,7 +144,7 @@ func TestReadDocumentsRejects(t *testing.T) {
 		{"neither a List nor an object", configMap + "---\nmetadata: {}\n",
 			`document 2 (line 5): the document is neither a List (no "items") nor an object (no "kind")`, 2, 5},
 		{"not an object", configMap + "---\n# a scalar\nhello\n",
-			"document 2 (line 6): the document is not a JSON object: json: cannot unmarshal string into Go value of type map[string]json.RawMessage", 2, 6},
+			"document 2 (line 6): the document is not a JSON object: got a string, want an object", 2, 6},
 		{"a separator with text", configMap + "---x\n" + configMap,
 			`YAML input: line 4: "---x" is not a document separator: only spaces and a comment may follow "---"`, 0, 0},
 		{"a separator with text after a document", configMap + "---\n" + configMap + "--- kind: List\n",

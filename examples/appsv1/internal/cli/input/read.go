@@ -216,7 +216,7 @@ func (d document) top(what string) (map[string]json.RawMessage, error) {
 	}
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(d.data, &top); err != nil {
-		return nil, fmt.Errorf("the %s is not a JSON object: %w", what, err)
+		return nil, fmt.Errorf("the %s is not a JSON object: %s", what, inDocumentTerms(err))
 	}
 	return top, nil
 }
@@ -268,7 +268,7 @@ func isList(top map[string]json.RawMessage, kind string) bool {
 func strict(data []byte, v any, item string) error {
 	problems, err := sigsjson.UnmarshalStrict(data, v)
 	if err != nil {
-		return &FieldError{Item: item, Problems: []string{err.Error()}}
+		return &FieldError{Item: item, Problems: []string{inDocumentTerms(err)}}
 	}
 	if len(problems) > 0 {
 		fe := &FieldError{Item: item}
@@ -399,7 +399,7 @@ func (o *Objects) readItem(raw []byte, where string, other map[string]int) error
 		} `json:"metadata"`
 	}
 	if err := json.Unmarshal(raw, &head); err != nil {
-		return &FieldError{Item: cmp.Or(where, "the object"), Problems: []string{err.Error()}}
+		return &FieldError{Item: cmp.Or(where, "the object"), Problems: []string{inDocumentTerms(err)}}
 	}
 	item := fmt.Sprintf("%s %s/%s", head.Kind, head.Metadata.Namespace, head.Metadata.Name)
 	if where != "" {

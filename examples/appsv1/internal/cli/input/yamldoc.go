@@ -55,9 +55,9 @@ func toJSON(doc document) ([]byte, error) {
 	}
 	if err != nil {
 		if doc.base == 0 {
-			return nil, fmt.Errorf("YAML input: %w", err)
+			return nil, errors.New("YAML input: " + inDocumentTerms(err))
 		}
-		return nil, errors.New("YAML input: " + shiftLines(err.Error(), doc.base))
+		return nil, errors.New("YAML input: " + shiftLines(inDocumentTerms(err), doc.base))
 	}
 	return data, nil
 }
