@@ -203,6 +203,15 @@ func TestSelect(t *testing.T) {
 	if err != nil || len(ignored) != 1 || ignored[0].Why != WhyOtherDeployment || ignored[0].Namespace != "staging" {
 		t.Errorf("the other Deployment is reported: %v %v", ignored, err)
 	}
+	// One Deployment twice: no flag can choose, and the message says why.
+	copied := *objs
+	copied.Deployments = append(copied.Deployments, objs.Deployments[0].DeepCopy())
+	const want = "the input holds Deployment default/nginx 2 times, which no cluster can (one object per name in a namespace): remove the copies"
+	for _, sel := range []Selector{{Now: now}, {Deployment: "nginx", Namespace: "default", Now: now}} {
+		if _, _, err := copied.Select(sel); err == nil || err.Error() != want {
+			t.Errorf("one Deployment twice, %+v: err = %v, want %q", sel, err, want)
+		}
+	}
 }
 
 // A conformance Case and a line of public-seed1.jsonl.

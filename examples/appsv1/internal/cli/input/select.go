@@ -114,7 +114,11 @@ func (o *Objects) Select(sel Selector) (appsv1.State, []Ignored, error) {
 	case len(matches) == 0:
 		return appsv1.State{}, nil, fmt.Errorf("%w: %q%s (the input has %s%s)", appsv1.ErrNoDeployment, sel.Deployment, inNamespace(sel.Namespace), o.deploymentNames(nil), prefixed("; ", o.notes(KindDeployment)))
 	case len(matches) > 1:
-		return appsv1.State{}, nil, fmt.Errorf("%d Deployments match (%s): name one, with -n NAMESPACE when the name is in several", len(matches), o.deploymentNames(matches))
+		var keys []string
+		for _, i := range matches {
+			keys = append(keys, o.Deployments[i].Namespace+"/"+o.Deployments[i].Name)
+		}
+		return appsv1.State{}, nil, tooMany("Deployment", keys)
 	}
 	d := o.Deployments[matches[0]]
 	now := sel.Now
@@ -240,9 +244,33 @@ func (o *Objects) pickOne(kind, name, namespace string, names, namespaces []stri
 	case len(matches) == 0:
 		return 0, fmt.Errorf("no such %s: %q%s (the input has %s%s)", lower, name, inNamespace(namespace), list(nil), prefixed("; ", o.notes(kind)))
 	case len(matches) > 1:
-		return 0, fmt.Errorf("%d %ss match (%s): name one, with -n NAMESPACE when the name is in several", len(matches), kind, list(matches))
+		var keys []string
+		for _, i := range matches {
+			keys = append(keys, namespaces[i]+"/"+names[i])
+		}
+		return 0, tooMany(kind, keys)
 	}
 	return matches[0], nil
+}
+
+// tooMany is the error for several objects of kind matching a selection,
+// keys their namespace/name. When the input holds one object twice, no
+// flag can choose: it says so.
+func tooMany(kind string, keys []string) error {
+	keys = slices.Clone(keys)
+	slices.Sort(keys)
+	for i := 1; i < len(keys); i++ {
+		if keys[i] == keys[i-1] {
+			n := 0
+			for _, k := range keys {
+				if k == keys[i] {
+					n++
+				}
+			}
+			return fmt.Errorf("the input holds %s %s %d times, which no cluster can (one object per name in a namespace): remove the copies", kind, keys[i], n)
+		}
+	}
+	return fmt.Errorf("%d %ss match (%s): name one, with -n NAMESPACE when the name is in several", len(keys), kind, strings.Join(keys, ", "))
 }
 
 // SelectStatefulSet returns the state of one StatefulSet: it, and the

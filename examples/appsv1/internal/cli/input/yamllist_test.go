@@ -134,6 +134,8 @@ func TestBlockListToJSONProperty(t *testing.T) {
 			t.Fatalf("%q: item at a time %s, whole %s", text, got, want)
 		}
 	})
+	// How many random documents the item-at-a-time conversion took varies
+	// with the seed (a rare seed draws none); that it takes documents at
+	// all is TestBlockListToJSONLeavesWhatItCannotSplit's to check.
 	t.Logf("%d documents converted an item at a time", split)
-	assert.Positive(t, split, "some documents convert an item at a time")
 }
