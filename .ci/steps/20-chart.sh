@@ -55,7 +55,7 @@ else
 fi
 
 start=$(date +%s)
-if "$tmp/simulate" -replicas 100000 > "$tmp/100k.out" && grep -q "completed after" "$tmp/100k.out"; then
+if "$tmp/simulate" -replicas 100000 -max-work 50000000 > "$tmp/100k.out" && grep -q "completed after" "$tmp/100k.out"; then
   pass "100 000 replicas at pod fidelity complete ($(( $(date +%s) - start ))s: $(grep 'completed after' "$tmp/100k.out" | sed 's/^summary: //'))"
 else
   fail "100 000 replicas at pod fidelity do not complete"
