@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"math"
 	"strconv"
 	"strings"
 	"testing"
@@ -295,6 +296,12 @@ func literal(v model.IntOrString) (int64, bool) {
 			return 0, false
 		}
 		n, err := strconv.ParseInt(digits, 10, 64)
+		if errors.Is(err, strconv.ErrRange) {
+			// Upstream's getPercentValue reads the digits with
+			// strconv.Atoi, which clamps: a percent past int64 counts as
+			// the largest, not as 0 (found by fuzzing).
+			return math.MaxInt64, true
+		}
 		return n, err == nil
 	}
 	return 0, false
