@@ -7,14 +7,14 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/childtest"
 
 	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/rolloutio"
 )
@@ -103,19 +103,11 @@ func (r *repeater) Read(p []byte) (int, error) {
 // resident memory in bytes.
 func peakRSS(t *testing.T, spec string) (childResult, int64) {
 	t.Helper()
-	exe, err := os.Executable()
-	require.NoError(t, err)
-	cmd := exec.Command(exe)
-	cmd.Env = append(os.Environ(), memoryChildEnv+"="+spec)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL} // ends with the test binary
-	cmd.Stderr = os.Stderr
-	out, err := cmd.Output()
-	require.NoError(t, err, spec)
+	out, code, peak := childtest.RunChild(t, memoryChildEnv, spec)
+	require.Zero(t, code, spec)
 	var res childResult
 	require.NoError(t, json.Unmarshal(out, &res), "%s: %q", spec, out)
-	ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-	require.True(t, ok)
-	return res, ru.Maxrss << 10 // Linux counts kilobytes
+	return res, peak
 }
 
 // The memory config-restarts -h states (see long), checked on the worst

@@ -8,13 +8,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/childtest"
 	"sigs.k8s.io/yaml"
 )
 
@@ -89,17 +89,9 @@ func generatedList(format string, size int64) io.Reader {
 // bytes.
 func peakRSS(t *testing.T, spec string) int64 {
 	t.Helper()
-	exe, err := os.Executable()
-	require.NoError(t, err)
-	cmd := exec.Command(exe, "-test.run=^$")
-	// The default collector's pacing, whatever the test's environment.
-	cmd.Env = append(os.Environ(), memoryChildEnv+"="+spec, "GOGC=100", "GOMEMLIMIT=off")
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-	cmd.Stderr = os.Stderr
-	require.NoError(t, cmd.Run(), spec)
-	ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-	require.True(t, ok)
-	return ru.Maxrss << 10 // Linux counts kilobytes
+	_, code, peak := childtest.RunChild(t, memoryChildEnv, spec)
+	require.Zero(t, code, spec)
+	return peak
 }
 
 // What --max-input's help states: a snapshot as kubectl prints it, a List

@@ -6,15 +6,14 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/childtest"
 	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/clitest"
 	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/predict"
 	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/rolloutio"
@@ -38,19 +37,8 @@ func TestMain(m *testing.M) {
 // exit code and peak resident memory in bytes.
 func peakRSS(t *testing.T, args ...string) (int, int64) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	// The default collector's pacing, whatever the test's environment.
-	cmd.Env = append(os.Environ(), childArgs+"="+strings.Join(args, " "), "GOGC=100", "GOMEMLIMIT=off")
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else {
-		require.NoError(t, err)
-	}
-	ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-	require.True(t, ok, "no rusage")
-	return code, ru.Maxrss * 1024 // kilobytes on Linux
+	_, code, peak := childtest.RunChild(t, childArgs, strings.Join(args, " "))
+	return code, peak
 }
 
 // Memory is bounded by --max-work, as --help states: the worst input of
