@@ -157,12 +157,7 @@ func (k *Kubelet) sync(ctx context.Context, key string) error {
 	up := p.DeepCopy()
 	up.Status.Phase = core.PodRunning
 	up.Status.StartTime = &now
-	if len(k.Nodes) > 0 {
-		// A kubelet reports the addresses of its node and of the pod.
-		hostIP, podIP := nodeIP(p.Spec.NodeName), podIP(p.UID)
-		up.Status.HostIP, up.Status.HostIPs = hostIP, []core.HostIP{{IP: hostIP}}
-		up.Status.PodIP, up.Status.PodIPs = podIP, []core.PodIP{{IP: podIP}}
-	}
+	k.setAddresses(up)
 	up.Status.Conditions = []core.PodCondition{
 		{Type: core.PodScheduled, Status: core.ConditionTrue, LastTransitionTime: now},
 		{Type: core.PodInitialized, Status: core.ConditionTrue, LastTransitionTime: now},
@@ -208,11 +203,7 @@ func (k *Kubelet) reportPullFailure(ctx context.Context, p *core.Pod) bool {
 	up := p.DeepCopy()
 	up.Status.Phase = core.PodPending
 	up.Status.StartTime = &now
-	if len(k.Nodes) > 0 {
-		hostIP, podIP := nodeIP(p.Spec.NodeName), podIP(p.UID)
-		up.Status.HostIP, up.Status.HostIPs = hostIP, []core.HostIP{{IP: hostIP}}
-		up.Status.PodIP, up.Status.PodIPs = podIP, []core.PodIP{{IP: podIP}}
-	}
+	k.setAddresses(up)
 	notReady := "containers with unready status: ["
 	up.Status.ContainerStatuses = nil
 	for i, c := range p.Spec.Containers {
@@ -343,4 +334,15 @@ func hostPorts(p *core.Pod) []hostPort {
 		}
 	}
 	return out
+}
+
+// setAddresses writes what a kubelet reports of a pod it starts: the
+// addresses of its node and of the pod (a kubelet of no node reports none).
+func (k *Kubelet) setAddresses(up *core.Pod) {
+	if len(k.Nodes) == 0 {
+		return
+	}
+	hostIP, podIP := nodeIP(up.Spec.NodeName), podIP(up.UID)
+	up.Status.HostIP, up.Status.HostIPs = hostIP, []core.HostIP{{IP: hostIP}}
+	up.Status.PodIP, up.Status.PodIPs = podIP, []core.PodIP{{IP: podIP}}
 }
