@@ -82,22 +82,9 @@ func (m *members) all() iter.Seq2[jsonStr, int] {
 			if !yield(key, v) {
 				return
 			}
-			if i = m.next; i == 0 {
-				if i = skipJSONValue(doc, v); i < 0 {
-					return
-				}
-			}
-			i = skipSpace(doc, i)
-			if i >= len(doc) {
-				return
-			}
-			switch doc[i] {
-			case '}':
-				m.ok, m.end = true, i+1
-				return
-			case ',':
-				i = skipSpace(doc, i+1)
-			default:
+			var closed bool
+			if i, closed = afterValue(doc, v, m.next, '}'); i < 0 || closed {
+				m.ok, m.end = closed, i
 				return
 			}
 		}
@@ -127,22 +114,9 @@ func (a *elements) all() iter.Seq[int] {
 			if !yield(v) {
 				return
 			}
-			if i = a.next; i == 0 {
-				if i = skipJSONValue(doc, v); i < 0 {
-					return
-				}
-			}
-			i = skipSpace(doc, i)
-			if i >= len(doc) {
-				return
-			}
-			switch doc[i] {
-			case ']':
-				a.ok, a.end = true, i+1
-				return
-			case ',':
-				i = skipSpace(doc, i+1)
-			default:
+			var closed bool
+			if i, closed = afterValue(doc, v, a.next, ']'); i < 0 || closed {
+				a.ok, a.end = closed, i
 				return
 			}
 		}
@@ -244,4 +218,27 @@ func hasBackslash(s string) bool {
 // bit 0x20, and no other byte becomes '{' or '}' when it is set.
 func isStructural(c byte) bool {
 	return c == '"' || c|0x20 == '{' || c|0x20 == '}'
+}
+
+// afterValue moves past the value of an object member or array element
+// that starts at v (to next when the caller walked into it, else by
+// skipping it) and past the separator: it returns where the next entry
+// starts, or, when close ends the container, just after it with closed
+// set; -1 when the document is malformed there.
+func afterValue(doc string, v, next int, close byte) (i int, closed bool) {
+	if i = next; i == 0 {
+		if i = skipJSONValue(doc, v); i < 0 {
+			return -1, false
+		}
+	}
+	i = skipSpace(doc, i)
+	switch {
+	case i >= len(doc):
+		return -1, false
+	case doc[i] == close:
+		return i + 1, true
+	case doc[i] == ',':
+		return skipSpace(doc, i+1), false
+	}
+	return -1, false
 }
