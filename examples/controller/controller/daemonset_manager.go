@@ -6,13 +6,10 @@ import (
 
 	"github.com/rolloutplan/rolloutplan/examples/appsv1"
 	apps "k8s.io/api/apps/v1"
-	core "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/kubernetes/scheme"
-	"k8s.io/client-go/tools/record"
 )
 
 // addDaemonSets builds the DaemonSet controller (events as
@@ -20,11 +17,11 @@ import (
 func (m *Manager) addDaemonSets(client kubernetes.Interface, o ManagerOptions, opts Options) error {
 	var err error
 	if o.DaemonSets {
-		var rec record.EventRecorder
-		if m.broadcaster != nil {
-			rec = m.broadcaster.NewRecorder(scheme.Scheme, core.EventSource{Component: "daemonset-controller"})
+		c, rec, err := m.controllerClient(client, o, opts, "daemonset-controller")
+		if err != nil {
+			return err
 		}
-		if m.DaemonSets, err = NewDaemonSetController(client, m.factory, rec, opts); err != nil {
+		if m.DaemonSets, err = NewDaemonSetController(c, m.factory, rec, opts); err != nil {
 			return err
 		}
 	}

@@ -52,6 +52,16 @@ type ManagerOptions struct {
 	// caches: when they have not synced that long after the start, Run
 	// stops and returns an error. 0 waits as long as the context lasts.
 	CacheSyncTimeout time.Duration
+	// ClientFor, when set, gives each controller a client of its own,
+	// called once per controller with its name (deployment-controller,
+	// replicaset-controller, statefulset-controller,
+	// daemonset-controller): its writes and its events go through that
+	// client, the informers, the stand-ins and the leader election through
+	// the Manager's. kube-controller-manager gives each controller its own
+	// client, and so its own client-side rate limit: two controllers
+	// sharing one limit wait for each other's requests. Nil: every
+	// controller uses the Manager's client.
+	ClientFor func(controller string) (kubernetes.Interface, error)
 }
 
 // Manager runs the Deployment controller, the ReplicaSet controller and,
@@ -60,9 +70,9 @@ type ManagerOptions struct {
 // events as deployment-controller, replicaset-controller,
 // statefulset-controller and daemonset-controller.
 type Manager struct {
-	factory     informers.SharedInformerFactory
-	broadcaster record.EventBroadcaster
-	dRec        record.EventRecorder
+	factory      informers.SharedInformerFactory
+	broadcasters []record.EventBroadcaster // one per controller; none in shadow mode
+	dRec         record.EventRecorder
 	// Deployments is the Deployment controller; nil with
 	// NoDeploymentController.
 	Deployments *DeploymentController
@@ -107,44 +117,82 @@ func NewManager(client kubernetes.Interface, o ManagerOptions) (*Manager, error)
 		syncTimeout: o.CacheSyncTimeout,
 		lastErr:     map[string]error{},
 	}
-	var rsRec record.EventRecorder
-	if !opts.Shadow {
-		m.broadcaster = record.NewBroadcaster()
-		m.dRec = m.broadcaster.NewRecorder(scheme.Scheme, core.EventSource{Component: "deployment-controller"})
-		rsRec = m.broadcaster.NewRecorder(scheme.Scheme, core.EventSource{Component: "replicaset-controller"})
-		m.broadcaster.StartRecordingToSink(&typedcore.EventSinkImpl{Interface: client.CoreV1().Events("")})
+	fail := func(err error) (*Manager, error) {
+		m.shutdownBroadcasters()
+		return nil, err
 	}
 	if !o.NoDeploymentController {
-		if m.Deployments, err = NewDeploymentController(client, m.factory, m.dRec, opts); err != nil {
-			return nil, err
+		c, rec, err := m.controllerClient(client, o, opts, "deployment-controller")
+		if err != nil {
+			return fail(err)
+		}
+		m.dRec = rec
+		if m.Deployments, err = NewDeploymentController(c, m.factory, rec, opts); err != nil {
+			return fail(err)
 		}
 	}
 	if !o.NoReplicaSetController {
-		if m.ReplicaSets, err = NewReplicaSetController(client, m.factory, rsRec, opts); err != nil {
-			return nil, err
+		c, rec, err := m.controllerClient(client, o, opts, "replicaset-controller")
+		if err != nil {
+			return fail(err)
+		}
+		if m.ReplicaSets, err = NewReplicaSetController(c, m.factory, rec, opts); err != nil {
+			return fail(err)
 		}
 	}
 	if o.StatefulSets {
-		var ssRec record.EventRecorder
-		if m.broadcaster != nil {
-			ssRec = m.broadcaster.NewRecorder(scheme.Scheme, core.EventSource{Component: "statefulset-controller"})
+		c, rec, err := m.controllerClient(client, o, opts, "statefulset-controller")
+		if err != nil {
+			return fail(err)
 		}
-		if m.StatefulSets, err = NewStatefulSetController(client, m.factory, ssRec, opts); err != nil {
-			return nil, err
+		if m.StatefulSets, err = NewStatefulSetController(c, m.factory, rec, opts); err != nil {
+			return fail(err)
 		}
 	}
 	if err := m.addDaemonSets(client, o, opts); err != nil {
-		return nil, err
+		return fail(err)
 	}
 	if o.KubeletDelay > 0 {
 		if m.Kubelet, err = NewKubelet(client, m.factory, o.KubeletDelay, opts.Gate); err != nil {
-			return nil, err
+			return fail(err)
 		}
 	}
 	if err := m.watchCaches(); err != nil {
-		return nil, err
+		return fail(err)
 	}
 	return m, nil
+}
+
+// controllerClient is the client the controller called name writes
+// through (ManagerOptions.ClientFor's, else client) and, but in shadow
+// mode, the recorder of its events, sent through that client by a
+// broadcaster of its own, as each of kube-controller-manager's
+// controllers has.
+func (m *Manager) controllerClient(client kubernetes.Interface, o ManagerOptions, opts Options, name string) (kubernetes.Interface, record.EventRecorder, error) {
+	if o.ClientFor != nil {
+		c, err := o.ClientFor(name)
+		if err != nil {
+			return nil, nil, fmt.Errorf("client of %s: %w", name, err)
+		}
+		if c == nil {
+			return nil, nil, fmt.Errorf("%w: ClientFor(%q) returned no client", ErrOptions, name)
+		}
+		client = c
+	}
+	if opts.Shadow {
+		return client, nil, nil
+	}
+	b := record.NewBroadcaster()
+	b.StartRecordingToSink(&typedcore.EventSinkImpl{Interface: client.CoreV1().Events("")})
+	m.broadcasters = append(m.broadcasters, b)
+	return client, b.NewRecorder(scheme.Scheme, core.EventSource{Component: name}), nil
+}
+
+// shutdownBroadcasters stops the controllers' event broadcasters.
+func (m *Manager) shutdownBroadcasters() {
+	for _, b := range m.broadcasters {
+		b.Shutdown()
+	}
 }
 
 // watchCaches lists the informers the controllers read and records their
@@ -258,9 +306,7 @@ func (m *Manager) Run(ctx context.Context) error {
 	if err := m.waitForCaches(ctx); err != nil {
 		stop()
 		m.factory.Shutdown()
-		if m.broadcaster != nil {
-			m.broadcaster.Shutdown()
-		}
+		m.shutdownBroadcasters()
 		return err
 	}
 	var wg sync.WaitGroup
@@ -287,9 +333,7 @@ func (m *Manager) Run(ctx context.Context) error {
 	wg.Wait()
 	stop()
 	m.factory.Shutdown()
-	if m.broadcaster != nil {
-		m.broadcaster.Shutdown()
-	}
+	m.shutdownBroadcasters()
 	return nil
 }
 

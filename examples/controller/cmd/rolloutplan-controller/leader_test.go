@@ -148,3 +148,39 @@ func TestClientRetries(t *testing.T) {
 		})
 	}
 }
+
+// Each controller's client has its own client-side rate limit and names
+// the controller in its User-Agent: at 1 request per second with a burst
+// of 1, two controllers' first requests both go out at once (a shared
+// limit would hold the second for a second).
+func TestControllerClientsHaveTheirOwnRateLimit(t *testing.T) {
+	var mu sync.Mutex
+	var agents []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		agents = append(agents, r.UserAgent())
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"kind":"DeploymentList","apiVersion":"apps/v1","metadata":{"resourceVersion":"1"},"items":[]}`)
+	}))
+	defer srv.Close()
+	cfg, _, err := clientConfig(kubeconfig(t, "c", map[string]string{"c": srv.URL}), "")
+	require.NoError(t, err)
+	cfg.QPS, cfg.Burst = 1, 1
+	clientFor := controllerClients(cfg)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	start := time.Now()
+	for _, name := range []string{"deployment-controller", "replicaset-controller"} {
+		c, err := clientFor(name)
+		require.NoError(t, err)
+		_, err = c.AppsV1().Deployments("ns").List(ctx, metav1.ListOptions{})
+		require.NoError(t, err)
+	}
+	assert.Less(t, time.Since(start), 700*time.Millisecond, "the second controller waited for the first one's rate limit")
+	mu.Lock()
+	defer mu.Unlock()
+	require.Len(t, agents, 2)
+	assert.True(t, strings.HasSuffix(agents[0], "/deployment-controller"), agents[0])
+	assert.True(t, strings.HasSuffix(agents[1], "/replicaset-controller"), agents[1])
+}

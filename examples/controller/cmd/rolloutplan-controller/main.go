@@ -150,8 +150,8 @@ func parse(args []string, stdout, stderr io.Writer) (config, int, bool) {
 	fs.DurationVar(&c.runFor, "run-for", 0, "stop after this long (0: run until interrupted)")
 	fs.DurationVar(&c.cacheSyncTimeout, "cache-sync-timeout", 30*time.Second, "fail when the informer caches have not synced this long after the start (more than 0, at most 1h)")
 	fs.DurationVar(&c.serverTimeout, "server-timeout", 10*time.Second, "fail when the API server does not answer its version within this long at start (more than 0, at most 5m)")
-	fs.Float64Var(&c.qps, "kube-api-qps", 20, "requests per second to the API server, sustained (more than 0, at most 10000; kube-controller-manager's default)")
-	fs.IntVar(&c.burst, "kube-api-burst", 30, "requests to the API server at once above --kube-api-qps (1 to 100000; kube-controller-manager's default)")
+	fs.Float64Var(&c.qps, "kube-api-qps", 20, "requests per second to the API server, sustained, of each controller and of the informers (more than 0, at most 10000; kube-controller-manager's default)")
+	fs.IntVar(&c.burst, "kube-api-burst", 30, "requests to the API server at once above --kube-api-qps, of each controller and of the informers (1 to 100000; kube-controller-manager's default)")
 	fs.BoolVar(&c.leaderElect, "leader-elect", true, "hold a Lease before running the controllers, so that one replica writes at a time (ignored with --shadow)")
 	fs.DurationVar(&c.lease.LeaseDuration, "leader-elect-lease-duration", controller.DefaultLeaseDuration, "how long replicas that do not lead wait, after the last renewal they saw, before taking the Lease (1s or more)")
 	fs.DurationVar(&c.lease.RenewDeadline, "leader-elect-renew-deadline", controller.DefaultRenewDeadline, "how long the leader tries to renew the Lease before it stops (less than the lease duration)")
@@ -254,7 +254,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	m, err := controller.NewManager(client, controller.ManagerOptions{
 		Namespace: c.namespace, KubeletDelay: c.kubeletDelay, CacheSyncTimeout: c.cacheSyncTimeout, StatefulSets: c.statefulSets,
-		DaemonSets: c.daemonSets, Scheduler: c.scheduler,
+		DaemonSets: c.daemonSets, Scheduler: c.scheduler, ClientFor: controllerClients(restConfig),
 		Options: controller.Options{Workers: c.workers, Shadow: c.shadow, Out: stdout, Resync: c.resync},
 	})
 	if err != nil {
@@ -309,6 +309,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // backoff). Wrapping the transport or the client must keep that.
 func newClient(cfg *rest.Config) (*kubernetes.Clientset, error) {
 	return kubernetes.NewForConfig(cfg)
+}
+
+// controllerClients gives each controller a clientset of its own, as
+// kube-controller-manager's client builder does: a copy of cfg whose
+// User-Agent ends with the controller's name, with its own client-side
+// rate limit of --kube-api-qps and --kube-api-burst (one limit shared by
+// the Deployment and ReplicaSet controllers made each wait for the
+// other's requests: a rollout's writes went out every 50 ms once the
+// burst was spent).
+func controllerClients(cfg *rest.Config) func(string) (kubernetes.Interface, error) {
+	return func(controller string) (kubernetes.Interface, error) {
+		return newClient(rest.AddUserAgent(rest.CopyConfig(cfg), controller))
+	}
 }
 
 // identity is this process's holder identity in the Lease: the host name
