@@ -29,7 +29,7 @@
 //
 // Options: [WithPodDeletionCost], [WithTerminatingReplicas],
 // [WithUpstreamTieOrder], [WithCreateFault], [WithCreateQuota],
-// [WithDeleteFault], [WithPodNamer].
+// [WithDeleteFault], [WithPodNamer], [WithExpectationsPending].
 //
 // # One sync
 //
@@ -48,7 +48,9 @@
 //
 // Upstream's in-memory expectations (which stop a sync from acting twice on
 // pods it has not yet seen) are taken as satisfied: the caller supplies the
-// current pods. Claim patches and the status update always succeed; creates
+// current pods. A controller that keeps expectations and has not seen its
+// last creates and deletes yet plans with [WithExpectationsPending]: the
+// claims and the status, no creates or deletes. Claim patches and the status update always succeed; creates
 // and deletes succeed unless [WithCreateFault], [WithCreateQuota] or
 // [WithDeleteFault] say otherwise.
 //

@@ -48,6 +48,7 @@ var ErrNamespaceTerminating = errors.New("namespace is being terminated")
 var ErrNotFound = errors.New("not found")
 
 type config struct {
+	pending      bool
 	deletionCost bool
 	terminating  bool
 	upstreamTies bool
@@ -131,6 +132,18 @@ func WithCreateQuota(n int) Option {
 // reason FailedDelete. A nil f keeps every delete successful.
 func WithDeleteFault(f DeleteFault) Option {
 	return func(c *config) { c.deleteFault = f }
+}
+
+// WithExpectationsPending plans the sync upstream's ReplicaSet controller
+// runs while its expectations for rs are not satisfied (its pod informer
+// has not yet seen every create and delete of the controller's last sync
+// of rs, and they have not timed out): pods are claimed and the status is
+// written, but no pod is created or deleted (upstream syncReplicaSet skips
+// manageReplicas when SatisfiedExpectations is false). A controller that
+// keeps expectations passes it instead of skipping the sync, so that the
+// status (readyReplicas, availableReplicas) keeps up while it waits.
+func WithExpectationsPending() Option {
+	return func(c *config) { c.pending = true }
 }
 
 // WithPodNamer replaces the default naming of created pods (see the package

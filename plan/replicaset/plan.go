@@ -226,6 +226,10 @@ const (
 	// NoteDeleting: the ReplicaSet is being deleted, so pods are neither
 	// created nor deleted (the status is still written).
 	NoteDeleting ReasonCode = "ReplicaSetDeleting"
+	// NoteExpectationsPending: the controller is still waiting to observe
+	// its own last creates and deletes ([WithExpectationsPending]), so
+	// pods are neither created nor deleted (the status is still written).
+	NoteExpectationsPending ReasonCode = "ExpectationsPending"
 	// NoteStatusUnchanged: the computed status equals the stored one.
 	NoteStatusUnchanged ReasonCode = "StatusUnchanged"
 	// NoteRequeueMinReady: some ready pods are not yet available; upstream

@@ -72,6 +72,9 @@ func Sync(rs *model.ReplicaSet, pods []*model.Pod, replicaSets []*model.ReplicaS
 	if rs.DeletionTimestamp != nil {
 		s.note(Reason{Code: NoteDeleting, Message: fmt.Sprintf("ReplicaSet is being deleted: no pods are created or deleted (%d active, %d desired)", len(s.active), s.spec),
 			Values: []Value{val("active", int64(len(s.active))), val("desired", int64(s.spec))}})
+	} else if cfg.pending {
+		s.note(Reason{Code: NoteExpectationsPending, Message: fmt.Sprintf("waiting to observe the controller's last creates and deletes: no pods are created or deleted (%d active, %d desired)", len(s.active), s.spec),
+			Values: []Value{val("active", int64(len(s.active))), val("desired", int64(s.spec))}})
 	} else if err := s.manage(); err != nil {
 		return Plan{}, err
 	}

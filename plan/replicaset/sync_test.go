@@ -845,3 +845,44 @@ func TestEventsFollowTheirActions(t *testing.T) {
 		})
 	}
 }
+
+// Source: upstream syncReplicaSet claims the pods and writes the status on
+// every sync, but calls manageReplicas only when SatisfiedExpectations is
+// true; WithExpectationsPending is the other case.
+func TestExpectationsPending(t *testing.T) {
+	ready := running("n1", t0.Add(-time.Hour))
+	for _, tc := range []struct {
+		name    string
+		spec    int32
+		pods    int
+		want    ActionKind // what the sync plans without the option
+		wantLen int
+	}{
+		{"scale up", 5, 2, CreatePod, 2}, // 2 mine + the orphan adopted = 3 of 5
+		{"scale down", 1, 3, DeletePod, 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rs := mkRS("web", tc.spec)
+			var pods []*model.Pod
+			for i := range tc.pods {
+				pods = append(pods, mkPod(fmt.Sprintf("mine-%d", i), ready, ownedBy(rs)))
+			}
+			pods = append(pods, mkPod("orphan", ready))
+			managed, err := Sync(rs, pods, nil, t0)
+			require.NoError(t, err)
+			require.Equal(t, tc.wantLen, managed.Count(tc.want), "without the option")
+
+			p, err := Sync(rs, pods, nil, t0, WithExpectationsPending())
+			require.NoError(t, err)
+			var kinds []ActionKind
+			for _, a := range p.Actions {
+				kinds = append(kinds, a.Kind)
+			}
+			require.Equal(t, []ActionKind{AdoptPod, UpdateReplicaSetStatus}, kinds)
+			require.Equal(t, int32(tc.pods+1), p.Status.Replicas)
+			require.Equal(t, int32(tc.pods+1), p.Status.ReadyReplicas)
+			require.Equal(t, NoteExpectationsPending, p.Notes[0].Code)
+			require.Equal(t, fmt.Sprintf("waiting to observe the controller's last creates and deletes: no pods are created or deleted (%d active, %d desired)", tc.pods+1, tc.spec), p.Notes[0].Message)
+		})
+	}
+}

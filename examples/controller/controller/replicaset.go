@@ -198,14 +198,15 @@ func (c *ReplicaSetController) sync(ctx context.Context, key string) error {
 	if err != nil {
 		return err
 	}
-	if !c.satisfied(key) {
-		return nil
-	}
+	// While the informer has not seen the pods of the last sync's creates
+	// and deletes, the sync still claims pods and writes the status, but
+	// creates and deletes nothing, as upstream's does.
+	pending := !c.satisfied(key)
 	rss, pods, err := c.list(ns)
 	if err != nil {
 		return err
 	}
-	p, err := c.syncOne(ctx, key, rs, pods, rss)
+	p, err := c.syncOne(ctx, key, rs, pods, rss, pending)
 	if err != nil {
 		return err
 	}
@@ -215,7 +216,7 @@ func (c *ReplicaSetController) sync(ctx context.Context, key string) error {
 	return nil
 }
 
-func (c *ReplicaSetController) syncOne(ctx context.Context, key string, rs *apps.ReplicaSet, pods []*core.Pod, rss []*apps.ReplicaSet) (replicaset.Plan, error) {
+func (c *ReplicaSetController) syncOne(ctx context.Context, key string, rs *apps.ReplicaSet, pods []*core.Pod, rss []*apps.ReplicaSet, pending bool) (replicaset.Plan, error) {
 	defer c.pods.synced()
 	defer c.replicaSets.synced()
 	rsModel := func(r *apps.ReplicaSet) (*model.ReplicaSet, error) {
@@ -253,14 +254,17 @@ func (c *ReplicaSetController) syncOne(ctx context.Context, key string, rs *apps
 	now := c.opts.Now()
 	sent := &sendState{createErrs: map[int]error{}, deleteErrs: map[string]error{}, deleted: map[string]bool{}}
 	for round := 0; ; round++ {
-		var faults []replicaset.Option
+		var syncOpts []replicaset.Option
+		if pending {
+			syncOpts = append(syncOpts, replicaset.WithExpectationsPending())
+		}
 		if len(sent.createErrs) > 0 {
-			faults = append(faults, replicaset.WithCreateFault(func(attempt int, _ *model.Pod) error { return sent.createErrs[attempt] }))
+			syncOpts = append(syncOpts, replicaset.WithCreateFault(func(attempt int, _ *model.Pod) error { return sent.createErrs[attempt] }))
 		}
 		if len(sent.deleteErrs) > 0 {
-			faults = append(faults, replicaset.WithDeleteFault(func(pod *model.Pod) error { return sent.deleteErrs[pod.Name] }))
+			syncOpts = append(syncOpts, replicaset.WithDeleteFault(func(pod *model.Pod) error { return sent.deleteErrs[pod.Name] }))
 		}
-		p, err := replicaset.Sync(m, mpods, mrss, now, faults...)
+		p, err := replicaset.Sync(m, mpods, mrss, now, syncOpts...)
 		// A *replicaset.SyncError (a failed create or delete) comes with a
 		// valid plan: its writes are sent, and the error is returned after
 		// them, for the rate-limited requeue upstream's sync ends with.
@@ -272,7 +276,7 @@ func (c *ReplicaSetController) syncOne(ctx context.Context, key string, rs *apps
 			printReplicaSetShadow(c.opts.Out, key, p.Actions)
 			return p, nil
 		}
-		if round == 0 {
+		if round == 0 && !pending {
 			sent.planned = p.Count(replicaset.CreatePod)
 			c.expectPlan(key, p)
 		}

@@ -149,7 +149,7 @@ func TestReplicaSetCreateRefusedRecordsReplicaFailure(t *testing.T) {
 			return quotaError(i)
 		},
 		func(string) error { return nil }, rs)
-	_, err := c.syncOne(context.Background(), "default/web", rs, nil, []*apps.ReplicaSet{rs})
+	_, err := c.syncOne(context.Background(), "default/web", rs, nil, []*apps.ReplicaSet{rs}, false)
 	var syncErr *replicaset.SyncError
 	require.ErrorAs(t, err, &syncErr)
 	assert.Equal(t, replicaset.ErrKindFailedCreate, syncErr.Kind)
@@ -195,7 +195,7 @@ func TestReplicaSetDeleteRefusedRecordsReplicaFailure(t *testing.T) {
 			}
 			return nil
 		}, objs...)
-	_, err := c.syncOne(context.Background(), "default/web", rs, pods, []*apps.ReplicaSet{rs})
+	_, err := c.syncOne(context.Background(), "default/web", rs, pods, []*apps.ReplicaSet{rs}, false)
 	var syncErr *replicaset.SyncError
 	require.ErrorAs(t, err, &syncErr)
 	assert.Equal(t, replicaset.ErrKindFailedDelete, syncErr.Kind)
@@ -215,7 +215,7 @@ func TestReplicaSetDeleteRefusedRecordsReplicaFailure(t *testing.T) {
 func TestReplicaSetAllAcceptedSendsPlanOnce(t *testing.T) {
 	rs := testReplicaSet(3)
 	c, client, _ := newTestReplicaSetController(t, func(int) error { return nil }, func(string) error { return nil }, rs)
-	_, err := c.syncOne(context.Background(), "default/web", rs, nil, []*apps.ReplicaSet{rs})
+	_, err := c.syncOne(context.Background(), "default/web", rs, nil, []*apps.ReplicaSet{rs}, false)
 	require.NoError(t, err)
 	got, status := writes(client)
 	assert.Equal(t, []string{"create pods", "create pods", "create pods", "update replicasets/status"}, got)
