@@ -74,7 +74,7 @@ func NewDeploymentController(client kubernetes.Interface, factory informers.Shar
 			if !ok {
 				return
 			}
-			m, err := appsv1.ReplicaSetToModel(rs)
+			m, err := c.replicaSetModel(rs)
 			if err != nil {
 				return
 			}
@@ -86,8 +86,8 @@ func NewDeploymentController(client kubernetes.Interface, factory informers.Shar
 			if !ok1 || !ok2 || o.ResourceVersion == n.ResourceVersion {
 				return
 			}
-			om, err1 := appsv1.ReplicaSetToModel(o)
-			nm, err2 := appsv1.ReplicaSetToModel(n)
+			om, err1 := c.replicaSetModel(o)
+			nm, err2 := c.replicaSetModel(n)
 			if err1 != nil || err2 != nil {
 				return
 			}
@@ -147,7 +147,7 @@ func (c *DeploymentController) cacheFor(ns string, withPods bool) enqueue.Cache 
 	c.deployments.synced()
 	rss, _ := c.rsLister.ReplicaSets(ns).List(labels.Everything())
 	for _, rs := range rss {
-		if m, err := c.replicaSets.get(rs.UID, rs.ResourceVersion, func() (*model.ReplicaSet, error) { return appsv1.ReplicaSetToModel(rs) }); err == nil {
+		if m, err := c.replicaSetModel(rs); err == nil {
 			out.ReplicaSets = append(out.ReplicaSets, m)
 		}
 	}
@@ -162,6 +162,13 @@ func (c *DeploymentController) cacheFor(ns string, withPods bool) enqueue.Cache 
 		c.pods.synced()
 	}
 	return out
+}
+
+// replicaSetModel is the model of an informer's ReplicaSet, converted once
+// per resourceVersion (an update event's old object is the version the
+// previous event converted).
+func (c *DeploymentController) replicaSetModel(rs *apps.ReplicaSet) (*model.ReplicaSet, error) {
+	return c.replicaSets.get(rs.UID, rs.ResourceVersion, func() (*model.ReplicaSet, error) { return appsv1.ReplicaSetToModel(rs) })
 }
 
 // Run waits for the caches and syncs until ctx ends.
