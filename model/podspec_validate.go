@@ -41,6 +41,26 @@ type ValidateOption int
 // planner.
 const PodSpecsValidated ValidateOption = 1
 
+// ReplicaSetsAndPodsValidated is the caller's word that every ReplicaSet of
+// the snapshot passes [ValidateReplicaSet] and every pod [ValidatePod], pod
+// spec rules included: [Validate] then checks of them only that none is
+// nil and that no two share a name or a UID, and checks the Deployment as
+// without it. It is for a caller that validates each object once per
+// version (an informer-fed controller, whose snapshots hold the same
+// hundreds of objects sync after sync); given for objects that were not
+// checked, it lets them through to the planner.
+const ReplicaSetsAndPodsValidated ValidateOption = 2
+
+// hasOption reports whether opts holds o.
+func hasOption(opts []ValidateOption, o ValidateOption) bool {
+	for _, x := range opts {
+		if x == o {
+			return true
+		}
+	}
+	return false
+}
+
 // podSpecCheck applies the pod spec rules within one validation. It reads
 // each distinct document once: a snapshot's ReplicaSets mostly hold their
 // Deployment's template, and its pods their ReplicaSet's body, so a
@@ -58,10 +78,8 @@ const passedSpecs = 4
 // newPodSpecCheck returns the check a snapshot validation with opts
 // applies: nil, which applies nothing, under [PodSpecsValidated].
 func newPodSpecCheck(opts []ValidateOption) *podSpecCheck {
-	for _, o := range opts {
-		if o == PodSpecsValidated {
-			return nil
-		}
+	if hasOption(opts, PodSpecsValidated) {
+		return nil
 	}
 	return new(podSpecCheck)
 }

@@ -281,3 +281,42 @@ func TestValidateStatefulSetName(t *testing.T) {
 		assert.Equal(t, want, errorsOf(t, model.ValidateStatefulSet(s)), "name %q", c.name)
 	}
 }
+
+// TestReplicaSetsAndPodsValidated: the option leaves out the rules of each
+// ReplicaSet and pod, and only them: the Deployment is checked as without
+// it, nil objects and duplicate names and UIDs are still reported.
+func TestReplicaSetsAndPodsValidated(t *testing.T) {
+	d := validDeployment()
+	d.Spec.MinReadySeconds = -1
+	rs := validReplicaSet("web-abc", "uid-rs", 1)
+	rs.Spec.Template.Spec = `{"spec":{"containers":[]}}`
+	rs.Status.Replicas = -1
+	p := validPod("BAD NAME", "pod-uid")
+	twin := validPod("BAD NAME", "pod-uid-2")
+	pods := []*model.Pod{p, twin, nil}
+	rss := []*model.ReplicaSet{rs, nil}
+
+	require.Equal(t, []string{
+		"deployment.spec.minReadySeconds",
+		"replicaSets[0].spec.template.spec.containers",
+		"replicaSets[0].status.replicas",
+		"replicaSets[1]",
+		"pods[0].metadata.name",
+		"pods[1].metadata.name",
+		"pods[2]",
+		"pods[1].metadata.name", // the duplicate name, reported after the objects
+	}, fieldsOf(t, model.Validate(d, rss, pods)))
+	require.Equal(t, []string{
+		"deployment.spec.minReadySeconds",
+		"replicaSets[1]",
+		"pods[2]",
+		"pods[1].metadata.name",
+	}, fieldsOf(t, model.Validate(d, rss, pods, model.ReplicaSetsAndPodsValidated)))
+	// The Deployment's template is still checked unless PodSpecsValidated
+	// says so too.
+	d = validDeployment()
+	d.Spec.Template.Spec = `{"spec":{"containers":[]}}`
+	require.Equal(t, []string{"deployment.spec.template.spec.containers"},
+		fieldsOf(t, model.Validate(d, nil, nil, model.ReplicaSetsAndPodsValidated)))
+	require.NoError(t, model.Validate(d, nil, nil, model.ReplicaSetsAndPodsValidated, model.PodSpecsValidated))
+}

@@ -372,17 +372,23 @@ func validatePod(errs *fieldErrs, at prefix, p *Pod, specs *podSpecCheck) {
 // Validate checks a whole snapshot: the Deployment, every ReplicaSet and Pod
 // (with paths such as "replicaSets[2].spec.replicas"), and that no two
 // ReplicaSets share a name or UID and no two Pods share a name or UID.
-// With [PodSpecsValidated] it leaves out the pod spec rules.
+// With [PodSpecsValidated] it leaves out the pod spec rules; with
+// [ReplicaSetsAndPodsValidated], the rules of each ReplicaSet and pod.
 func Validate(d *Deployment, replicaSets []*ReplicaSet, pods []*Pod, opts ...ValidateOption) error {
 	var errs fieldErrs
 	specs := newPodSpecCheck(opts)
 	validateDeployment(&errs, prefix{list: "deployment", index: -1}, d, specs)
+	listed := !hasOption(opts, ReplicaSetsAndPodsValidated)
 	for i, rs := range replicaSets {
-		validateReplicaSet(&errs, prefix{list: "replicaSets", index: i}, rs, specs)
+		if listed || rs == nil {
+			validateReplicaSet(&errs, prefix{list: "replicaSets", index: i}, rs, specs)
+		}
 	}
 	reportDuplicates(&errs, "replicaSets", "ReplicaSet", replicaSets, replicaSetMeta)
 	for i, p := range pods {
-		validatePod(&errs, prefix{list: "pods", index: i}, p, specs)
+		if listed || p == nil {
+			validatePod(&errs, prefix{list: "pods", index: i}, p, specs)
+		}
 	}
 	reportDuplicates(&errs, "pods", "Pod", pods, podMeta)
 	return errs.err()

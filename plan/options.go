@@ -20,6 +20,7 @@ type config struct {
 	surfaceOldRSErrors  bool
 	rollbackNoCreate    bool
 	podSpecsValidated   bool
+	objectsValidated    bool
 	proportion          proportion.Options
 }
 
@@ -94,6 +95,33 @@ func RollbackWithoutCreate() Option {
 // server would refuse be planned.
 func PodSpecsValidated() Option {
 	return func(c *config) { c.podSpecsValidated = true }
+}
+
+// ReplicaSetsAndPodsValidated is the caller's word that every ReplicaSet of
+// the State passes model.ValidateReplicaSet and every pod
+// model.ValidatePod: Sync then validates the State with
+// [model.ReplicaSetsAndPodsValidated], checking of them only that none is
+// nil and no two share a name or UID, and plans exactly as without the
+// option. It is for a caller that validates each object once per version,
+// as the apps/v1 adapter's Syncer does: a controller's State holds the same
+// ReplicaSets and pods of the namespace sync after sync. Given for objects
+// that were not checked, it lets states the API server would refuse be
+// planned.
+func ReplicaSetsAndPodsValidated() Option {
+	return func(c *config) { c.objectsValidated = true }
+}
+
+// validateOptions are the model validation options the caller's word
+// allows.
+func (c *config) validateOptions() []model.ValidateOption {
+	var opts []model.ValidateOption
+	if c.podSpecsValidated {
+		opts = append(opts, model.PodSpecsValidated)
+	}
+	if c.objectsValidated {
+		opts = append(opts, model.ReplicaSetsAndPodsValidated)
+	}
+	return opts
 }
 
 // MonotonicProportions keeps every ReplicaSet of a proportional scale moving

@@ -43,13 +43,13 @@ type State struct {
 // It also rejects a zero Now (field "now"): the planner has no clock, and a
 // zero time would silently age every condition and deadline.
 func (s State) Validate() error {
-	return s.validate(false)
+	return s.validate(nil)
 }
 
-// validate is Validate; podSpecsValidated leaves out the pod spec rules
-// (see PodSpecsValidated).
-func (s State) validate(podSpecsValidated bool) error {
-	err := s.validateObjects(podSpecsValidated)
+// validate is Validate with the model's validation options opts (see
+// PodSpecsValidated and ReplicaSetsAndPodsValidated).
+func (s State) validate(opts []model.ValidateOption) error {
+	err := s.validateObjects(opts)
 	if !s.Now.IsZero() {
 		return err
 	}
@@ -65,11 +65,7 @@ func (s State) validate(podSpecsValidated bool) error {
 }
 
 // validateObjects is validate without the check of Now.
-func (s State) validateObjects(podSpecsValidated bool) error {
-	var opts []model.ValidateOption
-	if podSpecsValidated {
-		opts = []model.ValidateOption{model.PodSpecsValidated}
-	}
+func (s State) validateObjects(opts []model.ValidateOption) error {
 	err := model.Validate(s.Deployment, s.ReplicaSets, s.Pods, opts...)
 	if err == nil || s.Deployment == nil {
 		return err

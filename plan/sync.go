@@ -35,7 +35,7 @@ import (
 // [Plan.Rejected]).
 func Sync(s State, opts ...Option) (Plan, error) {
 	cfg := newConfig(opts)
-	if err := s.validate(cfg.podSpecsValidated); err != nil {
+	if err := s.validate(cfg.validateOptions()); err != nil {
 		return Plan{}, err
 	}
 	var sy syncer

@@ -80,14 +80,18 @@ func keyOf(kind byte, meta *metav1.ObjectMeta) (syncerKey, bool) {
 // pod, never modified once stored (the planner never modifies its input,
 // and what it returns shares nothing with it), for a Deployment or a
 // ReplicaSet whether its template passes model.ValidateTemplatePodSpec,
-// and for a Deployment the upstream hash state of its apps/v1 template,
+// for a ReplicaSet or a pod whether it passes its model validation, and
+// for a Deployment the upstream hash state of its apps/v1 template,
 // computed when first needed.
 type syncerEntry struct {
 	d      *model.Deployment
 	rs     *model.ReplicaSet
 	pod    *model.Pod
 	specOK bool
-	hash   hashMemo
+	// objOK: a ReplicaSet passes model.ValidateReplicaSet, a pod
+	// model.ValidatePod.
+	objOK bool
+	hash  hashMemo
 }
 
 // minSyncerMemory is the fewest conversions a Syncer holds before it
@@ -97,27 +101,35 @@ const minSyncerMemory = 1 << 16
 // Sync plans one sync of s exactly as [Sync] does with the Syncer's
 // options and then opts, with the conversions of earlier calls reused.
 func (c *Syncer) Sync(s State, opts ...plan.Option) (Output, plan.Plan, error) {
-	in, memo, specsOK, err := c.model(s)
+	in, memo, known, err := c.model(s)
 	if err != nil {
 		return Output{}, plan.Plan{}, err
 	}
-	all := make([]plan.Option, 0, 1+len(c.opts)+len(opts))
-	if specsOK {
+	all := make([]plan.Option, 0, 2+len(c.opts)+len(opts))
+	if known.specs {
 		all = append(all, plan.PodSpecsValidated())
+	}
+	if known.objects {
+		all = append(all, plan.ReplicaSetsAndPodsValidated())
 	}
 	all = append(append(all, c.opts...), opts...)
 	return syncInput(s, in, deploymentHasher(&s.Deployment.Spec.Template, in.Deployment.Spec.Template, memo), all)
 }
 
+// validated is what a Syncer knows of a State's objects from their
+// conversions: whether every template passes model.ValidateTemplatePodSpec
+// (the pods' bodies are left empty, and pass), and whether every
+// ReplicaSet and pod passes its model validation.
+type validated struct{ specs, objects bool }
+
 // model is planInput with the conversions cached; it also returns where
-// the hash state of the Deployment's template is kept, and whether every
-// template of the State passes model.ValidateTemplatePodSpec (the pods'
-// bodies are left empty, and pass). The errors are planInput's.
-func (c *Syncer) model(s State) (plan.State, *hashMemo, bool, error) {
+// the hash state of the Deployment's template is kept, and what is known
+// valid. The errors are planInput's.
+func (c *Syncer) model(s State) (plan.State, *hashMemo, validated, error) {
 	d := s.Deployment
 	if d == nil {
 		_, err := DeploymentToModel(nil)
-		return plan.State{}, nil, false, err
+		return plan.State{}, nil, validated{}, err
 	}
 	// Look every object up at once; convert the others outside the lock.
 	dEntry, rsEntries, podEntries := c.lookup(s)
@@ -130,7 +142,7 @@ func (c *Syncer) model(s State) (plan.State, *hashMemo, bool, error) {
 		} else {
 			var err error
 			if dEntry.d, err = DeploymentToModel(d); err != nil {
-				return plan.State{}, nil, false, err
+				return plan.State{}, nil, validated{}, err
 			}
 			dEntry.specOK = model.ValidateTemplatePodSpec(dEntry.d.Spec.Template.Spec) == nil
 		}
@@ -139,19 +151,20 @@ func (c *Syncer) model(s State) (plan.State, *hashMemo, bool, error) {
 		}
 	}
 	out := plan.State{Deployment: dEntry.d, Now: s.Now}
-	specsOK := dEntry.specOK
+	known := validated{specs: dEntry.specOK, objects: true}
 	if len(s.ReplicaSets) > 0 {
 		out.ReplicaSets = make([]*model.ReplicaSet, len(s.ReplicaSets))
 	}
 	for i, rs := range s.ReplicaSets {
 		if e := rsEntries[i]; e != nil {
 			out.ReplicaSets[i] = e.rs
-			specsOK = specsOK && e.specOK
+			known.specs = known.specs && e.specOK
+			known.objects = known.objects && e.objOK
 			continue
 		}
 		m, err := replicaSetForPlan(rs, d, dEntry.d.Spec.Template.Spec)
 		if err != nil {
-			return plan.State{}, nil, false, fmt.Errorf("replicaSets[%d]: %w", i, err)
+			return plan.State{}, nil, validated{}, fmt.Errorf("replicaSets[%d]: %w", i, err)
 		}
 		out.ReplicaSets[i] = m
 		// The usual ReplicaSet holds the Deployment's Spec (see
@@ -160,9 +173,11 @@ func (c *Syncer) model(s State) (plan.State, *hashMemo, bool, error) {
 		if m.Spec.Template.Spec != dEntry.d.Spec.Template.Spec {
 			rsOK = model.ValidateTemplatePodSpec(m.Spec.Template.Spec) == nil
 		}
-		specsOK = specsOK && rsOK
+		objOK := model.ValidateReplicaSet(m) == nil
+		known.specs = known.specs && rsOK
+		known.objects = known.objects && objOK
 		if k, ok := keyOf('r', &rs.ObjectMeta); ok {
-			added = append(added, keyed{k, &syncerEntry{rs: m, specOK: rsOK}})
+			added = append(added, keyed{k, &syncerEntry{rs: m, specOK: rsOK, objOK: objOK}})
 		}
 	}
 	if len(s.Pods) > 0 {
@@ -171,21 +186,24 @@ func (c *Syncer) model(s State) (plan.State, *hashMemo, bool, error) {
 	for i, p := range s.Pods {
 		if e := podEntries[i]; e != nil {
 			out.Pods[i] = e.pod
+			known.objects = known.objects && e.objOK
 			continue
 		}
 		m, err := podForPlan(p)
 		if err != nil {
-			return plan.State{}, nil, false, fmt.Errorf("pods[%d]: %w", i, err)
+			return plan.State{}, nil, validated{}, fmt.Errorf("pods[%d]: %w", i, err)
 		}
 		out.Pods[i] = m
+		objOK := model.ValidatePod(m) == nil
+		known.objects = known.objects && objOK
 		if k, ok := keyOf('p', &p.ObjectMeta); ok {
-			added = append(added, keyed{k, &syncerEntry{pod: m}})
+			added = append(added, keyed{k, &syncerEntry{pod: m, objOK: objOK}})
 		}
 	}
 	if len(added) > 0 {
 		c.add(added, 1+len(s.ReplicaSets)+len(s.Pods))
 	}
-	return out, &dEntry.hash, specsOK, nil
+	return out, &dEntry.hash, known, nil
 }
 
 type keyed struct {

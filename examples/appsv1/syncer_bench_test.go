@@ -36,13 +36,16 @@ func BenchmarkSyncerParts(b *testing.B) {
 	var c Syncer
 	ins := make([]plan.State, len(states))
 	memos := make([]*hashMemo, len(states))
-	checked := make([]bool, len(states)) // the pod specs passed, as Syncer.Sync tells the planner
+	checked := make([]validated, len(states)) // what passed, as Syncer.Sync tells the planner
 	plans := make([]plan.Plan, len(states))
-	planWith := func(i int, checkedSpecs bool) (plan.Plan, error) {
+	planWith := func(i int, known validated) (plan.Plan, error) {
 		s, in := states[i], ins[i]
 		opts := []plan.Option{plan.WithHasher(deploymentHasher(&s.Deployment.Spec.Template, in.Deployment.Spec.Template, memos[i]))}
-		if checkedSpecs {
+		if known.specs {
 			opts = append(opts, plan.PodSpecsValidated())
+		}
+		if known.objects {
+			opts = append(opts, plan.ReplicaSetsAndPodsValidated())
 		}
 		p, err := plan.Sync(in, opts...)
 		var syncErr *plan.SyncError
@@ -84,7 +87,7 @@ func BenchmarkSyncerParts(b *testing.B) {
 		cycle(b, func(i int) error { _, err := planOf(i); return err })
 	})
 	b.Run("planUnchecked", func(b *testing.B) {
-		cycle(b, func(i int) error { _, err := planWith(i, false); return err })
+		cycle(b, func(i int) error { _, err := planWith(i, validated{}); return err })
 	})
 	b.Run("toOutput", func(b *testing.B) {
 		cycle(b, func(i int) error { _, err := toOutput(states[i], &ins[i], plans[i]); return err })

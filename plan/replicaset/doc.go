@@ -29,7 +29,8 @@
 //
 // Options: [WithPodDeletionCost], [WithTerminatingReplicas],
 // [WithUpstreamTieOrder], [WithCreateFault], [WithCreateQuota],
-// [WithDeleteFault], [WithPodNamer], [WithExpectationsPending].
+// [WithDeleteFault], [WithPodNamer], [WithExpectationsPending],
+// [ReplicaSetsAndPodsValidated].
 //
 // # One sync
 //

@@ -48,13 +48,14 @@ var ErrNamespaceTerminating = errors.New("namespace is being terminated")
 var ErrNotFound = errors.New("not found")
 
 type config struct {
-	pending      bool
-	deletionCost bool
-	terminating  bool
-	upstreamTies bool
-	createFault  CreateFault
-	deleteFault  DeleteFault
-	namer        PodNamer
+	pending          bool
+	objectsValidated bool
+	deletionCost     bool
+	terminating      bool
+	upstreamTies     bool
+	createFault      CreateFault
+	deleteFault      DeleteFault
+	namer            PodNamer
 }
 
 func newConfig(opts []Option) config {
@@ -144,6 +145,21 @@ func WithDeleteFault(f DeleteFault) Option {
 // status (readyReplicas, availableReplicas) keeps up while it waits.
 func WithExpectationsPending() Option {
 	return func(c *config) { c.pending = true }
+}
+
+// ReplicaSetsAndPodsValidated is the caller's word that the ReplicaSet
+// passes model.ValidateReplicaSet and every pod of its namespace
+// model.ValidatePod (pod spec rules included): Sync then leaves out those
+// rules, applies the others (no nil pod, UIDs set and unique, names unique,
+// a non-empty selector that selects the template) and plans exactly as
+// without the option. It is for a controller that validates each object
+// once per version: its syncs read the same pods of the namespace again and
+// again, and checking every pod's spec at each one costs more than the plan.
+// Given for objects that were not checked, it lets pods the API server would
+// refuse be planned over. The same word as the Deployment planner's
+// [github.com/rolloutplan/rolloutplan/plan.ReplicaSetsAndPodsValidated].
+func ReplicaSetsAndPodsValidated() Option {
+	return func(c *config) { c.objectsValidated = true }
 }
 
 // WithPodNamer replaces the default naming of created pods (see the package

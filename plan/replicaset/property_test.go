@@ -579,3 +579,19 @@ func TestPropSelectKeys(t *testing.T) {
 		}
 	})
 }
+
+// ReplicaSetsAndPodsValidated is only the caller's word: on valid worlds
+// the plan is the one Sync makes without it.
+func TestPropObjectsValidatedPlansTheSame(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		w := genWorld(t, 14)
+		want, wantErr := Sync(w.rs, w.pods, w.rss, w.now)
+		got, gotErr := Sync(w.rs, w.pods, w.rss, w.now, ReplicaSetsAndPodsValidated())
+		if diff := cmp.Diff(wantErr, gotErr); diff != "" {
+			t.Fatalf("errors differ:\n%s", diff)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("plans differ:\n%s", diff)
+		}
+	})
+}

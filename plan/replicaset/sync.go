@@ -40,11 +40,11 @@ import (
 // replicas with pods ready, not-ready and unscheduled deletes the
 // unscheduled pod.
 func Sync(rs *model.ReplicaSet, pods []*model.Pod, replicaSets []*model.ReplicaSet, now time.Time, opts ...Option) (Plan, error) {
-	names, err := validate(rs, pods, replicaSets)
+	cfg := newConfig(opts)
+	names, err := validate(rs, pods, replicaSets, cfg.objectsValidated)
 	if err != nil {
 		return Plan{}, err
 	}
-	cfg := newConfig(opts)
 	s := &syncer{rs: rs, now: now, cfg: &cfg, spec: int(rs.SpecReplicas()), replicaSets: replicaSets, names: names}
 	// names holds every pod of rs's namespace (validate rejects pods
 	// without a name), so when it holds them all, pods is read as it is.

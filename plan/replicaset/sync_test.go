@@ -886,3 +886,27 @@ func TestExpectationsPending(t *testing.T) {
 		})
 	}
 }
+
+// With ReplicaSetsAndPodsValidated the rules of model.ValidatePod and
+// model.ValidateReplicaSet are left out, the planner's own kept.
+func TestReplicaSetsAndPodsValidatedOption(t *testing.T) {
+	rs := mkRS("web", 1)
+	bad := mkPod("BAD NAME", running("n1", t0.Add(-time.Hour)), ownedBy(rs))
+	_, err := Sync(rs, []*model.Pod{bad}, nil, t0)
+	var verr *model.ValidationError
+	require.ErrorAs(t, err, &verr)
+	require.Equal(t, "pods[0].metadata.name", verr.Errors[0].Field)
+	p, err := Sync(rs, []*model.Pod{bad}, nil, t0, ReplicaSetsAndPodsValidated())
+	require.NoError(t, err)
+	require.Equal(t, int32(1), p.Status.Replicas)
+
+	noUID := mkPod("web-x", running("n1", t0.Add(-time.Hour)), ownedBy(rs))
+	noUID.UID = ""
+	_, err = Sync(rs, []*model.Pod{noUID, nil}, nil, t0, ReplicaSetsAndPodsValidated())
+	require.ErrorAs(t, err, &verr)
+	var fields []string
+	for _, fe := range verr.Errors {
+		fields = append(fields, fe.Field)
+	}
+	require.Equal(t, []string{"pods[0].metadata.uid", "pods[1]"}, fields)
+}

@@ -11,7 +11,11 @@ import (
 // naming every bad field, with paths such as "replicaSet.spec.replicas" and
 // "pods[3].metadata.uid". On success it returns the index in pods of every
 // pod name of rs's namespace, for Sync to reuse.
-func validate(rs *model.ReplicaSet, pods []*model.Pod, replicaSets []*model.ReplicaSet) (map[string]int, error) {
+//
+// objectsValidated is the caller's word (ReplicaSetsAndPodsValidated) that
+// rs passes model.ValidateReplicaSet and every pod model.ValidatePod: those
+// rules are then left out, the others applied.
+func validate(rs *model.ReplicaSet, pods []*model.Pod, replicaSets []*model.ReplicaSet, objectsValidated bool) (map[string]int, error) {
 	var errs []*model.FieldError
 	add := func(field, value, detail string) {
 		errs = append(errs, &model.FieldError{Field: field, Value: value, Detail: detail})
@@ -20,7 +24,9 @@ func validate(rs *model.ReplicaSet, pods []*model.Pod, replicaSets []*model.Repl
 		add("replicaSet", "", "must not be nil")
 		return nil, &model.ValidationError{Errors: errs}
 	}
-	if err := model.ValidateReplicaSet(rs); err != nil {
+	if objectsValidated {
+		// rs passed model.ValidateReplicaSet: nothing to add.
+	} else if err := model.ValidateReplicaSet(rs); err != nil {
 		var ve *model.ValidationError
 		if !errors.As(err, &ve) {
 			add("replicaSet", "", err.Error())
@@ -61,7 +67,9 @@ func validate(rs *model.ReplicaSet, pods []*model.Pod, replicaSets []*model.Repl
 		if p.Namespace != rs.Namespace {
 			continue
 		}
-		if err := model.ValidatePod(p); err != nil {
+		if objectsValidated {
+			// p passed model.ValidatePod.
+		} else if err := model.ValidatePod(p); err != nil {
 			var ve *model.ValidationError
 			if errors.As(err, &ve) {
 				for _, fe := range ve.Errors {

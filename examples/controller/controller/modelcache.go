@@ -22,6 +22,14 @@ type modelCache[T any] struct {
 	syncs   int // syncs since the last sweep
 }
 
+// checked is a conversion and whether it passed its model validation
+// (model.ValidatePod, model.ValidateReplicaSet): validated once per
+// version, as the conversion is made once.
+type checked[T any] struct {
+	m     T
+	valid bool
+}
+
 type modelEntry[T any] struct {
 	rv   string
 	m    T

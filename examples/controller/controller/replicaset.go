@@ -45,8 +45,8 @@ type ReplicaSetController struct {
 	expMu sync.Mutex
 	exp   map[string]*expectation
 
-	pods        modelCache[*model.Pod]        // conversions of the pods the syncs read
-	replicaSets modelCache[*model.ReplicaSet] // and of the ReplicaSets
+	pods        modelCache[checked[*model.Pod]]        // conversions of the pods the syncs read
+	replicaSets modelCache[checked[*model.ReplicaSet]] // and of the ReplicaSets
 }
 
 type expectation struct {
@@ -219,8 +219,17 @@ func (c *ReplicaSetController) sync(ctx context.Context, key string) error {
 func (c *ReplicaSetController) syncOne(ctx context.Context, key string, rs *apps.ReplicaSet, pods []*core.Pod, rss []*apps.ReplicaSet, pending bool) (replicaset.Plan, error) {
 	defer c.pods.synced()
 	defer c.replicaSets.synced()
+	// Each object version is validated once, when converted; when every
+	// one the sync reads passed, the planner is told so and does not
+	// validate them again (a sync reads every pod of the namespace).
+	allValid := true
 	rsModel := func(r *apps.ReplicaSet) (*model.ReplicaSet, error) {
-		return c.replicaSets.get(r.UID, r.ResourceVersion, func() (*model.ReplicaSet, error) { return appsv1.ReplicaSetToModel(r) })
+		e, err := c.replicaSets.get(r.UID, r.ResourceVersion, func() (checked[*model.ReplicaSet], error) {
+			m, err := appsv1.ReplicaSetToModel(r)
+			return checked[*model.ReplicaSet]{m, err == nil && model.ValidateReplicaSet(m) == nil}, err
+		})
+		allValid = allValid && e.valid
+		return e.m, err
 	}
 	m, err := rsModel(rs)
 	if err != nil {
@@ -228,11 +237,15 @@ func (c *ReplicaSetController) syncOne(ctx context.Context, key string, rs *apps
 	}
 	mpods := make([]*model.Pod, 0, len(pods))
 	for _, p := range pods {
-		mp, err := c.pods.get(p.UID, p.ResourceVersion, func() (*model.Pod, error) { return appsv1.PodToModel(p) })
+		e, err := c.pods.get(p.UID, p.ResourceVersion, func() (checked[*model.Pod], error) {
+			m, err := appsv1.PodToModel(p)
+			return checked[*model.Pod]{m, err == nil && model.ValidatePod(m) == nil}, err
+		})
 		if err != nil {
 			return replicaset.Plan{}, err
 		}
-		mpods = append(mpods, mp)
+		allValid = allValid && e.valid
+		mpods = append(mpods, e.m)
 	}
 	mrss := make([]*model.ReplicaSet, 0, len(rss))
 	for _, r := range rss {
@@ -257,6 +270,9 @@ func (c *ReplicaSetController) syncOne(ctx context.Context, key string, rs *apps
 		var syncOpts []replicaset.Option
 		if pending {
 			syncOpts = append(syncOpts, replicaset.WithExpectationsPending())
+		}
+		if allValid {
+			syncOpts = append(syncOpts, replicaset.ReplicaSetsAndPodsValidated())
 		}
 		if len(sent.createErrs) > 0 {
 			syncOpts = append(syncOpts, replicaset.WithCreateFault(func(attempt int, _ *model.Pod) error { return sent.createErrs[attempt] }))
