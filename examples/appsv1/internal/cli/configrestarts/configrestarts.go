@@ -182,7 +182,7 @@ func NewCommand(env *rolloutio.Env) *cobra.Command {
 	fs.StringArrayVarP(&files, "filename", "f", nil, "The script to replay (- for standard input); without it, the live cluster is read")
 	// The same flag, default and bounds as the subcommands that read
 	// snapshots (rolloutio.Target).
-	fs.Int64Var(&maxInput, "max-input", input.DefaultMaxBytes, "With -f, the most bytes read from one file, 1 to 9223372036854775806; reading takes about 10 times the file's size in memory (a List as kubectl prints it, JSON or YAML), 40 times for a restart script")
+	fs.Int64Var(&maxInput, "max-input", input.DefaultMaxBytes, "With -f, the most bytes read from one file, 1 to 9223372036854775806; reading takes at most about 10 times the file's size in memory plus a few MB, JSON or YAML, whatever its shape (a file whose objects would take more is refused: many tiny objects, empty containers), 40 times for a restart script")
 	fs.BoolVarP(&all, "all-namespaces", "A", false, "Read every namespace of the live cluster")
 	fs.StringVarP(&selector, "selector", "l", "", "Label selector of the live cluster's workloads (e.g. -l app=web); every ConfigMap and Secret is read")
 	out.AddFlag(fs)

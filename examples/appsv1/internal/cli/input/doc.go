@@ -74,6 +74,14 @@
 //   - The input is capped at [Options.MaxBytes] (default [DefaultMaxBytes],
 //     64 MiB) before anything is decoded; past the cap Read fails with
 //     [ErrTooLarge] without reading further.
+//   - Reading takes at most about 10 times the input's size in memory,
+//     whatever its shape (plus a few MB for a small input): an object
+//     whose decoding would take the objects read past 4 times the input's
+//     size and 4 MiB (empty containers "{}", each a 408-byte Go value for 3 bytes, or
+//     thousands of objects of a kind and nothing else) is refused before
+//     it is decoded, naming it, and so is a YAML document converted whole
+//     (not a List in block style) of too many small nodes; what kubectl
+//     prints is read.
 //   - A JSON syntax error is a [*SyntaxError] with the byte offset, line and
 //     column; truncated input included.
 //   - Duplicate keys, keys that match a field only case-insensitively

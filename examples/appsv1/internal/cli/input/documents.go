@@ -57,12 +57,14 @@ func splitDocuments(data []byte) ([]document, Format, error) {
 }
 
 // splitJSON decodes successive JSON values, each of which must be an object.
+// Each is found by scanning data in place and checked with json.Valid,
+// which keep nothing; only an invalid one is read again by a json.Decoder
+// for its error (a decoder's buffer grows to the document twice over: 16
+// MiB of garbage for a List of 8 MiB).
 func splitJSON(data []byte) ([]document, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
 	var docs []document
-	line, counted := 1, 0
+	line, counted, pos := 1, 0, 0
 	for {
-		pos := int(dec.InputOffset())
 		for pos < len(data) && isSpace(data[pos]) {
 			pos++
 		}
@@ -74,15 +76,28 @@ func splitJSON(data []byte) ([]document, error) {
 		}
 		line += bytes.Count(data[counted:pos], []byte{'\n'})
 		counted = pos
-		if err := dec.Decode(&jsonNoop{}); err != nil {
-			if len(docs) == 0 {
-				return nil, jsonSyntaxError(data, err)
+		s := &scanner{b: data, i: pos}
+		end := -1
+		if s.skip() == nil && json.Valid(data[pos:s.i]) {
+			end = s.i
+		} else {
+			dec := json.NewDecoder(bytes.NewReader(data[pos:]))
+			if err := dec.Decode(&jsonNoop{}); err != nil {
+				var se *json.SyntaxError
+				if errors.As(err, &se) {
+					se.Offset += int64(pos) // in data, not in the document
+				}
+				if len(docs) == 0 {
+					return nil, jsonSyntaxError(data, err)
+				}
+				return nil, &DocumentError{Index: len(docs) + 1, Line: line, Err: jsonSyntaxError(data, err)}
 			}
-			return nil, &DocumentError{Index: len(docs) + 1, Line: line, Err: jsonSyntaxError(data, err)}
+			end = pos + int(dec.InputOffset())
 		}
-		doc := document{index: len(docs) + 1, line: line, text: data[pos:dec.InputOffset()], json: true}
+		doc := document{index: len(docs) + 1, line: line, text: data[pos:end], json: true}
 		doc.data, doc.err = toJSON(doc)
 		docs = append(docs, doc)
+		pos = end
 	}
 }
 
@@ -117,11 +132,14 @@ func splitYAML(data []byte) ([]document, error) {
 	}
 	r := kyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
 	var docs []document
+	// The documents with content are converted once the input is read
+	// (each document's text is a copy): not while the input is held too.
+	var convert []int
 	start := 1 // the line of the next document's first line
 	for {
 		text, err := r.Read()
 		if errors.Is(err, io.EOF) {
-			return docs, nil
+			break
 		}
 		if err != nil {
 			return nil, fmt.Errorf("YAML input: %w", err)
@@ -130,6 +148,11 @@ func splitYAML(data []byte) ([]document, error) {
 		doc := document{index: len(docs) + 1, line: start + first, text: text, base: start - 1}
 		start += bytes.Count(text, []byte{'\n'}) + 1
 		if !content && onlySeparators(text) {
+			continue
+		}
+		if content {
+			convert = append(convert, len(docs))
+			docs = append(docs, doc)
 			continue
 		}
 		doc.data, doc.err = toJSON(doc)
@@ -146,6 +169,10 @@ func splitYAML(data []byte) ([]document, error) {
 		}
 		docs = append(docs, doc)
 	}
+	for _, i := range convert {
+		docs[i].data, docs[i].err = toJSON(docs[i])
+	}
+	return docs, nil
 }
 
 // checkSeparators refuses a line starting with "---" that is not a

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
+	"reflect"
 	"strings"
 	"time"
 
@@ -81,6 +83,13 @@ type Objects struct {
 	Ignored []Ignored
 }
 
+// reader reads the input's objects into Objects, within the budget of
+// what decoding them may keep (see decodedFactor).
+type reader struct {
+	*Objects
+	budget *budget
+}
+
 // ReadObjects reads a List, a Case or a stream of several documents from r,
 // strictly (see the package documentation). Errors are [ErrTooLarge]
 // (wrapped), [*SyntaxError], [*FieldError] or a plain error saying what the
@@ -101,6 +110,7 @@ func ReadObjects(r io.Reader, opts Options) (*Objects, error) {
 	if len(bytes.TrimLeft(data, " \t\r\n")) == 0 {
 		return nil, errors.New(emptyInput)
 	}
+	size := len(data)
 	docs, format, err := splitDocuments(data)
 	if err != nil {
 		return nil, err
@@ -114,17 +124,18 @@ func ReadObjects(r io.Reader, opts Options) (*Objects, error) {
 	}
 	docs = withoutNulls(docs)
 	objs := &Objects{Format: format}
+	rd := &reader{Objects: objs, budget: newBudget(size)}
 	other := map[string]int{}
 	switch len(docs) {
 	case 0:
 		return nil, errors.New("empty input: only empty YAML documents and comments; " + giveInput)
 	case 1:
-		if err := objs.readOnly(docs[0], opts, other); err != nil {
+		if err := rd.readOnly(docs[0], opts, other); err != nil {
 			return nil, err
 		}
 	default:
 		for _, doc := range docs {
-			if err := objs.readDocument(doc, other); err != nil {
+			if err := rd.readDocument(doc, other); err != nil {
 				return nil, &DocumentError{Index: doc.index, Line: doc.line, Err: err}
 			}
 		}
@@ -135,7 +146,7 @@ func ReadObjects(r io.Reader, opts Options) (*Objects, error) {
 
 // readOnly reads the input's only document: a List, a Case, a line of
 // public-seed1.jsonl or, with opts.Single, a Deployment.
-func (o *Objects) readOnly(doc document, opts Options, other map[string]int) error {
+func (o *reader) readOnly(doc document, opts Options, other map[string]int) error {
 	top, err := doc.top("input")
 	if err != nil {
 		return err
@@ -150,7 +161,7 @@ func (o *Objects) readOnly(doc document, opts Options, other map[string]int) err
 		if err := strict(data, &line, "the case line"); err != nil {
 			return err
 		}
-		var inner map[string]json.RawMessage
+		var inner map[string]topValue
 		if err := json.Unmarshal(line.Case, &inner); err != nil {
 			return &FieldError{Item: "case", Problems: []string{err.Error()}}
 		}
@@ -185,7 +196,7 @@ func (o *Objects) readOnly(doc document, opts Options, other map[string]int) err
 // readDocument reads one document of a stream of several: a List or a
 // single object, whose items join the state. Null YAML documents ("~",
 // null) were left out before (see withoutNulls), as kubectl skips them.
-func (o *Objects) readDocument(doc document, other map[string]int) error {
+func (o *reader) readDocument(doc document, other map[string]int) error {
 	top, err := doc.top("document")
 	if err != nil {
 		return err
@@ -210,15 +221,34 @@ func (o *Objects) readDocument(doc document, other map[string]int) error {
 
 // top is the document's error from its conversion to JSON, or its keys;
 // what names it when it is not a JSON object ("input", "document").
-func (d document) top(what string) (map[string]json.RawMessage, error) {
+func (d document) top(what string) (map[string]topValue, error) {
 	if d.err != nil {
 		return nil, d.err
 	}
-	var top map[string]json.RawMessage
+	var top map[string]topValue
 	if err := json.Unmarshal(d.data, &top); err != nil {
 		return nil, fmt.Errorf("the %s is not a JSON object: %s", what, inDocumentTerms(err))
 	}
 	return top, nil
+}
+
+// topValue is the value of a key of a document's top level as the
+// document's shape is told from it: a short value (a kind, an
+// apiVersion) whole, a longer one (the items of a List, an object) as
+// present only, for the document is decoded again from its text (a copy
+// of the items took as much memory again as the input).
+type topValue []byte
+
+// maxTopValue is the longest value topValue keeps.
+const maxTopValue = 1 << 10
+
+func (v *topValue) UnmarshalJSON(b []byte) error {
+	if len(b) > maxTopValue {
+		*v = topValue{}
+		return nil
+	}
+	*v = append(topValue{}, b...)
+	return nil
 }
 
 // caseKeys are the keys that make a document a conformance Case, by the
@@ -228,7 +258,7 @@ var caseKeys = map[string]string{KindDeployment: "deployment", KindStatefulSet: 
 // caseKind is the workload kind of a conformance Case (a document with a
 // "deployment", "statefulSet" or "daemonSet" key), "" for any other
 // document. A document with several of the keys is read as the first.
-func caseKind(top map[string]json.RawMessage) string {
+func caseKind(top map[string]topValue) string {
 	for _, kind := range []string{KindDeployment, KindStatefulSet, KindDaemonSet} {
 		if _, ok := top[caseKeys[kind]]; ok {
 			return kind
@@ -243,7 +273,7 @@ func isWorkload(kind string) bool {
 }
 
 // kindOf is the document's kind, "" when it has none.
-func kindOf(top map[string]json.RawMessage) string {
+func kindOf(top map[string]topValue) string {
 	var kind string
 	_ = json.Unmarshal(top["kind"], &kind)
 	return kind
@@ -251,7 +281,7 @@ func kindOf(top map[string]json.RawMessage) string {
 
 // isList reports a List: a kind ending in "List" or an "items" key (in any
 // case, for the strict decoder to refuse a mismatched one).
-func isList(top map[string]json.RawMessage, kind string) bool {
+func isList(top map[string]topValue, kind string) bool {
 	if strings.HasSuffix(kind, "List") {
 		return true
 	}
@@ -280,7 +310,16 @@ func strict(data []byte, v any, item string) error {
 	return nil
 }
 
-func (o *Objects) readCase(data []byte, path, kind string) error {
+// decode decodes data into v strictly, as strict does, once the budget
+// allows what it keeps.
+func (o *reader) decode(data []byte, v any, item string) error {
+	if err := o.budget.charge(data, v, item); err != nil {
+		return err
+	}
+	return strict(data, v, item)
+}
+
+func (o *reader) readCase(data []byte, path, kind string) error {
 	item := "the case"
 	if path != "" {
 		item = path
@@ -294,7 +333,7 @@ func (o *Objects) readCase(data []byte, path, kind string) error {
 		return fmt.Errorf("%s: not a conformance Case: it has no \"deployment\", \"statefulSet\" or \"daemonSet\"", item)
 	}
 	var c appsv1.Case
-	if err := strict(data, &c, item); err != nil {
+	if err := o.decode(data, &c, item); err != nil {
 		return err
 	}
 	if c.Deployment == nil {
@@ -313,9 +352,9 @@ func (o *Objects) readCase(data []byte, path, kind string) error {
 	return nil
 }
 
-func (o *Objects) readStatefulSetCase(data []byte, item string) error {
+func (o *reader) readStatefulSetCase(data []byte, item string) error {
 	var c appsv1.StatefulSetCase
-	if err := strict(data, &c, item); err != nil {
+	if err := o.decode(data, &c, item); err != nil {
 		return err
 	}
 	if c.StatefulSet == nil {
@@ -332,9 +371,9 @@ func (o *Objects) readStatefulSetCase(data []byte, item string) error {
 	return nil
 }
 
-func (o *Objects) readDaemonSetCase(data []byte, item string) error {
+func (o *reader) readDaemonSetCase(data []byte, item string) error {
 	var c appsv1.DaemonSetCase
-	if err := strict(data, &c, item); err != nil {
+	if err := o.decode(data, &c, item); err != nil {
 		return err
 	}
 	if c.DaemonSet == nil {
@@ -362,12 +401,15 @@ func noNils[T any](item, list string, l []*T) error {
 	return nil
 }
 
-func (o *Objects) readList(data []byte, other map[string]int) error {
+func (o *reader) readList(data []byte, other map[string]int) error {
+	// The wrapper is checked strictly, its items left in data: each is
+	// read from data in turn, not copied (a copy of every item, kept
+	// until the last is read, took as much memory again as the input).
 	var list struct {
-		APIVersion string            `json:"apiVersion"`
-		Kind       string            `json:"kind"`
-		Metadata   json.RawMessage   `json:"metadata"`
-		Items      []json.RawMessage `json:"items"`
+		APIVersion string          `json:"apiVersion"`
+		Kind       string          `json:"kind"`
+		Metadata   json.RawMessage `json:"metadata"`
+		Items      itemsProbe      `json:"items"`
 	}
 	if err := strict(data, &list, "the List"); err != nil {
 		return err
@@ -375,13 +417,93 @@ func (o *Objects) readList(data []byte, other map[string]int) error {
 	if list.Kind != "" && !strings.HasSuffix(list.Kind, "List") {
 		return fmt.Errorf("the input's kind is %q, not a List", list.Kind)
 	}
-	o.Items += len(list.Items)
-	for i, raw := range list.Items {
+	i := 0
+	for raw, err := range listItems(data) {
+		if err != nil {
+			return &FieldError{Item: "the List", Problems: []string{"items: " + err.Error()}}
+		}
+		o.Items++
 		if err := o.readItem(raw, fmt.Sprintf("items[%d]", i), other); err != nil {
 			return err
 		}
+		i++
 	}
 	return nil
+}
+
+// itemsProbe checks a List's items, keeping nothing: an array or null, as
+// a []json.RawMessage takes.
+type itemsProbe struct{}
+
+func (itemsProbe) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimLeft(b, " \t\r\n")
+	if len(b) == 0 || b[0] == '[' || bytes.Equal(b, []byte("null")) {
+		return nil // nothing: the decoder has refused it already
+	}
+	value := map[byte]string{'{': "object", '"': "string", 't': "bool", 'f': "bool"}[b[0]]
+	return &itemsTypeError{Value: cmp.Or(value, "number"), Type: reflect.TypeFor[[]json.RawMessage](), Field: "items"}
+}
+
+// itemsTypeError is the error a []json.RawMessage's decoding gives for a
+// value that is not an array, as inDocumentTerms reads it (by its fields
+// Value, Type and Field).
+type itemsTypeError struct {
+	Value string
+	Type  reflect.Type
+	Field string
+}
+
+func (e *itemsTypeError) Error() string {
+	return fmt.Sprintf("json: cannot unmarshal %s into Go struct field .%s of type %s", e.Value, e.Field, e.Type)
+}
+
+// listItems returns the items of the List data, each a slice of data, in
+// turn (an iterator: nothing is kept per item, and data is scanned in
+// place, not through a json.Decoder, whose buffer grew to the largest
+// item twice over), or an error where the text cannot be read. The List
+// was decoded strictly before: its keys are exact and unique, and "items"
+// is an array or null.
+func listItems(data []byte) iter.Seq2[[]byte, error] {
+	return func(yield func([]byte, error) bool) {
+		s := &scanner{b: data}
+		if s.peek() != '{' {
+			yield(nil, errScan)
+			return
+		}
+		for more := s.open('{'); more; {
+			key, err := s.key()
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			if unquoteKey(key) == "items" && s.peek() == '[' {
+				for more := s.open('['); more; {
+					s.peek() // past the white space
+					from := s.i
+					if err := s.skip(); err != nil {
+						yield(nil, err)
+						return
+					}
+					if !yield(data[from:s.i], nil) {
+						return
+					}
+					if more, err = s.next(); err != nil {
+						yield(nil, err)
+						return
+					}
+				}
+				return
+			}
+			if err := s.skip(); err != nil {
+				yield(nil, err)
+				return
+			}
+			if more, err = s.next(); err != nil {
+				yield(nil, err)
+				return
+			}
+		}
+	}
 }
 
 // readItem reads one object, an item of a List (where is "items[i]") or a
@@ -389,7 +511,7 @@ func (o *Objects) readList(data []byte, other map[string]int) error {
 // StatefulSet, DaemonSet or ControllerRevision, or a v1 Pod,
 // PersistentVolumeClaim or Node joins the objects, any other kind is
 // counted in other.
-func (o *Objects) readItem(raw []byte, where string, other map[string]int) error {
+func (o *reader) readItem(raw []byte, where string, other map[string]int) error {
 	var head struct {
 		APIVersion string `json:"apiVersion"`
 		Kind       string `json:"kind"`
@@ -411,35 +533,35 @@ func (o *Objects) readItem(raw []byte, where string, other map[string]int) error
 		return fmt.Errorf("%s: no kind", where)
 	case head.Kind == "Deployment" && head.APIVersion == "apps/v1":
 		d := new(apps.Deployment)
-		err = strict(raw, d, item)
+		err = o.decode(raw, d, item)
 		o.Deployments = append(o.Deployments, d)
 	case head.Kind == "ReplicaSet" && head.APIVersion == "apps/v1":
 		rs := new(apps.ReplicaSet)
-		err = strict(raw, rs, item)
+		err = o.decode(raw, rs, item)
 		o.ReplicaSets = append(o.ReplicaSets, rs)
 	case head.Kind == "Pod" && head.APIVersion == "v1":
 		p := new(core.Pod)
-		err = strict(raw, p, item)
+		err = o.decode(raw, p, item)
 		o.Pods = append(o.Pods, p)
 	case head.Kind == "StatefulSet" && head.APIVersion == "apps/v1":
 		s := new(apps.StatefulSet)
-		err = strict(raw, s, item)
+		err = o.decode(raw, s, item)
 		o.StatefulSets = append(o.StatefulSets, s)
 	case head.Kind == "DaemonSet" && head.APIVersion == "apps/v1":
 		ds := new(apps.DaemonSet)
-		err = strict(raw, ds, item)
+		err = o.decode(raw, ds, item)
 		o.DaemonSets = append(o.DaemonSets, ds)
 	case head.Kind == "ControllerRevision" && head.APIVersion == "apps/v1":
 		r := new(apps.ControllerRevision)
-		err = strict(raw, r, item)
+		err = o.decode(raw, r, item)
 		o.ControllerRevisions = append(o.ControllerRevisions, r)
 	case head.Kind == "PersistentVolumeClaim" && head.APIVersion == "v1":
 		c := new(core.PersistentVolumeClaim)
-		err = strict(raw, c, item)
+		err = o.decode(raw, c, item)
 		o.PVCs = append(o.PVCs, c)
 	case head.Kind == "Node" && head.APIVersion == "v1":
 		n := new(core.Node)
-		err = strict(raw, n, item)
+		err = o.decode(raw, n, item)
 		o.Nodes = append(o.Nodes, n)
 	default:
 		other[head.APIVersion+" "+head.Kind]++

@@ -46,8 +46,12 @@ func toJSON(doc document) ([]byte, error) {
 		return nil, err
 	}
 	// A List an item at a time when it can, for memory: the same JSON.
-	if data, ok := BlockListToJSON(doc.text, "items"); ok {
+	limit := yamlLimit(len(doc.text))
+	if data, ok := blockListToJSON(doc.text, "items", partSize, limit); ok {
 		return data, nil
+	}
+	if err := checkYAMLCost(doc.text, limit); err != nil {
+		return nil, fmt.Errorf("YAML input: %w", err)
 	}
 	data, err := yaml.YAMLToJSONStrict(doc.text)
 	if err == nil {

@@ -26,12 +26,13 @@ import (
 // the entry alone, an error; anything else that spans lines is indented
 // more than the entries' dashes.
 func BlockListToJSON(text []byte, key string) ([]byte, bool) {
-	return blockListToJSON(text, key, partSize)
+	return blockListToJSON(text, key, partSize, 0)
 }
 
 // blockListToJSON is BlockListToJSON converting entries in groups of about
-// size bytes.
-func blockListToJSON(text []byte, key string, size int) ([]byte, bool) {
+// size bytes; with limit > 0, it reports false too when a group's
+// conversion could take more than limit bytes (checkYAMLCost).
+func blockListToJSON(text []byte, key string, size int, limit int64) ([]byte, bool) {
 	head := []byte(key + ":")
 	var (
 		keyAt  int  // offset of the key's line
@@ -90,39 +91,50 @@ func blockListToJSON(text []byte, key string, size int) ([]byte, bool) {
 	if at < 0 {
 		return nil, false
 	}
-	out := bytes.NewBuffer(make([]byte, 0, len(text)))
-	out.Write(top[:at])
-	out.WriteByte('[')
 	// The lines between the key and the first entry (blank or comments)
 	// go with the first entry. Entries are converted in groups of about
 	// partSize bytes: one parser per entry costs time, one per group
-	// little memory.
+	// little memory. The groups' JSON is joined once at the end, in a
+	// slice of its exact size: a buffer grown as the groups came left up
+	// to twice the JSON's size, kept while the objects are decoded.
 	starts[0] = keyEnd
 	starts = append(starts, end)
+	var groups [][]byte
+	n := len(top) - len("null") + len("[]")
 	for i := 0; i+1 < len(starts); {
 		j := i + 1
 		for j+1 < len(starts) && starts[j]-starts[i] < size {
 			j++
 		}
+		if limit > 0 && checkYAMLCost(text[starts[i]:starts[j]], limit) != nil {
+			return nil, false
+		}
 		part, ok := convertPart(text[starts[i]:starts[j]])
 		if !ok {
 			return nil, false
 		}
-		var entries []json.RawMessage
-		if json.Unmarshal(part, &entries) != nil || len(entries) != j-i {
+		// A compact JSON array (json.Marshal's) of the group's entries:
+		// between its brackets, the entries separated by commas.
+		var entries []jsonNoop
+		if json.Unmarshal(part, &entries) != nil || len(entries) != j-i || part[0] != '[' || part[len(part)-1] != ']' {
 			return nil, false
 		}
-		for k, e := range entries {
-			if i+k > 0 {
-				out.WriteByte(',')
-			}
-			out.Write(e)
-		}
+		groups = append(groups, part[1:len(part)-1])
+		n += len(part) - 1 // the entries and a comma
 		i = j
 	}
-	out.WriteByte(']')
-	out.Write(top[at+len("null"):])
-	return out.Bytes(), true
+	out := make([]byte, 0, n)
+	out = append(out, top[:at]...)
+	out = append(out, '[')
+	for k, g := range groups {
+		if k > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, g...)
+	}
+	out = append(out, ']')
+	out = append(out, top[at+len("null"):]...)
+	return out, true
 }
 
 // partSize is about how many bytes of entries BlockListToJSON converts at

@@ -121,7 +121,7 @@ func TestBlockListToJSONProperty(t *testing.T) {
 		lines = append(lines, rapid.SliceOfN(rapid.SampledFrom(outside), 0, 3).Draw(t, "suffix")...)
 		text := []byte(strings.Join(lines, "\n") + "\n")
 		// Groups of one entry up to all of them.
-		got, ok := blockListToJSON(text, "items", rapid.IntRange(1, 64).Draw(t, "partSize"))
+		got, ok := blockListToJSON(text, "items", rapid.IntRange(1, 64).Draw(t, "partSize"), 0)
 		if !ok {
 			return
 		}

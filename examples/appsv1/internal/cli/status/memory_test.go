@@ -1,0 +1,183 @@
+//go:build linux
+
+package status
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/metrics"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/childtest"
+	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/predict"
+	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/rolloutio"
+)
+
+// childArgs, in the environment, makes the test binary run status with
+// these arguments (separated by spaces), its standard error to standard
+// output, and exit with its code: the parent reads the child's peak
+// resident memory.
+const childArgs = "ROLLOUTPLAN_STATUS_MEMORY_CHILD_ARGS"
+
+// runawayHeap ends a child whose heap grows past it, with exit code
+// childRunaway: a prediction that lost its bound would run to the default
+// --max-work, about 4 GB.
+const (
+	runawayHeap  = 1 << 30
+	childRunaway = 5
+)
+
+func TestMain(m *testing.M) {
+	if args, ok := os.LookupEnv(childArgs); ok {
+		go watchHeap()
+		// Standard error to standard output, for the parent to read.
+		env := rolloutio.NewEnv(strings.NewReader(""), io.Discard, os.Stdout)
+		sub := NewCommand(env)
+		code := rolloutio.Execute(rolloutio.NewRoot(env, sub), env, append([]string{sub.Name()}, strings.Fields(args)...))
+		fmt.Printf("\n%s%d\n", peakLine, ownPeak())
+		os.Exit(code)
+	}
+	os.Exit(m.Run())
+}
+
+// peakLine starts the child's last line: its own peak resident memory.
+const peakLine = "peak resident bytes: "
+
+// ownPeak is the process's peak resident memory in bytes, its address
+// space's alone (VmHWM): the rusage the parent reads
+// (childtest.RunChild) is at least the parent's own peak when the child
+// started, for the child shares the parent's address space until it
+// executes the test binary (measured: 130 MB for every child once the
+// package's other tests had run, hiding what a prediction took).
+func ownPeak() int64 {
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return -1
+	}
+	for line := range strings.Lines(string(data)) {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+			if err != nil {
+				return -1
+			}
+			return kb << 10
+		}
+	}
+	return -1
+}
+
+// watchHeap ends the process with childRunaway once its heap passes
+// runawayHeap, checking every millisecond.
+func watchHeap() {
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	for {
+		metrics.Read(sample)
+		if sample[0].Value.Uint64() > runawayHeap {
+			fmt.Fprintln(os.Stderr, "heap past", runawayHeap, "bytes")
+			os.Exit(childRunaway)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// peakRSS runs status with args in a child process and returns what it
+// printed on standard error, its exit code and its own peak resident
+// memory in bytes (see ownPeak).
+func peakRSS(t *testing.T, args ...string) (string, int, int64) {
+	t.Helper()
+	out, code, _ := childtest.RunChild(t, childArgs, strings.Join(args, " "))
+	i := strings.LastIndex(string(out), "\n"+peakLine)
+	require.GreaterOrEqual(t, i, 0, "the child's peak: %s", out)
+	peak, err := strconv.ParseInt(strings.TrimSpace(string(out[i+1+len(peakLine):])), 10, 64)
+	require.NoError(t, err)
+	require.Positive(t, peak, "the child's peak")
+	return string(out[:i]), code, peak
+}
+
+// daemonSetPool writes a List of a DaemonSet not yet rolled out over n
+// nodes, the worst input of a DaemonSet's prediction (as simulate's
+// TestDaemonSetMemoryBoundedByMaxWork builds it): every sync models every
+// node and the pods created so far.
+func daemonSetPool(t *testing.T, n int) string {
+	t.Helper()
+	items := []string{`{"apiVersion":"apps/v1","kind":"DaemonSet","metadata":{"name":"agent","namespace":"default",` +
+		`"uid":"0b7d6a3e-0000-4000-8000-000000000003","generation":1,"creationTimestamp":"2025-03-01T10:00:00Z"},` +
+		`"spec":{"selector":{"matchLabels":{"app":"agent"}},"template":{"metadata":{"labels":{"app":"agent"}},` +
+		`"spec":{"containers":[{"name":"agent","image":"agent:1"}]}}}}`}
+	// Nodes as a cluster records them, in part (labels, a Ready
+	// condition, addresses, capacity, the node's system): the reader
+	// refuses thousands of objects with nothing in them (an 80-byte Node
+	// decodes to some 800 bytes, past its bound of 4 times the input).
+	for i := range n {
+		items = append(items, fmt.Sprintf(`{"apiVersion":"v1","kind":"Node","metadata":{"name":"n-%05d","uid":"node-%d",`+
+			`"labels":{"kubernetes.io/hostname":"n-%05d","kubernetes.io/os":"linux","kubernetes.io/arch":"amd64"}},`+
+			`"status":{"conditions":[{"type":"Ready","status":"True","reason":"KubeletReady","message":"kubelet is posting ready status"}],`+
+			`"addresses":[{"type":"InternalIP","address":"10.0.%d.%d"},{"type":"Hostname","address":"n-%05d"}],`+
+			`"capacity":{"cpu":"4","memory":"16Gi","pods":"110"},"allocatable":{"cpu":"4","memory":"16Gi","pods":"110"},`+
+			`"nodeInfo":{"machineID":"%032x","systemUUID":"%032x","bootID":"%032x","kernelVersion":"6.1.0-18-cloud-amd64","osImage":"Debian GNU/Linux 12 (bookworm)",`+
+			`"containerRuntimeVersion":"containerd://1.7.13","kubeletVersion":"v1.36.3","kubeProxyVersion":"","operatingSystem":"linux","architecture":"amd64"}}}`,
+			i, i, i, i/256, i%256, i, i, i, i))
+	}
+	file := filepath.Join(t.TempDir(), "pool.json")
+	require.NoError(t, os.WriteFile(file, []byte(`{"apiVersion":"v1","kind":"List","items":[`+strings.Join(items, ",")+`]}`), 0o600))
+	return file
+}
+
+// status --predict runs the simulation simulate runs (package predict),
+// so its memory is bounded by --max-work as its help states (about
+// predict.BytesPerUnit bytes a unit): for the worst input of each kind,
+// stopped by --max-work before it completes, the process grows by at most
+// predict.BytesPerUnit bytes per unit over the same input stopped at
+// once, with the 50 % slack simulate's TestMemoryBoundedByMaxWork allows.
+// The inputs are simulate's: a Deployment of 2147483647 replicas moved
+// one pod a sync (maxSurge 0, maxUnavailable 1) at both fidelities, a
+// Parallel StatefulSet of 20 000 replicas whose first sync creates every
+// pod (under a bound its first sync fits, and one it does not), and a
+// DaemonSet over 20 000 nodes; and a long rollout that completes, its
+// summary printed with -o json (status prints no trace) and its timeline
+// drawn with --svg, which must fit the same bound.
+func TestPredictMemoryBoundedByMaxWork(t *testing.T) {
+	pool := daemonSetPool(t, 20_000)
+	for _, c := range []struct {
+		name  string
+		input []string
+		work  int64
+		// code is the exit code at --max-work work: the bound stops the
+		// prediction (1), or it completes within it (0).
+		code int
+	}{
+		{"Deployment, counts", []string{"deploy/web", "-f", "testdata/max-replicas.yaml", "--fidelity", "counts"}, 400_000, rolloutio.ExitFail},
+		{"Deployment, pods", []string{"deploy/web", "-f", "testdata/max-replicas.yaml", "--fidelity", "pods"}, 400_000, rolloutio.ExitFail},
+		// A long rollout (6 000 syncs, about 60 000 units) that completes
+		// within the bound, its summary printed with -o json and its
+		// whole timeline drawn with --svg.
+		{"Deployment completed, -o json, --svg", []string{"deploy/web", "-f", "testdata/long-rollout.yaml", "--fidelity", "counts", "-o", "json", "--svg", filepath.Join(t.TempDir(), "chart.svg")}, 70_000, rolloutio.ExitOK},
+		{"StatefulSet, first sync fits", []string{"sts/web", "-f", "testdata/max-replicas-statefulset.yaml"}, 220_000, rolloutio.ExitFail},
+		{"StatefulSet, first sync does not fit", []string{"sts/web", "-f", "testdata/max-replicas-statefulset.yaml"}, 30_000, rolloutio.ExitFail},
+		{"DaemonSet", []string{"ds/agent", "-f", pool}, 400_000, rolloutio.ExitFail},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			args := append(c.input, "--predict", "--ready-after", "0s", "--max-work")
+			// The input is read and the prediction starts: what stops it
+			// is the work bound, not a refusal of the input.
+			out, code, base := peakRSS(t, append(args, "10")...)
+			require.Equal(t, rolloutio.ExitFail, code, "the work bound stops the prediction at once")
+			require.Contains(t, out, "sim: work bound exceeded")
+			out, code, peak := peakRSS(t, append(args, strconv.FormatInt(c.work, 10))...)
+			require.Equal(t, c.code, code, "exit code at --max-work %d", c.work)
+			if c.code == rolloutio.ExitFail {
+				require.Contains(t, out, "sim: work bound exceeded")
+			}
+			limit := c.work * predict.BytesPerUnit * 3 / 2
+			t.Logf("--max-work %d: peak %d MB over a base of %d MB: %d bytes per unit (bound %d)", c.work, peak>>20, base>>20, (peak-base)/c.work, predict.BytesPerUnit)
+			require.LessOrEqual(t, peak-base, limit, "peak resident memory over the base, at --max-work %d", c.work)
+		})
+	}
+}
