@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/rolloutplan/rolloutplan/examples/appsv1"
@@ -78,7 +79,7 @@ func NewDeploymentController(client kubernetes.Interface, factory informers.Shar
 			if err != nil {
 				return
 			}
-			c.w.add(enqueue.AddReplicaSet(m, c.cacheFor(rs.Namespace, false))...)
+			c.w.add(enqueue.AddReplicaSet(m, c.deploymentsFor(rs.Namespace, m))...)
 		},
 		UpdateFunc: func(old, cur any) {
 			o, ok1 := old.(*apps.ReplicaSet)
@@ -91,14 +92,21 @@ func NewDeploymentController(client kubernetes.Interface, factory informers.Shar
 			if err1 != nil || err2 != nil {
 				return
 			}
-			c.w.add(enqueue.UpdateReplicaSet(om, nm, c.cacheFor(n.Namespace, false))...)
+			c.w.add(enqueue.UpdateReplicaSet(om, nm, c.deploymentsFor(n.Namespace, om, nm))...)
 		},
 		DeleteFunc: func(obj any) {
 			m, ns := tombstoneToModel(obj)
 			if m == nil {
 				return
 			}
-			c.route(enqueue.DeleteReplicaSet(m, c.cacheFor(ns, false)))
+			rs, _ := m.(*model.ReplicaSet)
+			if ts, ok := m.(enqueue.Tombstone); ok {
+				rs, _ = ts.Obj.(*model.ReplicaSet)
+			}
+			if rs == nil {
+				return
+			}
+			c.route(enqueue.DeleteReplicaSet(m, c.deploymentsFor(ns, rs)))
 		},
 	}); err != nil {
 		return nil, err
@@ -135,16 +143,52 @@ func deploymentKeys(obj any) ([]string, error) {
 	return enqueue.DeleteDeployment(m)
 }
 
+// deploymentsFor is the cache plan/enqueue routes the events of the
+// ReplicaSets rss of namespace ns with: it reads only Deployments, and of
+// them only those a controller reference names when every ReplicaSet has
+// one (the Deployment of that name, checked by UID, is all it resolves
+// to), so that the event of an owned ReplicaSet costs one lookup rather
+// than a pass over the namespace. An orphan may be adopted by any
+// Deployment whose selector matches: then every Deployment of ns.
+func (c *DeploymentController) deploymentsFor(ns string, rss ...*model.ReplicaSet) enqueue.Cache {
+	var out enqueue.Cache
+	for _, rs := range rss {
+		if rs.ControllerRef() == nil {
+			ds, _ := c.dLister.Deployments(ns).List(labels.Everything())
+			out.Deployments = c.deploymentModels(ds, out.Deployments[:0])
+			return out
+		}
+	}
+	var named []*apps.Deployment
+	for _, rs := range rss {
+		ref := rs.ControllerRef()
+		if ref.Kind != model.DeploymentKind || slices.ContainsFunc(named, func(d *apps.Deployment) bool { return d.Name == ref.Name }) {
+			continue
+		}
+		if d, err := c.dLister.Deployments(ns).Get(ref.Name); err == nil {
+			named = append(named, d)
+		}
+	}
+	out.Deployments = c.deploymentModels(named, nil)
+	return out
+}
+
+// deploymentModels appends the conversions of ds to out.
+func (c *DeploymentController) deploymentModels(ds []*apps.Deployment, out []*model.Deployment) []*model.Deployment {
+	for _, d := range ds {
+		if m, err := c.deployments.get(d.UID, d.ResourceVersion, func() (*model.Deployment, error) { return appsv1.DeploymentToModel(d) }); err == nil {
+			out = append(out, m)
+		}
+	}
+	c.deployments.synced()
+	return out
+}
+
 // cacheFor converts the informer caches of a namespace for plan/enqueue.
 func (c *DeploymentController) cacheFor(ns string, withPods bool) enqueue.Cache {
 	var out enqueue.Cache
 	ds, _ := c.dLister.Deployments(ns).List(labels.Everything())
-	for _, d := range ds {
-		if m, err := c.deployments.get(d.UID, d.ResourceVersion, func() (*model.Deployment, error) { return appsv1.DeploymentToModel(d) }); err == nil {
-			out.Deployments = append(out.Deployments, m)
-		}
-	}
-	c.deployments.synced()
+	out.Deployments = c.deploymentModels(ds, nil)
 	rss, _ := c.rsLister.ReplicaSets(ns).List(labels.Everything())
 	for _, rs := range rss {
 		if m, err := c.replicaSetModel(rs); err == nil {

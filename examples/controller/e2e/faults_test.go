@@ -912,10 +912,13 @@ func TestFaultEtcdRestart(t *testing.T) {
 }
 
 // many is how many Deployments TestFaultManyDeployments creates and rolls
-// at once. The issue asks for 1 000; on the 2-core CI machine, shared with
-// other builds, 1 000 did not finish their first rollouts within 10
-// minutes, and 200 finish both rollouts in about 2.5 minutes.
-const many = 200
+// at once, as issue 24 asks: on the 2-core machine, shared with the
+// kube-apiserver and etcd, 1 000 are created in 3.5 s and finish their
+// first rollouts in 43 s and their second in 2 min (each Deployment's first
+// sync of a new template writes its status twice, the second a 409 as
+// upstream's, and the work queue holds all retries together to 10 a
+// second, as upstream's rate limiter does).
+const many = 1000
 
 // many Deployments of one replica are created at once, then all
 // updated at once: every rollout completes, nothing is lost, the work
@@ -1073,6 +1076,10 @@ func TestFaultManyDeployments(t *testing.T) {
 	t.Logf("the controllers sent %d Deployment-controller writes (%d accepted, %d conflicts, %d failed), %d requests in all through the proxy",
 		s.Sent, s.Accepted, s.Conflict, s.Failed, len(p.requests(nil)))
 	t.Logf("peak heap in use of the test process (controllers, informers, observers): %d MiB", peak.Load()>>20)
+	// Linear in the objects: 299 MiB measured for 1 000 Deployments (3 000
+	// objects in the informers, 4 000 over the run); twice that is the
+	// bound.
+	assert.LessOrEqual(t, peak.Load(), uint64(many)*600<<10, "peak heap in use above 600 KiB per Deployment")
 	for _, q := range m.Queues() {
 		t.Logf("work queue %s: longest %d keys, %d requeues, %d dropped, %d left", q.Name, q.MaxLen, q.Requeues, q.Dropped, q.Len)
 		bound := many // one key per Deployment
