@@ -130,6 +130,7 @@ type config struct {
 	serverTimeout    time.Duration
 	qps              float64
 	burst            int
+	contentType      string
 	leaderElect      bool
 	lease            controller.LeaderElection
 }
@@ -152,6 +153,7 @@ func parse(args []string, stdout, stderr io.Writer) (config, int, bool) {
 	fs.DurationVar(&c.serverTimeout, "server-timeout", 10*time.Second, "fail when the API server does not answer its version within this long at start (more than 0, at most 5m)")
 	fs.Float64Var(&c.qps, "kube-api-qps", 20, "requests per second to the API server, sustained, of each controller and of the informers (more than 0, at most 10000; kube-controller-manager's default)")
 	fs.IntVar(&c.burst, "kube-api-burst", 30, "requests to the API server at once above --kube-api-qps, of each controller and of the informers (1 to 100000; kube-controller-manager's default)")
+	fs.StringVar(&c.contentType, "kube-api-content-type", protobufType, "encoding of the requests to the API server and of its answers: "+protobufType+" (kube-controller-manager's default, cheaper to decode) or "+jsonType)
 	fs.BoolVar(&c.leaderElect, "leader-elect", true, "hold a Lease before running the controllers, so that one replica writes at a time (ignored with --shadow)")
 	fs.DurationVar(&c.lease.LeaseDuration, "leader-elect-lease-duration", controller.DefaultLeaseDuration, "how long replicas that do not lead wait, after the last renewal they saw, before taking the Lease (1s or more)")
 	fs.DurationVar(&c.lease.RenewDeadline, "leader-elect-renew-deadline", controller.DefaultRenewDeadline, "how long the leader tries to renew the Lease before it stops (less than the lease duration)")
@@ -193,6 +195,8 @@ func parse(args []string, stdout, stderr io.Writer) (config, int, bool) {
 		return bad("--kube-api-qps %v: want more than 0, at most 10000", c.qps)
 	case c.burst < 1 || c.burst > 100000:
 		return bad("--kube-api-burst %d: want 1 to 100000", c.burst)
+	case c.contentType != protobufType && c.contentType != jsonType:
+		return bad("--kube-api-content-type %q: want %s or %s", c.contentType, protobufType, jsonType)
 	case c.serverTimeout <= 0 || c.serverTimeout > 5*time.Minute:
 		return bad("--server-timeout %s: want more than 0, at most 5m", c.serverTimeout)
 	case c.shadow && c.kubeletDelay > 0:
@@ -234,6 +238,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return fail("%v", err)
 	}
 	restConfig.QPS, restConfig.Burst = float32(c.qps), c.burst
+	restConfig.ContentType = c.contentType
 	client, err := newClient(restConfig)
 	if err != nil {
 		return fail("API server %s: %v", where, err)
@@ -310,6 +315,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 func newClient(cfg *rest.Config) (*kubernetes.Clientset, error) {
 	return kubernetes.NewForConfig(cfg)
 }
+
+// The encodings --kube-api-content-type accepts. Every resource the
+// controllers read and write (apps/v1, core/v1, coordination.k8s.io/v1)
+// has a protobuf encoding; decoding it costs a fraction of JSON's, which
+// was a tenth of the controller's CPU in a rollout of 100 Deployments.
+const (
+	protobufType = "application/vnd.kubernetes.protobuf"
+	jsonType     = "application/json"
+)
 
 // controllerClients gives each controller a clientset of its own, as
 // kube-controller-manager's client builder does: a copy of cfg whose

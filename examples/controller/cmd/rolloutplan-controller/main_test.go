@@ -33,6 +33,7 @@ func TestFlags(t *testing.T) {
 		{[]string{"--kube-api-qps", "0"}, 2, "--kube-api-qps 0: want more than 0, at most 10000"},
 		{[]string{"--kube-api-qps", "NaN"}, 2, "--kube-api-qps NaN: want more than 0, at most 10000"},
 		{[]string{"--kube-api-burst", "0"}, 2, "--kube-api-burst 0: want 1 to 100000"},
+		{[]string{"--kube-api-content-type", "application/yaml"}, 2, `--kube-api-content-type "application/yaml": want application/vnd.kubernetes.protobuf or application/json`},
 		{[]string{"--server-timeout", "6m"}, 2, "--server-timeout 6m0s"},
 		{[]string{"--shadow", "--kubelet-delay", "1s"}, 2, "cannot run with --shadow"},
 		{[]string{"--kubeconfig", "/nonexistent/kubeconfig"}, 2, "--kubeconfig"},
