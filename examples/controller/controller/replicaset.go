@@ -407,9 +407,7 @@ func (c *ReplicaSetController) apply(ctx context.Context, key string, rs *apps.R
 			if err != nil {
 				return false, err
 			}
-			upd := rs.DeepCopy()
-			upd.Status = conv.Status
-			if _, err := c.client.AppsV1().ReplicaSets(rs.Namespace).UpdateStatus(ctx, upd, metav1.UpdateOptions{}); err != nil {
+			if err := c.updateStatus(ctx, rs, conv.Status); err != nil {
 				firstErr = err
 			}
 		}
@@ -418,6 +416,29 @@ func (c *ReplicaSetController) apply(ctx context.Context, key string, rs *apps.R
 		return true, nil
 	}
 	return false, firstErr
+}
+
+// updateStatus writes status on rs as upstream's updateReplicaSetStatus
+// does: when the server refuses the update (a 409 when the Deployment
+// controller has just scaled rs, or the cache has not yet seen this
+// controller's previous status write), it reads rs again and retries once
+// with the same status, instead of waiting for the cache through a
+// rate-limited requeue that would meet the same stale version.
+func (c *ReplicaSetController) updateStatus(ctx context.Context, rs *apps.ReplicaSet, status apps.ReplicaSetStatus) error {
+	client := c.client.AppsV1().ReplicaSets(rs.Namespace)
+	upd := rs.DeepCopy()
+	upd.Status = status
+	_, err := client.UpdateStatus(ctx, upd, metav1.UpdateOptions{})
+	if err == nil {
+		return nil
+	}
+	latest, err := client.Get(ctx, rs.Name, metav1.GetOptions{})
+	if err != nil {
+		return err
+	}
+	latest.Status = status
+	_, err = client.UpdateStatus(ctx, latest, metav1.UpdateOptions{})
+	return err
 }
 
 func (c *ReplicaSetController) event(rs *apps.ReplicaSet, typ, reason, msg string) {
