@@ -25,6 +25,7 @@ import (
 const memoryChildEnv = "ROLLOUTPLAN_CONFIGRESTARTS_MEMORY_CHILD"
 
 func TestMain(m *testing.M) {
+	childtest.Launch()
 	if spec := os.Getenv(memoryChildEnv); spec != "" {
 		os.Exit(runChild(spec))
 	}

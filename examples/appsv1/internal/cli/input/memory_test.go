@@ -43,6 +43,7 @@ const (
 const runawayHeap = 1 << 30
 
 func TestMain(m *testing.M) {
+	childtest.Launch()
 	if spec := os.Getenv(memoryChildEnv); spec != "" {
 		go watchHeap()
 		parts := strings.SplitN(spec, ":", 3)
@@ -56,35 +57,9 @@ func TestMain(m *testing.M) {
 			fmt.Fprintln(os.Stderr, err)
 			code = childOtherError
 		}
-		fmt.Printf("%s%d\n", peakLine, ownPeak())
 		os.Exit(code)
 	}
 	os.Exit(m.Run())
-}
-
-// peakLine starts the child's last line: its own peak resident memory.
-const peakLine = "peak resident bytes: "
-
-// ownPeak is the process's peak resident memory in bytes, its address
-// space's alone (VmHWM): the rusage the parent reads
-// (childtest.RunChild) is at least the parent's own peak when the child
-// started, for the child shares the parent's address space until it
-// executes the test binary.
-func ownPeak() int64 {
-	data, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return -1
-	}
-	for line := range strings.Lines(string(data)) {
-		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
-			if err != nil {
-				return -1
-			}
-			return kb << 10
-		}
-	}
-	return -1
 }
 
 // watchHeap ends the process with childRunaway once its heap passes
@@ -227,15 +202,10 @@ func (r *repeater) Read(b []byte) (int, error) {
 }
 
 // peakRSS runs a child on spec and returns its exit code and its own peak
-// resident memory in bytes (see ownPeak).
+// resident memory in bytes.
 func peakRSS(t *testing.T, spec string) (int, int64) {
 	t.Helper()
-	out, code, _ := childtest.RunChild(t, memoryChildEnv, spec)
-	rest, ok := strings.CutPrefix(string(out), peakLine)
-	require.True(t, ok, "the child's peak: %s", out)
-	peak, err := strconv.ParseInt(strings.TrimSpace(rest), 10, 64)
-	require.NoError(t, err)
-	require.Positive(t, peak, "the child's peak")
+	_, code, peak := childtest.RunChild(t, memoryChildEnv, spec)
 	return code, peak
 }
 

@@ -16,17 +16,15 @@
 package next
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 
 	"github.com/spf13/cobra"
 	apps "k8s.io/api/apps/v1"
-	"sigs.k8s.io/yaml"
 
 	"github.com/rolloutplan/rolloutplan/examples/appsv1"
+	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/predict"
 	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/rolloutio"
 	"github.com/rolloutplan/rolloutplan/plan"
 )
@@ -46,7 +44,13 @@ for a DaemonSet; or a conformance Case of the rolloutplan repository
 ({"now", "deployment" | "statefulSet" | "daemonSet", ...}), or a manifest
 (the first sync of a new workload). Live, it reads the same: every pod,
 ControllerRevision and claim of the namespace, and for a DaemonSet every
-node.`
+node.
+
+--max-work bounds the sync, and with it the memory next takes beyond its
+input: the objects the sync models count a unit each, those it may create
+(every missing pod of a Parallel StatefulSet at once, with its claims) %d
+units each, at about %d bytes a unit. A sync past it is refused before it
+is planned.`
 
 const example = `  # The next sync of deployment/web, with the reasons on standard error
   kubectl rolloutplan next deployment/web --explain
@@ -72,12 +76,13 @@ func newCommand(env *rolloutio.Env, stdin bool) *cobra.Command {
 		out        rolloutio.Output
 		deployment string
 		explainOn  bool
+		maxWork    int64
 	)
 	t.Accept(rolloutio.Kinds...)
 	cmd := &cobra.Command{
 		Use:               "next (NAME | KIND/NAME) [flags]",
 		Short:             "Show the writes, events and requeue of the controller's next sync",
-		Long:              long,
+		Long:              fmt.Sprintf(long, predict.SyncCreateUnits, predict.BytesPerUnit),
 		Example:           example,
 		ValidArgsFunction: t.Complete(env),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -97,6 +102,9 @@ func newCommand(env *rolloutio.Env, stdin bool) *cobra.Command {
 			if err := out.Validate(); err != nil {
 				return err
 			}
+			if maxWork < 1 {
+				return rolloutio.Usagef("--max-work %d: out of range 1 to 9223372036854775807", maxWork)
+			}
 			src, err := t.Open(env, cmd.Name())
 			if err != nil {
 				return err
@@ -107,15 +115,18 @@ func newCommand(env *rolloutio.Env, stdin bool) *cobra.Command {
 			}
 			switch refs[0].Kind {
 			case rolloutio.StatefulSet:
-				return nextStatefulSet(env, src, refs[0], out.Format, explainOn)
+				return nextStatefulSet(env, src, refs[0], out.Format, explainOn, maxWork)
 			case rolloutio.DaemonSet:
-				return nextDaemonSet(env, src, refs[0], out.Format, explainOn)
+				return nextDaemonSet(env, src, refs[0], out.Format, explainOn, maxWork)
 			}
 			st, err := src.Get(refs[0], rolloutio.NeedReplicaSets|rolloutio.NeedPods)
 			if err != nil {
 				return err
 			}
 			st.Time.Print(env.ErrOut)
+			if err := predict.CheckSyncWork(predict.DeploymentSyncWork(st.Apps), maxWork); err != nil {
+				return err
+			}
 			// A sync that ends with an error (a *plan.SyncError) is a plan
 			// too: its writes and error are printed, as upstream's sync ends.
 			o, p, err := appsv1.Sync(st.Apps)
@@ -123,7 +134,7 @@ func newCommand(env *rolloutio.Env, stdin bool) *cobra.Command {
 			if err != nil && !errors.As(err, &syncErr) {
 				return fmt.Errorf("planning: %w", err)
 			}
-			if err := printPlan(env.Out, out.Format, o); err != nil {
+			if err := printPlan(env.Out, out.Format, o.Actions, o.Error, o.Events, o.Requeue); err != nil {
 				return err
 			}
 			if explainOn {
@@ -137,6 +148,7 @@ func newCommand(env *rolloutio.Env, stdin bool) *cobra.Command {
 	out.AddFlag(fs)
 	fs.Lookup("output").Usage = "Output format: json (the default) or yaml"
 	fs.BoolVar(&explainOn, "explain", false, "Print each write's reason, the fields it changes and the planner's notes on standard error")
+	fs.Int64Var(&maxWork, "max-work", predict.DefaultMaxWork, predict.SyncWorkUsage)
 	fs.StringVar(&deployment, "deployment", "", "The Deployment's name, as the NAME argument")
 	rolloutio.Deprecate(cmd, "deployment")
 	rolloutio.CompleteOutput(cmd)
@@ -147,28 +159,6 @@ func newCommand(env *rolloutio.Env, stdin bool) *cobra.Command {
 		cmd.Example = `  kubectl get deployment,replicasets,pods -n shop -o yaml | rolloutplan-next web --explain`
 	}
 	return cmd
-}
-
-// printPlan writes the plan (an appsv1.Output or StatefulSetOutput) as
-// JSON indented by two spaces (the conformance Output's form), or as YAML.
-func printPlan(w io.Writer, format string, o any) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(o); err != nil {
-		return fmt.Errorf("writing the plan: %w", err)
-	}
-	data := buf.Bytes()
-	if format == "yaml" {
-		y, err := yaml.JSONToYAML(data)
-		if err != nil {
-			return fmt.Errorf("writing the plan: %w", err)
-		}
-		data = y
-	}
-	_, err := w.Write(data)
-	return err
 }
 
 func explain(w io.Writer, d *apps.Deployment, out appsv1.Output, p plan.Plan) {

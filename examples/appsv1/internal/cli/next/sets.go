@@ -12,6 +12,7 @@ import (
 	apps "k8s.io/api/apps/v1"
 
 	"github.com/rolloutplan/rolloutplan/examples/appsv1"
+	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/predict"
 	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/rolloutio"
 	"github.com/rolloutplan/rolloutplan/plan"
 )
@@ -19,18 +20,21 @@ import (
 // nextStatefulSet plans the StatefulSet controller's next sync of ref and
 // prints it (the recorded Output shape), with --explain the reasons on
 // standard error.
-func nextStatefulSet(env *rolloutio.Env, src *rolloutio.Source, ref rolloutio.Ref, format string, explainOn bool) error {
+func nextStatefulSet(env *rolloutio.Env, src *rolloutio.Source, ref rolloutio.Ref, format string, explainOn bool, maxWork int64) error {
 	st, err := src.GetStatefulSet(ref, rolloutio.NeedRevisions|rolloutio.NeedPods)
 	if err != nil {
 		return err
 	}
 	st.Time.Print(env.ErrOut)
+	if err := predict.CheckSyncWork(predict.StatefulSetSyncWork(st.Apps), maxWork); err != nil {
+		return err
+	}
 	o, p, err := appsv1.SyncStatefulSet(st.Apps)
 	var syncErr *plan.SyncError
 	if err != nil && !errors.As(err, &syncErr) {
 		return fmt.Errorf("planning: %w", err)
 	}
-	if err := printPlan(env.Out, format, o); err != nil {
+	if err := printPlan(env.Out, format, o.Actions, o.Error, o.Events, o.Requeue); err != nil {
 		return err
 	}
 	if !explainOn {
@@ -60,18 +64,21 @@ func nextStatefulSet(env *rolloutio.Env, src *rolloutio.Source, ref rolloutio.Re
 
 // nextDaemonSet is nextStatefulSet for a DaemonSet; --explain adds why the
 // nodes that should not run a daemon pod should not.
-func nextDaemonSet(env *rolloutio.Env, src *rolloutio.Source, ref rolloutio.Ref, format string, explainOn bool) error {
+func nextDaemonSet(env *rolloutio.Env, src *rolloutio.Source, ref rolloutio.Ref, format string, explainOn bool, maxWork int64) error {
 	st, err := src.GetDaemonSet(ref, rolloutio.NeedRevisions|rolloutio.NeedPods)
 	if err != nil {
 		return err
 	}
 	st.Time.Print(env.ErrOut)
+	if err := predict.CheckSyncWork(predict.DaemonSetSyncWork(st.Apps), maxWork); err != nil {
+		return err
+	}
 	o, p, err := appsv1.SyncDaemonSet(st.Apps)
 	var syncErr *plan.SyncError
 	if err != nil && !errors.As(err, &syncErr) {
 		return fmt.Errorf("planning: %w", err)
 	}
-	if err := printPlan(env.Out, format, o); err != nil {
+	if err := printPlan(env.Out, format, o.Actions, o.Error, o.Events, o.Requeue); err != nil {
 		return err
 	}
 	if !explainOn {

@@ -7,7 +7,6 @@ import (
 	apps "k8s.io/api/apps/v1"
 	core "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/util/intstr"
 
 	"github.com/rolloutplan/rolloutplan/examples/appsv1"
 	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/input"
@@ -77,6 +76,8 @@ func (s *Source) GetStatefulSet(ref Ref, need Need) (*StatefulSetState, error) {
 	if !fromServerMeta(&set.ObjectMeta) {
 		manifest = set
 		st.StatefulSet = statefulSetDefaults(set)
+	} else {
+		st.StatefulSet = StatefulSetSpecDefaults(set)
 	}
 	out, err := statefulSetModel(st, Time{At: st.Now, Why: why})
 	if err != nil {
@@ -197,6 +198,8 @@ func (s *Source) GetDaemonSet(ref Ref, need Need) (*DaemonSetState, error) {
 	if !fromServerMeta(&ds.ObjectMeta) {
 		manifest = ds
 		st.DaemonSet = daemonSetDefaults(ds)
+	} else {
+		st.DaemonSet = DaemonSetSpecDefaults(ds)
 	}
 	out, err := daemonSetModel(st, Time{At: st.Now, Why: why})
 	if err != nil {
@@ -315,38 +318,13 @@ func fromServerMeta(m *metav1.ObjectMeta) bool { return m.UID != "" || m.Resourc
 // (appsv1.DefaultPodTemplate). The volumeClaimTemplates are left
 // as written.
 func statefulSetDefaults(set *apps.StatefulSet) *apps.StatefulSet {
-	set = set.DeepCopy()
-	manifestMeta(&set.ObjectMeta)
-	s := &set.Spec
-	if s.PodManagementPolicy == "" {
-		s.PodManagementPolicy = apps.OrderedReadyPodManagement
+	out := StatefulSetSpecDefaults(set)
+	if out == set {
+		out = set.DeepCopy()
 	}
-	if s.UpdateStrategy.Type == "" {
-		s.UpdateStrategy.Type = apps.RollingUpdateStatefulSetStrategyType
-		if s.UpdateStrategy.RollingUpdate == nil {
-			s.UpdateStrategy.RollingUpdate = &apps.RollingUpdateStatefulSetStrategy{}
-		}
-	}
-	if ru := s.UpdateStrategy.RollingUpdate; s.UpdateStrategy.Type == apps.RollingUpdateStatefulSetStrategyType && ru != nil && ru.Partition == nil {
-		ru.Partition = new(int32(0))
-	}
-	if s.PersistentVolumeClaimRetentionPolicy == nil {
-		s.PersistentVolumeClaimRetentionPolicy = &apps.StatefulSetPersistentVolumeClaimRetentionPolicy{}
-	}
-	if p := s.PersistentVolumeClaimRetentionPolicy; p.WhenDeleted == "" {
-		p.WhenDeleted = apps.RetainPersistentVolumeClaimRetentionPolicyType
-	}
-	if p := s.PersistentVolumeClaimRetentionPolicy; p.WhenScaled == "" {
-		p.WhenScaled = apps.RetainPersistentVolumeClaimRetentionPolicyType
-	}
-	if s.Replicas == nil {
-		s.Replicas = new(int32(1))
-	}
-	if s.RevisionHistoryLimit == nil {
-		s.RevisionHistoryLimit = new(int32(10))
-	}
-	appsv1.DefaultPodTemplate(&s.Template)
-	return set
+	manifestMeta(&out.ObjectMeta)
+	appsv1.DefaultPodTemplate(&out.Spec.Template)
+	return out
 }
 
 // daemonSetDefaults returns a copy of a manifest's DaemonSet as the API
@@ -355,29 +333,13 @@ func statefulSetDefaults(set *apps.StatefulSet) *apps.StatefulSet {
 // maxSurge 0, revisionHistoryLimit 10) and the pod template's
 // (appsv1.DefaultPodTemplate).
 func daemonSetDefaults(ds *apps.DaemonSet) *apps.DaemonSet {
-	ds = ds.DeepCopy()
-	manifestMeta(&ds.ObjectMeta)
-	s := &ds.Spec
-	if s.UpdateStrategy.Type == "" {
-		s.UpdateStrategy.Type = apps.RollingUpdateDaemonSetStrategyType
+	out := DaemonSetSpecDefaults(ds)
+	if out == ds {
+		out = ds.DeepCopy()
 	}
-	if s.UpdateStrategy.Type == apps.RollingUpdateDaemonSetStrategyType {
-		if s.UpdateStrategy.RollingUpdate == nil {
-			s.UpdateStrategy.RollingUpdate = &apps.RollingUpdateDaemonSet{}
-		}
-		ru := s.UpdateStrategy.RollingUpdate
-		if ru.MaxUnavailable == nil {
-			ru.MaxUnavailable = new(intstr.FromInt32(1))
-		}
-		if ru.MaxSurge == nil {
-			ru.MaxSurge = new(intstr.FromInt32(0))
-		}
-	}
-	if s.RevisionHistoryLimit == nil {
-		s.RevisionHistoryLimit = new(int32(10))
-	}
-	appsv1.DefaultPodTemplate(&s.Template)
-	return ds
+	manifestMeta(&out.ObjectMeta)
+	appsv1.DefaultPodTemplate(&out.Spec.Template)
+	return out
 }
 
 // manifestMeta gives a manifest's object the UID and generation the API

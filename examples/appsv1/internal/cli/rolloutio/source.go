@@ -11,7 +11,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/rolloutplan/rolloutplan/examples/appsv1"
@@ -480,6 +479,8 @@ func (s *Source) getSnapshot(ref Ref, need Need) (appsv1.State, Time, error) {
 	if !fromServer(d) {
 		s.manifest = d
 		st.Deployment = withDefaults(d)
+	} else {
+		st.Deployment = DeploymentSpecDefaults(d)
 	}
 	return st, Time{At: st.Now, Why: why}, nil
 }
@@ -502,40 +503,13 @@ const ManifestUID = "uid-assigned-by-the-api-server"
 // template's (appsv1.DefaultPodTemplate), so that the pod-template-hash,
 // and with it the new ReplicaSet's name, is the one the cluster would give.
 func withDefaults(d *apps.Deployment) *apps.Deployment {
-	d = d.DeepCopy()
-	if d.UID == "" {
-		d.UID = ManifestUID
+	out := DeploymentSpecDefaults(d)
+	if out == d {
+		out = d.DeepCopy()
 	}
-	if d.Generation == 0 {
-		d.Generation = 1
-	}
-	s := &d.Spec
-	if s.Replicas == nil {
-		s.Replicas = new(int32(model.DefaultReplicas))
-	}
-	if s.Strategy.Type == "" {
-		s.Strategy.Type = apps.RollingUpdateDeploymentStrategyType
-	}
-	if s.Strategy.Type == apps.RollingUpdateDeploymentStrategyType {
-		if s.Strategy.RollingUpdate == nil {
-			s.Strategy.RollingUpdate = &apps.RollingUpdateDeployment{}
-		}
-		ru := s.Strategy.RollingUpdate
-		if ru.MaxUnavailable == nil {
-			ru.MaxUnavailable = new(intstr.FromString(model.DefaultMaxUnavailable))
-		}
-		if ru.MaxSurge == nil {
-			ru.MaxSurge = new(intstr.FromString(model.DefaultMaxSurge))
-		}
-	}
-	if s.RevisionHistoryLimit == nil {
-		s.RevisionHistoryLimit = new(int32(model.DefaultRevisionHistoryLimit))
-	}
-	if s.ProgressDeadlineSeconds == nil {
-		s.ProgressDeadlineSeconds = new(int32(model.DefaultProgressDeadlineSeconds))
-	}
-	appsv1.DefaultPodTemplate(&s.Template)
-	return d
+	manifestMeta(&out.ObjectMeta)
+	appsv1.DefaultPodTemplate(&out.Spec.Template)
+	return out
 }
 
 // ObjectName is how kubectl names a Deployment in its output:

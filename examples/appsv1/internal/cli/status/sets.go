@@ -10,6 +10,7 @@ import (
 	"github.com/rolloutplan/rolloutplan/examples/appsv1"
 	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/predict"
 	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/rolloutio"
+	"github.com/rolloutplan/rolloutplan/model"
 	"github.com/rolloutplan/rolloutplan/plan"
 	"github.com/rolloutplan/rolloutplan/plan/rollout"
 )
@@ -88,11 +89,17 @@ func (o *options) runSet(src *rolloutio.Source, ref rolloutio.Ref, first bool) e
 // viewer (which has no --revision), the StatefulSet controller's next sync
 // and a StatefulSet simulation.
 func (o *options) statefulSetView(st *rolloutio.StatefulSetState) view {
-	msg, done, err := rollout.StatefulSetStatus(st.StatefulSet)
+	s := st.Apps
+	msg, done, err := rollout.StatefulSetStatus(model.DefaultStatefulSet(st.StatefulSet))
 	return view{
-		ref: st.Ref, msg: msg, done: done, err: err, now: st.Apps.Now, why: st.Time.Why, status: st.Apps.StatefulSet.Status,
-		explain: func() (Explanation, error) { return ExplainStatefulSet(st.Apps) },
-		predict: func() (*predict.Prediction, error) { return predict.RunStatefulSet(st.Apps, o.world) },
+		ref: st.Ref, msg: msg, done: done, err: err, now: s.Now, why: st.Time.Why, status: s.StatefulSet.Status,
+		explain: func() (Explanation, error) {
+			if err := predict.CheckSyncWork(predict.StatefulSetSyncWork(s), o.world.MaxWork); err != nil {
+				return Explanation{}, fmt.Errorf("explain: %w", err)
+			}
+			return ExplainStatefulSet(s)
+		},
+		predict: func() (*predict.Prediction, error) { return predict.RunStatefulSet(s, o.world) },
 	}
 }
 
@@ -100,11 +107,17 @@ func (o *options) statefulSetView(st *rolloutio.StatefulSetState) view {
 // viewer (which ignores --revision), the DaemonSet controller's next sync
 // and a DaemonSet simulation over the nodes.
 func (o *options) daemonSetView(st *rolloutio.DaemonSetState) view {
-	msg, done, err := rollout.DaemonSetStatus(st.DaemonSet)
+	s := st.Apps
+	msg, done, err := rollout.DaemonSetStatus(model.DefaultDaemonSet(st.DaemonSet))
 	return view{
-		ref: st.Ref, msg: msg, done: done, err: err, now: st.Apps.Now, why: st.Time.Why, status: st.Apps.DaemonSet.Status,
-		explain: func() (Explanation, error) { return ExplainDaemonSet(st.Apps) },
-		predict: func() (*predict.Prediction, error) { return predict.RunDaemonSet(st.Apps, o.world) },
+		ref: st.Ref, msg: msg, done: done, err: err, now: s.Now, why: st.Time.Why, status: s.DaemonSet.Status,
+		explain: func() (Explanation, error) {
+			if err := predict.CheckSyncWork(predict.DaemonSetSyncWork(s), o.world.MaxWork); err != nil {
+				return Explanation{}, fmt.Errorf("explain: %w", err)
+			}
+			return ExplainDaemonSet(s)
+		},
+		predict: func() (*predict.Prediction, error) { return predict.RunDaemonSet(s, o.world) },
 	}
 }
 

@@ -29,6 +29,7 @@ import (
 	"github.com/rolloutplan/rolloutplan/examples/appsv1"
 	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/predict"
 	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/rolloutio"
+	"github.com/rolloutplan/rolloutplan/model"
 	"github.com/rolloutplan/rolloutplan/plan"
 	"github.com/rolloutplan/rolloutplan/plan/rollout"
 )
@@ -44,7 +45,10 @@ whose update strategy is not RollingUpdate is an error.
 next sync and the arithmetic behind it, then the workload's pods that are
 not ready and why (a container waiting with ImagePullBackOff, ErrImagePull,
 CrashLoopBackOff, CreateContainerConfigError…, PodScheduled=False with the
-scheduler's message, a failing readiness probe). --predict adds how long
+scheduler's message, a failing readiness probe). --max-work bounds that
+sync too, and with it its memory: the objects it models count a unit each,
+those it may create (every missing pod of a Parallel StatefulSet at once)
+%d units each, at about %d bytes a unit. --predict adds how long
 the rollout will take, or why it will stall, from the simulator (as
 'kubectl rolloutplan simulate' predicts it; --ready-after, --grace,
 --never-ready, --fidelity, --max-work and --svg set what it assumes; a
@@ -58,6 +62,9 @@ fires.
 With -o json|yaml each look is printed as one document: the workload, the
 time, kubectl's message, whether it is done, and the explanation and
 prediction asked for.`
+
+// longHelp is long with the sync's work bound.
+var longHelp = fmt.Sprintf(long, predict.SyncCreateUnits, predict.BytesPerUnit)
 
 const example = `  # Watch the rollout of deployment/web until it is done, as kubectl does
   kubectl rolloutplan status deployment/web
@@ -93,7 +100,7 @@ func NewCommand(env *rolloutio.Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:               "status (NAME | KIND/NAME) [flags]",
 		Short:             "Show the status of a rollout, why it waits and how long it will take",
-		Long:              long,
+		Long:              longHelp,
 		Example:           example,
 		ValidArgsFunction: o.target.Complete(env),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -128,10 +135,13 @@ func (o *options) run(args []string) error {
 		return rolloutio.Usagef("--timeout %s: must not be negative", o.timeout)
 	}
 	fs := o.cmd.Flags()
-	for _, name := range []string{"ready-after", "grace", "never-ready", "fidelity", "max-work", "svg"} {
+	for _, name := range []string{"ready-after", "grace", "never-ready", "fidelity", "svg"} {
 		if fs.Changed(name) && !o.predict {
 			return rolloutio.Usagef("--%s sets what --predict assumes: add --predict", name)
 		}
+	}
+	if fs.Changed("max-work") && !o.predict && !o.explain {
+		return rolloutio.Usagef("--max-work bounds --explain's sync and --predict's simulation: add one")
 	}
 	if o.target.Live() {
 		if !o.watch && fs.Changed("timeout") {
@@ -229,12 +239,18 @@ type Look struct {
 // and --predict add, and returns whether the rollout is done, or kubectl's
 // error.
 func (o *options) look(st *rolloutio.State) (bool, error) {
-	msg, done, statusErr := rollout.Status(st.Deployment, o.revision)
+	s := st.Apps
+	msg, done, statusErr := rollout.Status(model.Default(st.Deployment), o.revision)
 	return o.lookAt(view{
-		ref: st.Ref, msg: msg, done: done, err: statusErr, now: st.Apps.Now, status: st.Apps.Deployment.Status,
-		revision: st.Apps.Deployment.Annotations["deployment.kubernetes.io/revision"],
-		explain:  func() (Explanation, error) { return Explain(st.Apps) },
-		predict:  func() (*predict.Prediction, error) { return predict.Run(st.Apps, o.world) },
+		ref: st.Ref, msg: msg, done: done, err: statusErr, now: s.Now, status: s.Deployment.Status,
+		revision: s.Deployment.Annotations["deployment.kubernetes.io/revision"],
+		explain: func() (Explanation, error) {
+			if err := predict.CheckSyncWork(predict.DeploymentSyncWork(s), o.world.MaxWork); err != nil {
+				return Explanation{}, fmt.Errorf("explain: %w", err)
+			}
+			return Explain(s)
+		},
+		predict: func() (*predict.Prediction, error) { return predict.Run(s, o.world) },
 	})
 }
 
