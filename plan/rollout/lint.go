@@ -21,6 +21,15 @@ type LintOptions struct {
 	// MinAvailable is a PodDisruptionBudget-like floor: the number of pods
 	// that must stay available during the rollout (0: none).
 	MinAvailable int32
+	// MaxWork bounds the work of the simulated rollout, and with it the
+	// memory Lint takes, as sim.Config.MaxWork does (the objects modelled
+	// and those the trace keeps, summed over the syncs; about 400 bytes a
+	// unit at most): past it Lint fails with an error wrapping
+	// sim.ErrWorkBound. A Deployment rolled out a pod at a time (maxSurge
+	// 0, maxUnavailable 1) takes a sync per replica: at 2147483647
+	// replicas, an unbounded simulation grows until memory runs out. Zero
+	// means no bound; a negative bound is an error.
+	MaxWork int64
 }
 
 // Severity grades a [Finding].
@@ -96,7 +105,8 @@ type Report struct {
 // the peak pods, the minimum available, the number of scaling steps and the
 // duration, plus findings users commonly hit. d is not modified; an
 // invalid d (model.Validate's rules, after model.Default) is an error naming
-// the field.
+// the field. opts.MaxWork bounds the simulation, and with it the memory
+// Lint takes.
 //
 // For the seeds' nginx example (3 replicas, 25 %/25 %, pods ready at once)
 // the rollout surges to 4 pods, never drops below 3 available and takes 6
@@ -105,8 +115,8 @@ func Lint(d *model.Deployment, opts LintOptions) (Report, error) {
 	if d == nil {
 		return Report{}, &model.FieldError{Field: "deployment", Detail: "must not be nil"}
 	}
-	if opts.ReadyAfter < 0 || opts.TerminationGrace < 0 || opts.MinAvailable < 0 {
-		return Report{}, errors.New("lint options: ReadyAfter, TerminationGrace and MinAvailable must not be negative")
+	if opts.ReadyAfter < 0 || opts.TerminationGrace < 0 || opts.MinAvailable < 0 || opts.MaxWork < 0 {
+		return Report{}, errors.New("lint options: ReadyAfter, TerminationGrace, MinAvailable and MaxWork must not be negative")
 	}
 	dd := model.Default(d)
 	if dd.UID == "" {
@@ -118,16 +128,11 @@ func Lint(d *model.Deployment, opts LintOptions) (Report, error) {
 	}
 	r := Report{Strategy: dd.Spec.Strategy.Type, Replicas: dd.DesiredReplicas()}
 	r.MaxSurge, r.MaxUnavailable = proportion.MaxSurge(dd), proportion.MaxUnavailable(dd)
+	if err := checkRolloutWork(r, opts.MaxWork); err != nil {
+		return Report{}, err
+	}
 
-	start, settled := settledState(dd)
-	next := start.Spec.Template.Spec + " "
-	tr, err := sim.Run(sim.Config{
-		Deployment:  start,
-		ReplicaSets: []*model.ReplicaSet{settled},
-		Script: []sim.Event{{At: 0, Action: sim.Action{Kind: sim.SetTemplateSpec, Spec: next,
-			Description: "template change"}}},
-		World: sim.World{ReadyAfter: opts.ReadyAfter, TerminationGrace: opts.TerminationGrace},
-	})
+	tr, err := sim.Run(lintConfig(dd, opts))
 	if err != nil {
 		return Report{}, fmt.Errorf("lint: simulating the rollout: %w", err)
 	}
@@ -148,6 +153,45 @@ func Lint(d *model.Deployment, opts LintOptions) (Report, error) {
 	}
 	r.Findings = findings(dd, r, s, opts)
 	return r, nil
+}
+
+// lintConfig is the simulation Lint runs of d (defaulted and valid): a
+// template change on d settled.
+func lintConfig(d *model.Deployment, opts LintOptions) sim.Config {
+	start, settled := settledState(d)
+	next := start.Spec.Template.Spec + " "
+	return sim.Config{
+		Deployment:  start,
+		ReplicaSets: []*model.ReplicaSet{settled},
+		Script: []sim.Event{{At: 0, Action: sim.Action{Kind: sim.SetTemplateSpec, Spec: next,
+			Description: "template change"}}},
+		World:   sim.World{ReadyAfter: opts.ReadyAfter, TerminationGrace: opts.TerminationGrace},
+		MaxWork: opts.MaxWork,
+	}
+}
+
+// checkRolloutWork refuses at once, with an error wrapping
+// sim.ErrWorkBound, a rolling update the simulation could not finish
+// within maxWork (zero: no bound), rather than running it until the bound
+// stops it: 2147483647 replicas rolled a pod at a time reach the default
+// bound of the commands after a million syncs, 20 s and 2.7 GB. A sync
+// grows the new ReplicaSet by maxSurge + maxUnavailable replicas at most
+// (upstream's reconcileNewReplicaSet keeps the pods under replicas +
+// maxSurge, and reconcileOldReplicaSets the available ones above
+// replicas − maxUnavailable), and the simulation charges every sync the
+// Deployment and the settled ReplicaSet at least: so the rollout costs
+// at least two units per maxSurge + maxUnavailable replicas.
+func checkRolloutWork(r Report, maxWork int64) error {
+	if maxWork <= 0 || r.Strategy != model.RollingUpdateStrategy {
+		return nil
+	}
+	step := max(1, int64(r.MaxSurge)+int64(r.MaxUnavailable))
+	syncs := (int64(r.Replicas) + step - 1) / step
+	if least := 2 * syncs; least > maxWork {
+		return fmt.Errorf("lint: simulating the rollout: %w: %d replicas, %d a sync at most, take at least %d syncs and %d units of work, bound %d",
+			sim.ErrWorkBound, r.Replicas, step, syncs, least, maxWork)
+	}
+	return nil
 }
 
 func findings(d *model.Deployment, r Report, s sim.Summary, opts LintOptions) []Finding {

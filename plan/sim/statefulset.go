@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -60,9 +61,12 @@ type StatefulSetConfig struct {
 	// and one for the set) and of the objects the trace keeps of it (with
 	// RecordSteps: one for the step and one per user action, kubelet
 	// event, write, event, note, revision and violation it records). The
-	// pods and claims a sync may create count as modelled at it, ten
-	// units each: a Parallel set creates every missing replica in one
-	// sync.
+	// objects a sync may create count as modelled at it, ten units each:
+	// its template's ControllerRevision, a pod for every ordinal whose pod
+	// the set does not keep (missing, failed, released) under the
+	// Parallel policy (which creates every missing replica in one sync,
+	// and may create again a pod it deleted or released in it), one under
+	// OrderedReady, and the claims missing for the ordinals in range.
 	// RunStatefulSet fails with an error wrapping [ErrWorkBound] past it.
 	// Zero means no bound. Beyond the starting state, a run takes about
 	// 400 bytes of memory per unit at most, as a Deployment's does (290
@@ -242,18 +246,86 @@ func (r *stsRunner) run() (*StatefulSetTrace, error) {
 // the 400 bytes a unit costs at most.
 const createUnits = 10
 
-// modelled counts the namespace's objects and the pods and claims the sync
-// may create (see setSyncer), at createUnits each: the planner creates
-// every missing replica of a Parallel set in one sync, with no burst
-// limit, as upstream's does, and one at a time under OrderedReady.
+// modelled counts the namespace's objects and an upper bound of the
+// objects the sync may create (see setSyncer), at createUnits each: the
+// ControllerRevision of the set's template; a pod for every ordinal of
+// [start, start+replicas) but those whose pod the set keeps (keptPods)
+// under the Parallel policy (the planner, as upstream's, creates every
+// missing replica in one sync with no burst limit, and an ordinal whose
+// pod the set does not keep may get a new one in the same sync: a pod
+// released from the set has its name created again, recording
+// sts-s1-0151, and upstream creates a failed pod again as soon as it
+// deletes it), one under OrderedReady; and the claims of the claim
+// templates missing for the ordinals in range, existing pods' included
+// (upstream creates them for a Pending pod too). Counting only the
+// missing pods and their claims undercharged those syncs.
 func (r *stsRunner) modelled() (int64, int) {
 	set := r.ns.set
-	missing := max(0, int64(set.SpecReplicas())-int64(len(r.ns.pods)))
+	replicas := max(0, int64(set.SpecReplicas()))
+	pods := replicas - r.keptPods(replicas)
 	if set.Spec.PodManagementPolicy != model.ParallelPodManagement {
-		missing = min(missing, 1)
+		pods = min(pods, 1)
 	}
-	creates := missing * int64(1+len(set.Spec.VolumeClaimTemplates)) * createUnits
+	claims := replicas * int64(len(set.Spec.VolumeClaimTemplates))
+	claims -= r.claimsInRange(replicas)
+	creates := (1 + pods + claims) * createUnits
 	return int64(len(r.ns.pods)+len(r.ns.revisions)+len(r.ns.claims)) + 1 + creates, len(r.ns.pods)
+}
+
+// keptPods counts the pods no sync creates again while they exist: those
+// of the set's namespace named for an ordinal in range, that the set
+// controls and its selector matches, neither Failed nor Succeeded. Any
+// other pod of an ordinal in range may be released or deleted and its
+// name created again in one sync; a pod the set keeps is replaced (an
+// update, a scale-down) only once it is gone, in a later sync, where its
+// ordinal counts as missing. A Parallel set of n replicas is charged
+// 10·n units a sync only when none of its pods is kept (its first sync):
+// charged so at every sync, a rolling update of 1 000 replicas took 22
+// million units, more than the commands' default bound (now less than 3
+// million).
+func (r *stsRunner) keptPods(replicas int64) int64 {
+	set := r.ns.set
+	start := int64(set.StartOrdinal())
+	var n int64
+	for _, p := range r.ns.pods {
+		parent, ord := statefulset.ParseOrdinal(p.Name)
+		if parent != set.Name || ord < 0 || int64(ord) < start || int64(ord)-start >= replicas || p.Namespace != set.Namespace {
+			continue
+		}
+		if p.Status.Phase == model.PodFailed || p.Status.Phase == model.PodSucceeded {
+			continue
+		}
+		if ref := p.ControllerRef(); ref == nil || ref.UID != set.UID {
+			continue
+		}
+		if ok, err := set.Spec.Selector.Matches(p.Labels); err != nil || !ok {
+			continue
+		}
+		n++
+	}
+	return n
+}
+
+// claimsInRange counts the claims that exist among those the set's claim
+// templates name for its ordinals in range (TEMPLATE-SET-ORDINAL, as
+// statefulset.ClaimName writes them): they are not created again.
+func (r *stsRunner) claimsInRange(replicas int64) int64 {
+	set := r.ns.set
+	start := int64(set.StartOrdinal())
+	var n int64
+	for _, c := range r.ns.claims {
+		for _, t := range set.Spec.VolumeClaimTemplates {
+			rest, ok := strings.CutPrefix(c.Name, t.Name+"-"+set.Name+"-")
+			if !ok {
+				continue
+			}
+			if ord, err := strconv.ParseInt(rest, 10, 64); err == nil && strconv.FormatInt(ord, 10) == rest && ord >= start && ord-start < replicas {
+				n++
+				break
+			}
+		}
+	}
+	return n
 }
 
 // kept is the work of the trace's last step (see setSyncer).

@@ -188,14 +188,16 @@ func TestSetMaxWorkBoundsAnEndlessRun(t *testing.T) {
 	require.ErrorIs(t, err, ErrWorkBound)
 	assert.Contains(t, err.Error(), "bound 20000")
 
-	// Within bound/8 syncs, the steps the run keeps are what the bound
-	// stops: recording only the summary, the same syncs fit it.
-	sts.MaxSyncs = bound / 8
+	// Within bound/24 syncs, the steps the run keeps are what the bound
+	// stops: recording only the summary, the same syncs fit it (a sync
+	// costs 23 units at most: the set, its pod and its revision, and the
+	// pod and revision it may create, ten each).
+	sts.MaxSyncs = bound / 24
 	_, err = RunStatefulSet(sts)
 	require.ErrorIs(t, err, ErrWorkBound, "recording steps")
 	sts.Record = RecordSummary
 	_, err = RunStatefulSet(sts)
-	require.NoError(t, err, "recording the summary only: the set, its pod and its pod's creation a sync")
+	require.NoError(t, err, "recording the summary only: the set, its pod, its revision and the creates to come a sync")
 }
 
 // A Parallel StatefulSet creates every missing replica in one sync (as

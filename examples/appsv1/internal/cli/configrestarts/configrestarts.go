@@ -87,7 +87,7 @@ its line).
 --max-input caps the script (default 64 MiB): a larger one is refused
 before it is decoded, having read at most the cap plus one byte, and the
 refusal holds at most the cap in memory. A script within the cap takes
-up to about 40 times its size in memory, as JSON or as YAML (a YAML
+up to about 50 times its size in memory, as JSON or as YAML (a YAML
 script's events are converted to JSON one at a time); the trace is
 printed step by step, never held whole.`
 
@@ -182,7 +182,7 @@ func NewCommand(env *rolloutio.Env) *cobra.Command {
 	fs.StringArrayVarP(&files, "filename", "f", nil, "The script to replay (- for standard input); without it, the live cluster is read")
 	// The same flag, default and bounds as the subcommands that read
 	// snapshots (rolloutio.Target).
-	fs.Int64Var(&maxInput, "max-input", input.DefaultMaxBytes, "With -f, the most bytes read from one file, 1 to 9223372036854775806; reading takes at most about 10 times the file's size in memory plus a few MB, JSON or YAML, whatever its shape (a file whose objects would take more is refused: many tiny objects, empty containers), 40 times for a restart script")
+	fs.Int64Var(&maxInput, "max-input", input.DefaultMaxBytes, "With -f, the most bytes read from one file, 1 to 9223372036854775806; reading takes at most about 10 times the file's size in memory plus a few MB, JSON or YAML, whatever its shape (a file whose objects would take more is refused: many tiny objects, empty containers), 50 times for a restart script")
 	fs.BoolVarP(&all, "all-namespaces", "A", false, "Read every namespace of the live cluster")
 	fs.StringVarP(&selector, "selector", "l", "", "Label selector of the live cluster's workloads (e.g. -l app=web); every ConfigMap and Secret is read")
 	out.AddFlag(fs)

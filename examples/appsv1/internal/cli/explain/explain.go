@@ -5,6 +5,7 @@
 package explain
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -17,6 +18,7 @@ import (
 	"github.com/rolloutplan/rolloutplan/model"
 	"github.com/rolloutplan/rolloutplan/plan/evidence"
 	"github.com/rolloutplan/rolloutplan/plan/rollout"
+	"github.com/rolloutplan/rolloutplan/plan/sim"
 )
 
 const long = `Reviews a Deployment's rollout strategy before a change is applied: the
@@ -33,7 +35,12 @@ It reads the Deployment from the live cluster, or from -f: a manifest such
 as the Kubernetes documentation's nginx-deployment.yaml (without a namespace
 it takes -n or the context's namespace, as 'kubectl apply -f' does; the API
 server's defaults are filled in), 'kubectl get deployment NAME -o yaml', or
-a List. With -o json|yaml it prints the review as data.`
+a List. With -o json|yaml it prints the review as data.
+
+--max-work bounds the simulated rollout, and with it the memory explain
+takes beyond its input: the objects each sync models and those the trace
+keeps count a unit each, at about %d bytes a unit. A rollout past it (a
+Deployment of millions of replicas rolled a pod at a time) is refused.`
 
 const example = `  # Review a manifest before applying it
   kubectl rolloutplan explain -f nginx-deployment.yaml --ready-after 10s
@@ -68,11 +75,12 @@ func NewCommand(env *rolloutio.Env) *cobra.Command {
 		readyAfter   time.Duration
 		grace        time.Duration
 		minAvailable int
+		maxWork      int64
 	)
 	cmd := &cobra.Command{
 		Use:               "explain (NAME | deployment/NAME | -f FILE) [flags]",
 		Short:             "Review a Deployment's rollout strategy before it is applied",
-		Long:              long,
+		Long:              fmt.Sprintf(long, predict.BytesPerUnit),
 		Example:           example,
 		ValidArgsFunction: t.Complete(env),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -89,6 +97,9 @@ func NewCommand(env *rolloutio.Env) *cobra.Command {
 				return rolloutio.Usagef("--grace %s: must not be negative", grace)
 			case minAvailable < 0 || minAvailable > 1<<31-1:
 				return rolloutio.Usagef("--min-available %d: must be between 0 and 2147483647", minAvailable)
+			}
+			if err := predict.ValidateMaxWork(maxWork); err != nil {
+				return &rolloutio.UsageError{Err: err}
 			}
 			src, err := t.Open(env, "explain")
 			if err != nil {
@@ -119,7 +130,10 @@ func NewCommand(env *rolloutio.Env) *cobra.Command {
 						return err
 					}
 				}
-				r, err := rollout.Lint(d, rollout.LintOptions{ReadyAfter: ready.after, TerminationGrace: grace, MinAvailable: int32(minAvailable)})
+				r, err := rollout.Lint(d, rollout.LintOptions{ReadyAfter: ready.after, TerminationGrace: grace, MinAvailable: int32(minAvailable), MaxWork: maxWork})
+				if errors.Is(err, sim.ErrWorkBound) {
+					return fmt.Errorf("%s: %w (--max-work %d: the simulated rollout takes too many syncs: raise --max-work)", rolloutio.ObjectName(d), err, maxWork)
+				}
 				if err != nil {
 					return err
 				}
@@ -146,6 +160,7 @@ func NewCommand(env *rolloutio.Env) *cobra.Command {
 	fs.DurationVar(&readyAfter, "ready-after", 0, "How long a new pod takes to become ready (e.g. 30s)")
 	fs.DurationVar(&grace, "grace", 0, "How long a deleted pod keeps terminating (also --termination-grace)")
 	fs.IntVar(&minAvailable, "min-available", 0, "Pods that must stay available, as a PodDisruptionBudget's minAvailable (0: none)")
+	predict.AddMaxWorkFlag(fs, &maxWork, predict.MaxWorkUsage)
 	rolloutio.Normalize(fs, map[string]string{"termination-grace": "grace"})
 	rolloutio.CompleteOutput(cmd)
 	return cmd

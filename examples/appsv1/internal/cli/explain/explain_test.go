@@ -3,7 +3,10 @@ package explain
 import (
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/clitest"
+	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/rolloutio"
 )
 
 // web-deployment.json: 10 replicas, maxSurge 0, maxUnavailable 5 %,
@@ -50,4 +53,13 @@ func TestExplain(t *testing.T) {
 		{Name: "invalid", Args: []string{"-f", "-"}, Stdin: `{"kind":"Deployment","apiVersion":"apps/v1","metadata":{"name":"x"},"spec":{"replicas":-1,"selector":{"matchLabels":{"a":"b"}},"template":{"metadata":{"labels":{"a":"b"}}}}}`,
 			Code: 1, StderrContains: "spec.replicas"},
 	})
+}
+
+// --max-work is validated as simulate's and next's are (predict.ValidateMaxWork).
+func TestMaxWorkFlag(t *testing.T) {
+	for _, w := range []string{"0", "-1"} {
+		code, _, stderr := clitest.Exec(t, NewCommand, clitest.Options{}, "", "-f", clitest.Data+"web-deployment.json", "--max-work", w)
+		require.Equal(t, rolloutio.ExitUsage, code, "--max-work %s", w)
+		require.Contains(t, stderr, "--max-work "+w+": out of range 1 to 9223372036854775807")
+	}
 }

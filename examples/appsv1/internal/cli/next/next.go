@@ -102,8 +102,8 @@ func newCommand(env *rolloutio.Env, stdin bool) *cobra.Command {
 			if err := out.Validate(); err != nil {
 				return err
 			}
-			if maxWork < 1 {
-				return rolloutio.Usagef("--max-work %d: out of range 1 to 9223372036854775807", maxWork)
+			if err := predict.ValidateMaxWork(maxWork); err != nil {
+				return &rolloutio.UsageError{Err: err}
 			}
 			src, err := t.Open(env, cmd.Name())
 			if err != nil {
@@ -148,7 +148,7 @@ func newCommand(env *rolloutio.Env, stdin bool) *cobra.Command {
 	out.AddFlag(fs)
 	fs.Lookup("output").Usage = "Output format: json (the default) or yaml"
 	fs.BoolVar(&explainOn, "explain", false, "Print each write's reason, the fields it changes and the planner's notes on standard error")
-	fs.Int64Var(&maxWork, "max-work", predict.DefaultMaxWork, predict.SyncWorkUsage)
+	predict.AddMaxWorkFlag(fs, &maxWork, predict.SyncWorkUsage)
 	fs.StringVar(&deployment, "deployment", "", "The Deployment's name, as the NAME argument")
 	rolloutio.Deprecate(cmd, "deployment")
 	rolloutio.CompleteOutput(cmd)

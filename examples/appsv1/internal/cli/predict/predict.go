@@ -27,6 +27,7 @@ import (
 
 	"github.com/rolloutplan/rolloutplan/examples/appsv1"
 	"github.com/rolloutplan/rolloutplan/model"
+	"github.com/rolloutplan/rolloutplan/plan"
 	"github.com/rolloutplan/rolloutplan/plan/evidence"
 	"github.com/rolloutplan/rolloutplan/plan/sim"
 	"github.com/rolloutplan/rolloutplan/plan/statefulset"
@@ -70,7 +71,7 @@ func (w *World) AddFlags(fs *pflag.FlagSet) {
 	fs.DurationVar(&w.Grace, "grace", 0, "Time a deleted pod keeps terminating, 0s to 8760h")
 	fs.BoolVar(&w.NeverReady, "never-ready", false, "Pods of the workload's current template never become ready")
 	fs.StringVar(&w.Fidelity, "fidelity", "pods", "How pods are modelled: pods (every pod, with the ReplicaSet planner) or counts (fast)")
-	fs.Int64Var(&w.MaxWork, "max-work", DefaultMaxWork, MaxWorkUsage)
+	AddMaxWorkFlag(fs, &w.MaxWork, MaxWorkUsage)
 	fs.StringVar(&w.SVG, "svg", "", "Write the predicted timeline as an SVG chart to this file")
 }
 
@@ -87,8 +88,21 @@ func (w World) Validate() error {
 	if w.Fidelity != "pods" && w.Fidelity != "counts" {
 		return fmt.Errorf("--fidelity %q: want pods or counts", w.Fidelity)
 	}
-	if w.MaxWork < 1 {
-		return fmt.Errorf("--max-work %d: out of range 1 to 9223372036854775807", w.MaxWork)
+	return ValidateMaxWork(w.MaxWork)
+}
+
+// AddMaxWorkFlag registers --max-work on fs, into p, at DefaultMaxWork,
+// with usage: the flag of every command whose memory it bounds (World's,
+// next's, explain's), which ValidateMaxWork checks.
+func AddMaxWorkFlag(fs *pflag.FlagSet, p *int64, usage string) {
+	fs.Int64Var(p, "max-work", DefaultMaxWork, usage)
+}
+
+// ValidateMaxWork checks a --max-work value, naming the flag and its
+// range: 1 to 9223372036854775807 (a bound of 0 would refuse everything).
+func ValidateMaxWork(n int64) error {
+	if n < 1 {
+		return fmt.Errorf("--max-work %d: out of range 1 to 9223372036854775807", n)
 	}
 	return nil
 }
@@ -255,7 +269,9 @@ func (p *Prediction) TraceValue() any {
 // Run simulates the rest of the rollout of s from s.Now under w. A
 // ReplicaSet's ready pods stay ready; the others become ready w.ReadyAfter
 // after their creation, or never for the current template with
-// w.NeverReady. Invariants are checked at every sync.
+// w.NeverReady. Invariants are checked at every sync. New ReplicaSets are
+// named as the cluster names them (appsv1.WithUpstreamHash: upstream's
+// hash of the template as the API server stores it), as next names them.
 func Run(s appsv1.State, w World) (*Prediction, error) {
 	m, err := s.Model()
 	if err != nil {
@@ -266,6 +282,10 @@ func Run(s appsv1.State, w World) (*Prediction, error) {
 		World:   sim.World{ReadyAfter: w.ReadyAfter, TerminationGrace: w.Grace},
 		Check:   true,
 		MaxWork: w.MaxWork,
+		// Without it the simulation names them with rolloutplan's own
+		// hash of the model's template: simulate and status --predict
+		// gave another name than next and the cluster.
+		PlanOptions: []plan.Option{appsv1.WithUpstreamHash()},
 	}
 	p := &Prediction{World: w, Start: s.Now, Deployment: m.Deployment}
 	current := m.Deployment.Spec.Template

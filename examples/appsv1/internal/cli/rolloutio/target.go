@@ -57,7 +57,7 @@ func (t *Target) AddFlags(fs *pflag.FlagSet, f Flags) {
 	t.fs, t.flags = fs, f
 	fs.StringArrayVarP(&t.Files, "filename", "f", nil,
 		"Read a snapshot from this file instead of the live cluster (- for standard input; may be repeated): a manifest, or what 'kubectl get … -o yaml|json' prints")
-	fs.Int64Var(&t.MaxInput, "max-input", input.DefaultMaxBytes, "With -f, the most bytes read from one file, 1 to 9223372036854775806; reading takes at most about 10 times the file's size in memory plus a few MB, JSON or YAML, whatever its shape (a file whose objects would take more is refused: many tiny objects, empty containers), 40 times for a restart script")
+	fs.Int64Var(&t.MaxInput, "max-input", input.DefaultMaxBytes, "With -f, the most bytes read from one file, 1 to 9223372036854775806; reading takes at most about 10 times the file's size in memory plus a few MB, JSON or YAML, whatever its shape (a file whose objects would take more is refused: many tiny objects, empty containers), 50 times for a restart script")
 	if f&WithSelector != 0 {
 		fs.StringVarP(&t.Selector, "selector", "l", "", "Selector (label query) choosing the workloads (the Deployments, unless a kind is given), e.g. -l app=web")
 	}

@@ -66,11 +66,17 @@ type Result struct {
 
 // printBytesPerUnit is what printing the trace with -o json or -o yaml
 // adds per unit of --max-work at most: the steps are printed one at a time
-// (printResult), so it is the collector's headroom over the garbage they
-// make (measured: about 250 bytes on a 60 000-step Counts trace of about
-// 580 000 units; the whole trace printed at once took 2.5 KB in JSON and
-// 17 KB in YAML). TestPrintedMemoryBoundedByMaxWork checks it.
-const printBytesPerUnit = 300
+// (printResult), so it is mostly the collector's headroom over the trace
+// held while it is printed, and the garbage each step's conversion makes.
+// Measured as the peak resident memory of a 6 000-step Counts rollout of
+// 57 019 units (testdata/long-rollout.yaml) over the same input stopped
+// at once, per unit used, three runs each: 641 to 681 bytes in JSON, 667
+// to 700 in YAML, and up to 799 in YAML once before, against the 700
+// predict.BytesPerUnit + 300 stated then; ten times as long, 464 to 527.
+// So 500 here (900 with the trace's), which covers them all; the
+// whole trace printed at once took 2.5 KB in JSON and 17 KB in YAML.
+// TestPrintedMemoryBoundedByMaxWork checks it.
+const printBytesPerUnit = 500
 
 // maxWorkUsage is --max-work's help here: predict's, and what printing the
 // trace adds.
