@@ -3,10 +3,8 @@
 package simulate
 
 import (
-	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -119,7 +117,7 @@ func TestStatefulSetMemoryBoundedByMaxWork(t *testing.T) {
 // Measured: about 200 bytes per unit.
 func TestDaemonSetMemoryBoundedByMaxWork(t *testing.T) {
 	const work = 400_000
-	worst := []string{"ds/agent", "-f", daemonSetPool(t, 20_000), "--ready-after", "0s", "--max-work"}
+	worst := []string{"ds/agent", "-f", clitest.DaemonSetPool(t, 20_000), "--ready-after", "0s", "--max-work"}
 	code, base := peakRSS(t, append(worst, "10")...)
 	require.Equal(t, exitFail, code, "the work bound stops the run")
 	code, peak := peakRSS(t, append(worst, strconv.Itoa(work))...)
@@ -127,32 +125,6 @@ func TestDaemonSetMemoryBoundedByMaxWork(t *testing.T) {
 	limit := int64(work * predict.BytesPerUnit * 3 / 2)
 	t.Logf("peak %d MB over a base of %d MB: %d bytes per unit (bound %d)", peak>>20, base>>20, (peak-base)/work, predict.BytesPerUnit)
 	require.LessOrEqual(t, peak-base, limit, "peak resident memory over the base, at --max-work %d", work)
-}
-
-// daemonSetPool writes a List of a DaemonSet not yet rolled out over n
-// nodes, the worst input of a DaemonSet's simulation: every sync models
-// every node and the pods created so far. The nodes are as a cluster
-// records them, in part (labels, a Ready condition, addresses, capacity,
-// the node's system), as status's memory test writes them.
-func daemonSetPool(t *testing.T, n int) string {
-	t.Helper()
-	items := []string{`{"apiVersion":"apps/v1","kind":"DaemonSet","metadata":{"name":"agent","namespace":"default",` +
-		`"uid":"0b7d6a3e-0000-4000-8000-000000000003","generation":1,"creationTimestamp":"2025-03-01T10:00:00Z"},` +
-		`"spec":{"selector":{"matchLabels":{"app":"agent"}},"template":{"metadata":{"labels":{"app":"agent"}},` +
-		`"spec":{"containers":[{"name":"agent","image":"agent:1"}]}}}}`}
-	for i := range n {
-		items = append(items, fmt.Sprintf(`{"apiVersion":"v1","kind":"Node","metadata":{"name":"n-%05d","uid":"node-%d",`+
-			`"labels":{"kubernetes.io/hostname":"n-%05d","kubernetes.io/os":"linux","kubernetes.io/arch":"amd64"}},`+
-			`"status":{"conditions":[{"type":"Ready","status":"True","reason":"KubeletReady","message":"kubelet is posting ready status"}],`+
-			`"addresses":[{"type":"InternalIP","address":"10.0.%d.%d"},{"type":"Hostname","address":"n-%05d"}],`+
-			`"capacity":{"cpu":"4","memory":"16Gi","pods":"110"},"allocatable":{"cpu":"4","memory":"16Gi","pods":"110"},`+
-			`"nodeInfo":{"machineID":"%032x","systemUUID":"%032x","bootID":"%032x","kernelVersion":"6.1.0-18-cloud-amd64","osImage":"Debian GNU/Linux 12 (bookworm)",`+
-			`"containerRuntimeVersion":"containerd://1.7.13","kubeletVersion":"v1.36.3","kubeProxyVersion":"","operatingSystem":"linux","architecture":"amd64"}}}`,
-			i, i, i, i/256, i%256, i, i, i, i))
-	}
-	file := filepath.Join(t.TempDir(), "pool.json")
-	require.NoError(t, os.WriteFile(file, []byte(`{"apiVersion":"v1","kind":"List","items":[`+strings.Join(items, ",")+`]}`), 0o600))
-	return file
 }
 
 // Printing the trace with -o json or -o yaml adds at most

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/childtest"
+	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/clitest"
 	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/predict"
 	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/rolloutio"
 )
@@ -69,35 +70,6 @@ func peakRSS(t *testing.T, args ...string) (string, int, int64) {
 	return string(out), code, peak
 }
 
-// daemonSetPool writes a List of a DaemonSet not yet rolled out over n
-// nodes, the worst input of a DaemonSet's prediction (as simulate's
-// TestDaemonSetMemoryBoundedByMaxWork builds it): every sync models every
-// node and the pods created so far.
-func daemonSetPool(t *testing.T, n int) string {
-	t.Helper()
-	items := []string{`{"apiVersion":"apps/v1","kind":"DaemonSet","metadata":{"name":"agent","namespace":"default",` +
-		`"uid":"0b7d6a3e-0000-4000-8000-000000000003","generation":1,"creationTimestamp":"2025-03-01T10:00:00Z"},` +
-		`"spec":{"selector":{"matchLabels":{"app":"agent"}},"template":{"metadata":{"labels":{"app":"agent"}},` +
-		`"spec":{"containers":[{"name":"agent","image":"agent:1"}]}}}}`}
-	// Nodes as a cluster records them, in part (labels, a Ready
-	// condition, addresses, capacity, the node's system): the reader
-	// refuses thousands of objects with nothing in them (an 80-byte Node
-	// decodes to some 800 bytes, past its bound of 4 times the input).
-	for i := range n {
-		items = append(items, fmt.Sprintf(`{"apiVersion":"v1","kind":"Node","metadata":{"name":"n-%05d","uid":"node-%d",`+
-			`"labels":{"kubernetes.io/hostname":"n-%05d","kubernetes.io/os":"linux","kubernetes.io/arch":"amd64"}},`+
-			`"status":{"conditions":[{"type":"Ready","status":"True","reason":"KubeletReady","message":"kubelet is posting ready status"}],`+
-			`"addresses":[{"type":"InternalIP","address":"10.0.%d.%d"},{"type":"Hostname","address":"n-%05d"}],`+
-			`"capacity":{"cpu":"4","memory":"16Gi","pods":"110"},"allocatable":{"cpu":"4","memory":"16Gi","pods":"110"},`+
-			`"nodeInfo":{"machineID":"%032x","systemUUID":"%032x","bootID":"%032x","kernelVersion":"6.1.0-18-cloud-amd64","osImage":"Debian GNU/Linux 12 (bookworm)",`+
-			`"containerRuntimeVersion":"containerd://1.7.13","kubeletVersion":"v1.36.3","kubeProxyVersion":"","operatingSystem":"linux","architecture":"amd64"}}}`,
-			i, i, i, i/256, i%256, i, i, i, i))
-	}
-	file := filepath.Join(t.TempDir(), "pool.json")
-	require.NoError(t, os.WriteFile(file, []byte(`{"apiVersion":"v1","kind":"List","items":[`+strings.Join(items, ",")+`]}`), 0o600))
-	return file
-}
-
 // status --predict runs the simulation simulate runs (package predict),
 // so its memory is bounded by --max-work as its help states (about
 // predict.BytesPerUnit bytes a unit): for the worst input of each kind,
@@ -112,7 +84,7 @@ func daemonSetPool(t *testing.T, n int) string {
 // summary printed with -o json (status prints no trace) and its timeline
 // drawn with --svg, which must fit the same bound.
 func TestPredictMemoryBoundedByMaxWork(t *testing.T) {
-	pool := daemonSetPool(t, 20_000)
+	pool := clitest.DaemonSetPool(t, 20_000)
 	for _, c := range []struct {
 		name  string
 		input []string
