@@ -8,10 +8,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/metrics"
 	"slices"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -102,4 +104,22 @@ func runMeasured(file string) error {
 	}
 	// Linux counts kilobytes.
 	return os.WriteFile(file, fmt.Appendf(nil, "%d %d\n", cmd.ProcessState.ExitCode(), ru.Maxrss<<10), 0o600)
+}
+
+// EndAbove starts a watchdog in the measured child: once the heap passes
+// limit bytes the process prints so and exits with code, so that a child
+// that lost its memory bound fails its test quickly instead of taking the
+// machine's memory. It checks every millisecond.
+func EndAbove(limit uint64, code int) {
+	go func() {
+		sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+		for {
+			metrics.Read(sample)
+			if sample[0].Value.Uint64() > limit {
+				fmt.Fprintln(os.Stderr, "heap past", limit, "bytes")
+				os.Exit(code)
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}()
 }

@@ -3,7 +3,6 @@
 package explain
 
 import (
-	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/childtest"
+	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/clitest"
 	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/predict"
 	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/rolloutio"
 )
@@ -24,11 +24,7 @@ const childArgs = "ROLLOUTPLAN_EXPLAIN_MEMORY_CHILD_ARGS"
 
 func TestMain(m *testing.M) {
 	childtest.Launch()
-	if args, ok := os.LookupEnv(childArgs); ok {
-		env := rolloutio.NewEnv(strings.NewReader(""), io.Discard, os.Stdout)
-		sub := NewCommand(env)
-		os.Exit(rolloutio.Execute(rolloutio.NewRoot(env, sub), env, append([]string{sub.Name()}, strings.Fields(args)...)))
-	}
+	clitest.RunAsChild(childArgs, NewCommand)
 	os.Exit(m.Run())
 }
 

@@ -9,11 +9,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/metrics"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -45,7 +43,7 @@ const runawayHeap = 1 << 30
 func TestMain(m *testing.M) {
 	childtest.Launch()
 	if spec := os.Getenv(memoryChildEnv); spec != "" {
-		go watchHeap()
+		childtest.EndAbove(runawayHeap, childRunaway)
 		parts := strings.SplitN(spec, ":", 3)
 		n, _ := strconv.ParseInt(parts[2], 10, 64)
 		objs, err := ReadObjects(generated(parts[0], parts[1], n), Options{MaxBytes: n + 1<<20})
@@ -60,20 +58,6 @@ func TestMain(m *testing.M) {
 		os.Exit(code)
 	}
 	os.Exit(m.Run())
-}
-
-// watchHeap ends the process with childRunaway once its heap passes
-// runawayHeap, checking every millisecond.
-func watchHeap() {
-	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	for {
-		metrics.Read(sample)
-		if sample[0].Value.Uint64() > runawayHeap {
-			fmt.Fprintln(os.Stderr, "heap past", runawayHeap, "bytes")
-			os.Exit(childRunaway)
-		}
-		time.Sleep(time.Millisecond)
-	}
 }
 
 // podItem is a recorded Pod (rolloutio's testdata/rollout.yaml, as

@@ -3,7 +3,6 @@
 package simulate
 
 import (
-	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -14,7 +13,6 @@ import (
 	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/childtest"
 	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/clitest"
 	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/predict"
-	"github.com/rolloutplan/rolloutplan/examples/appsv1/internal/cli/rolloutio"
 )
 
 // childArgs, in the environment, makes the test binary run the command
@@ -25,12 +23,7 @@ const childArgs = "ROLLOUTPLAN_SIMULATE_MEMORY_CHILD_ARGS"
 
 func TestMain(m *testing.M) {
 	childtest.Launch()
-	if args, ok := os.LookupEnv(childArgs); ok {
-		// Standard error to standard output, for the parent to read.
-		env := rolloutio.NewEnv(strings.NewReader(""), io.Discard, os.Stdout)
-		sub := NewCommand(env)
-		os.Exit(rolloutio.Execute(rolloutio.NewRoot(env, sub), env, append([]string{sub.Name()}, strings.Fields(args)...)))
-	}
+	clitest.RunAsChild(childArgs, NewCommand)
 	os.Exit(m.Run())
 }
 

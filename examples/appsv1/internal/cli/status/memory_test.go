@@ -3,15 +3,11 @@
 package status
 
 import (
-	"fmt"
-	"io"
 	"os"
 	"path/filepath"
-	"runtime/metrics"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -37,28 +33,11 @@ const (
 
 func TestMain(m *testing.M) {
 	childtest.Launch()
-	if args, ok := os.LookupEnv(childArgs); ok {
-		go watchHeap()
-		// Standard error to standard output, for the parent to read.
-		env := rolloutio.NewEnv(strings.NewReader(""), io.Discard, os.Stdout)
-		sub := NewCommand(env)
-		os.Exit(rolloutio.Execute(rolloutio.NewRoot(env, sub), env, append([]string{sub.Name()}, strings.Fields(args)...)))
+	if _, ok := os.LookupEnv(childArgs); ok {
+		childtest.EndAbove(runawayHeap, childRunaway)
 	}
+	clitest.RunAsChild(childArgs, NewCommand)
 	os.Exit(m.Run())
-}
-
-// watchHeap ends the process with childRunaway once its heap passes
-// runawayHeap, checking every millisecond.
-func watchHeap() {
-	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	for {
-		metrics.Read(sample)
-		if sample[0].Value.Uint64() > runawayHeap {
-			fmt.Fprintln(os.Stderr, "heap past", runawayHeap, "bytes")
-			os.Exit(childRunaway)
-		}
-		time.Sleep(time.Millisecond)
-	}
 }
 
 // peakRSS runs status with args in a child process and returns what it
